@@ -1,0 +1,6 @@
+"""The ``azul`` command line."""
+
+
+def main() -> None:
+    from .app import run
+    run()

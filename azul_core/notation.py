@@ -1,0 +1,69 @@
+"""Decisions as text: the record notation (``2R4``, ``CK-``, ``w1:3``) and plain words.
+
+``2R4`` takes every red tile of factory 2 onto pattern line 4; ``CK-`` every
+black tile of the centre onto the floor; ``w1:3`` places the tile of pattern
+line 1 in wall column 3. Words are accepted too: ``2 red 4``,
+``centre black floor``, ``wall 1 3``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .colours import COLOUR_OF_LETTER, COLOUR_OF_NAME, LETTERS
+from .state import CENTRE, FLOOR
+
+_DRAFT = re.compile(r"^([Cc1-9])([BYRKWbyrkw])([1-5-])$")
+_PLACEMENT = re.compile(r"^[wW]([1-5]):([1-5])$")
+_SOURCE_WORDS = {"c": CENTRE, "centre": CENTRE, "center": CENTRE, "middle": CENTRE}
+_LINE_WORDS = {"-": FLOOR, "f": FLOOR, "floor": FLOOR}
+_COLOUR_WORDS = {**COLOUR_OF_NAME, **{k.lower(): v for k, v in COLOUR_OF_LETTER.items()},
+                 "grey": None}
+
+
+class NotationError(ValueError):
+    """Text that is not a decision; the message says what was expected."""
+
+
+def format_decision(decision: tuple) -> str:
+    """A decision in record notation."""
+    if len(decision) == 2:
+        row, column = decision
+        return f"w{row + 1}:{column + 1}"
+    source, colour, line = decision
+    return f"{'C' if source == CENTRE else source}{LETTERS[colour]}{'-' if line == FLOOR else line + 1}"
+
+
+def parse_decision(text: str) -> tuple:
+    """A decision from record notation or words; ``NotationError`` says why not."""
+    cleaned = text.strip()
+    match = _DRAFT.match(cleaned)
+    if match:
+        source, colour, line = match.groups()
+        return (CENTRE if source in "Cc" else int(source), COLOUR_OF_LETTER[colour.upper()],
+                FLOOR if line == "-" else int(line) - 1)
+    match = _PLACEMENT.match(cleaned)
+    if match:
+        return (int(match.group(1)) - 1, int(match.group(2)) - 1)
+    return _parse_words(cleaned)
+
+
+def _parse_words(text: str) -> tuple:
+    words = [w for w in re.split(r"[\s,]+", text.lower()) if w and w not in ("to", "line", "onto", "from", "factory")]
+    if len(words) == 3 and words[0] in ("w", "wall"):
+        if words[1].isdigit() and words[2].isdigit() and 1 <= int(words[1]) <= 5 and 1 <= int(words[2]) <= 5:
+            return (int(words[1]) - 1, int(words[2]) - 1)
+    if len(words) == 3:
+        source_word, colour_word, line_word = words
+        source = _SOURCE_WORDS.get(source_word)
+        if source is None and source_word.isdigit() and 1 <= int(source_word) <= 9:
+            source = int(source_word)
+        colour = _COLOUR_WORDS.get(colour_word)
+        line = _LINE_WORDS.get(line_word)
+        if line is None and line_word.isdigit() and 1 <= int(line_word) <= 5:
+            line = int(line_word) - 1
+        if source is not None and colour is not None and line is not None:
+            return (source, colour, line)
+    raise NotationError(
+        f"'{text}' is not a move: type a draft like 2R4 (factory 2, red, line 4), CK- "
+        "(centre, black, floor) or '2 red 4', or a placement like w1:3")

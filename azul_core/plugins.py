@@ -1,0 +1,297 @@
+"""Finding, loading and registering rule plugins, and compiling their hooks.
+
+A plugin is named in a variant file as one of
+* the name of an installed plugin (entry-point group ``azul.plugins``; the
+  shipped plugins register there exactly as a third party's would),
+* a dotted module importable from the current environment,
+* a ``.py`` file, relative to the variant file.
+
+Plugins are registered in the order the variant lists them, so the plugin
+listed last is asked first by every first-result hook.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import importlib.util
+import sys
+import traceback
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import pluggy
+
+from . import API_VERSION, hookspecs
+
+ENTRY_POINT_GROUP = "azul.plugins"
+hookimpl = pluggy.HookimplMarker("azul")
+
+
+class PluginError(Exception):
+    """A plugin could not be found, loaded or used; the message says why."""
+
+    def __init__(self, message: str, plugin: str = "", hook: str = "", location: str = ""):
+        super().__init__(message)
+        self.plugin = plugin
+        self.hook = hook
+        self.location = location
+
+
+@dataclass(frozen=True)
+class LoadedPlugin:
+    """A plugin as registered: its name, module, where it came from, its version."""
+
+    name: str
+    module: Any
+    origin: str
+    version: str
+    file: str
+
+
+def installed_plugins() -> dict[str, metadata.EntryPoint]:
+    """The plugins installed in this environment, by name."""
+    return {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def _distribution_version(ep: metadata.EntryPoint) -> str:
+    dist = getattr(ep, "dist", None)
+    return dist.version if dist is not None else ""
+
+
+def load_plugin(ref: str, base_dir: Path | None = None) -> LoadedPlugin:
+    """Load one plugin named by ``ref`` (entry-point name, dotted module or .py file)."""
+    if ref.endswith(".py"):
+        path = Path(ref)
+        if not path.is_absolute() and base_dir is not None:
+            path = base_dir / path
+        return _load_file(ref, path)
+    installed = installed_plugins()
+    if ref in installed:
+        ep = installed[ref]
+        try:
+            module = ep.load()
+        except Exception as exc:  # any import failure of third-party code is a user error
+            raise PluginError(
+                f"plugin '{ref}' ({ep.value}) failed to import: {_import_reason(exc)}", plugin=ref
+            ) from exc
+        return LoadedPlugin(ref, module, f"entry point {ep.value}", _distribution_version(ep),
+                            getattr(module, "__file__", "") or "")
+    try:
+        module = importlib.import_module(ref)
+    except ModuleNotFoundError as exc:
+        if exc.name and ref.startswith(exc.name):
+            close = difflib.get_close_matches(ref, list(installed), n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            known = ", ".join(sorted(installed)) or "none"
+            raise PluginError(
+                f"plugin '{ref}' not found: not an installed plugin (installed: {known}), "
+                f"an importable module or a .py file{hint}", plugin=ref) from exc
+        raise PluginError(f"plugin '{ref}' failed to import: {_import_reason(exc)}", plugin=ref) from exc
+    except Exception as exc:
+        raise PluginError(f"plugin '{ref}' failed to import: {_import_reason(exc)}", plugin=ref) from exc
+    return LoadedPlugin(ref, module, f"module {ref}", getattr(module, "__version__", ""),
+                        getattr(module, "__file__", "") or "")
+
+
+def _load_file(ref: str, path: Path) -> LoadedPlugin:
+    if not path.is_file():
+        raise PluginError(f"plugin file '{ref}' not found (looked for {path})", plugin=ref)
+    module_name = f"azul_file_plugin_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[module_name]
+        raise PluginError(f"plugin file '{ref}' failed to import: {_import_reason(exc)}",
+                          plugin=ref, location=_location_in(exc, str(path))) from exc
+    return LoadedPlugin(path.stem, module, f"file {path}", getattr(module, "__version__", ""), str(path))
+
+
+def _import_reason(exc: BaseException) -> str:
+    where = ""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if isinstance(exc, SyntaxError) and exc.filename:
+        where = f" ({exc.filename}:{exc.lineno})"
+    elif frames:
+        where = f" ({frames[-1].filename}:{frames[-1].lineno})"
+    return f"{type(exc).__name__}: {exc}{where}"
+
+
+def _location_in(exc: BaseException, filename: str) -> str:
+    """The deepest ``file:line`` of the traceback inside ``filename`` (or the deepest at all)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    inside = [f for f in frames if f.filename == filename]
+    frame = (inside or frames or [None])[-1]
+    return f"{frame.filename}:{frame.lineno}" if frame else ""
+
+
+def _check_api(plugin: LoadedPlugin) -> None:
+    wanted = getattr(plugin.module, "AZUL_API", None)
+    if wanted is None:
+        return
+    accepted = wanted if isinstance(wanted, (tuple, list, set, frozenset)) else (wanted,)
+    if API_VERSION not in accepted:
+        raise PluginError(
+            f"plugin '{plugin.name}' needs hook API {wanted}, but this azul-variants offers "
+            f"API {API_VERSION}: update the plugin or azul-variants", plugin=plugin.name)
+
+
+class _Manager(pluggy.PluginManager):
+    """Also takes unmarked functions named ``azul_*`` as hook implementations,
+    so a forgotten ``@hookimpl`` is not a silent no-op."""
+
+    def parse_hookimpl_opts(self, plugin: Any, name: str):
+        opts = super().parse_hookimpl_opts(plugin, name)
+        if opts is None and name.startswith("azul_") and callable(getattr(plugin, name, None)) \
+                and not isinstance(getattr(plugin, name), type):
+            opts = {}
+        return opts
+
+
+def new_manager() -> pluggy.PluginManager:
+    pm = _Manager("azul")
+    pm.add_hookspecs(hookspecs)
+    return pm
+
+
+def register_plugins(plugins: Sequence[LoadedPlugin]) -> pluggy.PluginManager:
+    """Register ``plugins`` in order; refuse API mismatches and hooks that don't exist."""
+    pm = new_manager()
+    for plugin in plugins:
+        _check_api(plugin)
+        if pm.is_registered(plugin.module):
+            raise PluginError(f"plugin '{plugin.name}' is listed twice", plugin=plugin.name)
+        try:
+            pm.register(plugin.module, name=plugin.name)
+        except ValueError as exc:
+            raise PluginError(f"plugin '{plugin.name}' could not be registered: {exc}",
+                              plugin=plugin.name) from exc
+    problems = unknown_hooks(pm)
+    if problems:
+        raise PluginError(problems[0][1], plugin=problems[0][0])
+    return pm
+
+
+def unknown_hooks(pm: pluggy.PluginManager) -> list[tuple[str, str]]:
+    """Implementations of hooks that don't exist, as (plugin, message) with a did-you-mean."""
+    known = [name for name in dir(hookspecs) if name.startswith("azul_")]
+    problems = []
+    for name in dir(pm.hook):
+        if name.startswith("_"):
+            continue
+        caller = getattr(pm.hook, name, None)
+        if not isinstance(caller, pluggy.HookCaller) or caller.spec is not None:
+            continue
+        for impl in caller.get_hookimpls():
+            if impl.optionalhook:
+                continue
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            problems.append((impl.plugin_name,
+                             f"plugin '{impl.plugin_name}' implements '{name}', which is not a hook{hint}"))
+    return problems
+
+
+def plugin_name_of(pm: pluggy.PluginManager, module: Any) -> str:
+    return pm.get_name(module) or getattr(module, "__name__", repr(module))
+
+
+# --------------------------------------------------------------------------
+# Compiling situation hooks into plain functions
+# --------------------------------------------------------------------------
+
+
+def implementations(pm: pluggy.PluginManager, hook_name: str, only: str | None = None) -> list:
+    """The implementations of a hook in call order (first asked first)."""
+    impls = list(reversed(getattr(pm.hook, hook_name).get_hookimpls()))
+    if only is not None:
+        impls = [impl for impl in impls if impl.plugin_name == only]
+    return impls
+
+
+def compile_hook(pm: pluggy.PluginManager, hook_name: str, settings: Any,
+                 check: Callable[..., str | None] | None = None,
+                 only: str | None = None) -> Callable:
+    """Turn a first-result situation hook into one plain function.
+
+    The function takes the hook's arguments (``settings`` bound now)
+    positionally, asks each implementation in call order and returns the
+    first result that is not ``None`` (or ``None``). An exception raised in
+    a plugin, or a result ``check`` refuses, becomes a ``PluginError`` naming
+    the plugin, the hook and the plugin's file and line.
+    """
+    params = hookspecs.SITUATION_HOOKS[hook_name]
+    impls = implementations(pm, hook_name, only)
+    if any(impl.hookwrapper or impl.wrapper for impl in impls):
+        raise PluginError(f"hook '{hook_name}' does not support wrappers (plugin "
+                          f"'{[i.plugin_name for i in impls if i.hookwrapper or i.wrapper][0]}')",
+                          hook=hook_name)
+    namespace: dict[str, Any] = {"_settings": settings, "_fail": _hook_failure, "_refuse": _refused}
+    lines = [f"def {hook_name}({', '.join(params)}):"]
+    for i, impl in enumerate(impls):
+        namespace[f"_f{i}"] = impl.function
+        namespace[f"_impl{i}"] = impl
+        kwargs = ", ".join(f"{a}=_settings" if a == "settings" else f"{a}={a}" for a in impl.argnames)
+        lines += [
+            "    try:",
+            f"        r = _f{i}({kwargs})",
+            "    except Exception as e:",
+            f"        raise _fail(_impl{i}, {hook_name!r}, e) from e",
+            "    if r is not None:",
+        ]
+        if check is not None:
+            namespace["_check"] = check
+            lines += [f"        why = _check(r, {', '.join(params)})",
+                      f"        if why: raise _refuse(_impl{i}, {hook_name!r}, r, why)"]
+        lines.append("        return r")
+    lines.append("    return None")
+    exec("\n".join(lines), namespace)  # generated code: a plain call chain, no pluggy per call
+    return namespace[hook_name]
+
+
+def _hook_failure(impl: Any, hook_name: str, exc: BaseException) -> PluginError:
+    filename = getattr(getattr(impl.function, "__code__", None), "co_filename", "")
+    location = _location_in(exc, filename)
+    return PluginError(
+        f"plugin '{impl.plugin_name}' raised {type(exc).__name__} in {hook_name} at {location}: {exc}",
+        plugin=impl.plugin_name, hook=hook_name, location=location)
+
+
+def _refused(impl: Any, hook_name: str, result: Any, why: str) -> PluginError:
+    code = getattr(impl.function, "__code__", None)
+    location = f"{code.co_filename}:{code.co_firstlineno}" if code else ""
+    return PluginError(
+        f"plugin '{impl.plugin_name}' returned {result!r} from {hook_name} ({location}): {why}",
+        plugin=impl.plugin_name, hook=hook_name, location=location)
+
+
+def _call(impl: Any, hook_name: str, kwargs: dict) -> Any:
+    try:
+        return impl.function(**{a: kwargs[a] for a in impl.argnames})
+    except Exception as exc:
+        raise _hook_failure(impl, hook_name, exc) from exc
+
+
+def ask_first(pm: pluggy.PluginManager, hook_name: str, only: str | None = None,
+              **kwargs: Any) -> tuple[Any, str]:
+    """Ask a first-result setup hook: ``(result, plugin name)``, or ``(None, "")``."""
+    for impl in implementations(pm, hook_name, only):
+        result = _call(impl, hook_name, kwargs)
+        if result is not None:
+            return result, impl.plugin_name
+    return None, ""
+
+
+def ask_all(pm: pluggy.PluginManager, hook_name: str, **kwargs: Any) -> list[tuple[Any, str]]:
+    """Ask every implementation of a collecting hook, in registration order."""
+    answers = []
+    for impl in reversed(implementations(pm, hook_name)):
+        result = _call(impl, hook_name, kwargs)
+        if result is not None:
+            answers.append((result, impl.plugin_name))
+    return answers

@@ -1,0 +1,238 @@
+"""A variant resolved for play: hooks and settings turned into plain tables and functions.
+
+``Rules`` is built once when a variant is loaded. The engine reads only its
+attributes; nothing here calls pluggy while a game runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import pluggy
+
+from . import hookspecs
+from .colours import COLOURS, colour_set
+from .plugins import PluginError, ask_all, ask_first, compile_hook, implementations
+from .settings import Settings
+
+PATTERN_LINES = 5
+WALL_SIZE = 5
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """What is laid out for a given number of players."""
+
+    factories: int
+    tiles_per_factory: int = 4
+    tiles_per_colour: int = 20
+
+
+@dataclass(frozen=True)
+class MarkerRule:
+    """What taking the start marker does (the answer of ``azul_marker_rule``).
+
+    placement: ``"floor"`` (leftmost free floor space, counts like a tile) or
+        ``"aside"`` (kept in front of its holder, no space, no cost).
+    full_floor: with ``"floor"``, what happens when the floor is full:
+        ``"keep"`` (taken all the same, no space, no extra cost) or ``"bump"``
+        (it takes the last space; the tile there goes to the lid).
+    unclaimed: who starts the next round when nobody took it: ``"same"``
+        player again or the ``"next"`` seat.
+    """
+
+    placement: str = "floor"
+    full_floor: str = "keep"
+    unclaimed: str = "same"
+
+
+class VariantRulesError(Exception):
+    """The plugins and settings of a variant don't make a playable game."""
+
+
+# Result checks: refuse what a plugin returns that the engine can't accept.
+
+def _check_wall_spaces(result, wall, row, colour):
+    if isinstance(result, (str, bytes)) or not hasattr(result, "__iter__"):
+        return "expected a sequence of wall columns"
+    for column in result:
+        if not isinstance(column, int) or isinstance(column, bool) or not 0 <= column < WALL_SIZE:
+            return f"column {column!r} is off the wall (0 to {WALL_SIZE - 1})"
+        if wall[row][column] is not None:
+            return f"wall space ({row + 1},{column + 1}) is already taken"
+    return None
+
+
+def _check_bool(result, *args):
+    return None if isinstance(result, bool) else "expected true or false"
+
+
+def _check_points(result, *args):
+    if not isinstance(result, int) or isinstance(result, bool):
+        return "expected a whole number of points"
+    return None if result >= 0 else "a placement can't cost points"
+
+
+def _check_penalty(result, *args):
+    if not isinstance(result, int) or isinstance(result, bool):
+        return "expected a whole number"
+    return None if result <= 0 else "a floor penalty can't be positive"
+
+
+def _check_winners(result, scores, walls):
+    if isinstance(result, (str, bytes)) or not hasattr(result, "__iter__"):
+        return "expected a list of seats"
+    seats = list(result)
+    if not seats or any(not isinstance(s, int) or not 0 <= s < len(scores) for s in seats):
+        return f"expected seats from 0 to {len(scores) - 1}"
+    return None
+
+
+CHECKS = {
+    "azul_wall_spaces": _check_wall_spaces,
+    "azul_line_accepts": _check_bool,
+    "azul_placement_score": _check_points,
+    "azul_floor_penalty": _check_penalty,
+    "azul_game_over": _check_bool,
+    "azul_winners": _check_winners,
+}
+
+SETUP_ANSWERS = {
+    "azul_floor_spaces": int,
+    "azul_tiling_time": ("round", "turn"),
+    "azul_marker_rule": MarkerRule,
+    "azul_misplaced_draft": ("refuse", "floor"),
+    "azul_wall_choice": bool,
+}
+
+
+class Rules:
+    """Everything the engine needs to play one variant, resolved once.
+
+    Attributes read by the engine on its hot path are plain values and
+    functions; ``deciders`` says which plugin decides each rule.
+    """
+
+    def __init__(self, pm: pluggy.PluginManager, settings: Settings, *,
+                 name: str = "", decide: dict[str, str] | None = None,
+                 players: Sequence[int] = (2, 3, 4)):
+        self.pm = pm
+        self.settings = settings
+        self.name = name
+        self.players = tuple(players)
+        self.deciders: dict[str, str] = {}
+        only = self._exclusive_owners(decide or {})
+
+        def setup_answer(hook: str) -> Any:
+            answer, plugin = ask_first(pm, hook, only.get(hook), settings=settings)
+            expected = SETUP_ANSWERS[hook]
+            ok = (isinstance(answer, expected) and not (expected is int and isinstance(answer, bool))
+                  if isinstance(expected, type) else answer in expected)
+            if answer is None:
+                raise VariantRulesError(f"no plugin answers {hook}: is the 'standard' plugin listed?")
+            if not ok:
+                raise PluginError(f"plugin '{plugin}' returned {answer!r} from {hook}: expected "
+                                  f"{expected.__name__ if isinstance(expected, type) else ' or '.join(expected)}",
+                                  plugin=plugin, hook=hook)
+            self.deciders[hook] = plugin
+            return answer
+
+        self.floor_spaces: int = setup_answer("azul_floor_spaces")
+        self.tile_at_turn_end: bool = setup_answer("azul_tiling_time") == "turn"
+        self.marker: MarkerRule = setup_answer("azul_marker_rule")
+        self.misplaced_to_floor: bool = setup_answer("azul_misplaced_draft") == "floor"
+        self.player_chooses_column: bool = setup_answer("azul_wall_choice")
+        if self.floor_spaces < 0:
+            raise PluginError(f"plugin '{self.deciders['azul_floor_spaces']}' gave a negative floor size")
+
+        compiled = {}
+        for hook in hookspecs.SITUATION_HOOKS:
+            impls = implementations(pm, hook, only.get(hook))
+            if not impls:
+                raise VariantRulesError(f"no plugin implements {hook}: is the 'standard' plugin listed?")
+            self.deciders[hook] = " > ".join(impl.plugin_name for impl in impls)
+            compiled[hook] = compile_hook(pm, hook, settings, CHECKS[hook], only.get(hook))
+        self.wall_spaces = compiled["azul_wall_spaces"]
+        self.placement_score = compiled["azul_placement_score"]
+        self.floor_penalty = compiled["azul_floor_penalty"]
+        self.game_over = compiled["azul_game_over"]
+        self.winners = compiled["azul_winners"]
+        self._line_accepts = compiled["azul_line_accepts"]
+        self._accept_cache: dict[tuple, int] = {}
+        self._tables: dict[int, TableSetup] = {}
+        self.deciders["azul_end_bonuses"] = " + ".join(
+            impl.plugin_name for impl in reversed(implementations(pm, "azul_end_bonuses")))
+
+    def _exclusive_owners(self, decide: dict[str, str]) -> dict[str, str]:
+        """For each exclusive hook, the one plugin allowed to answer it."""
+        only: dict[str, str] = {}
+        for rule, hooks in hookspecs.EXCLUSIVE_RULES.items():
+            owners = []
+            for hook in hooks:
+                for impl in reversed(implementations(self.pm, hook)):
+                    if impl.plugin_name not in owners:
+                        owners.append(impl.plugin_name)
+            chosen = decide.get(rule)
+            if chosen is not None:
+                if chosen not in owners:
+                    raise VariantRulesError(
+                        f"decide: {rule}: '{chosen}' does not implement the {rule} "
+                        f"(plugins that do: {', '.join(owners) or 'none'})")
+            elif len(owners) > 1:
+                raise VariantRulesError(
+                    f"plugins {' and '.join(repr(o) for o in owners)} both decide the {rule}; "
+                    f"say which wins with 'decide: {{{rule}: {owners[-1]}}}' or list only one")
+            if chosen or owners:
+                for hook in hooks:
+                    only[hook] = chosen or owners[0]
+        return only
+
+    def table(self, players: int) -> TableSetup:
+        """The table for ``players`` players (factories and tile counts)."""
+        table = self._tables.get(players)
+        if table is None:
+            answer, plugin = ask_first(self.pm, "azul_game_setup", settings=self.settings, players=players)
+            if answer is None:
+                raise VariantRulesError(f"no plugin sets up a table for {players} players")
+            if isinstance(answer, str):
+                raise VariantRulesError(answer)
+            if not isinstance(answer, TableSetup):
+                raise PluginError(f"plugin '{plugin}' returned {answer!r} from azul_game_setup: "
+                                  "expected a TableSetup", plugin=plugin, hook="azul_game_setup")
+            table = self._tables[players] = answer
+        return table
+
+    def accept_mask(self, row: int, line_colour: int, line_count: int, wall_row_mask: int) -> int:
+        """The colours (as a bitmask) that pattern line ``row`` accepts, remembered."""
+        key = (row, line_colour, line_count, wall_row_mask)
+        mask = self._accept_cache.get(key)
+        if mask is None:
+            wall_row = colour_set(wall_row_mask)
+            held = None if line_colour < 0 else line_colour
+            mask = 0
+            for colour in COLOURS:
+                answer = self._line_accepts(row, held, line_count, row + 1, wall_row, colour)
+                if answer:
+                    mask |= 1 << colour
+            self._accept_cache[key] = mask
+        return mask
+
+    def end_bonuses(self, wall) -> list[tuple[str, int]]:
+        """Every plugin's end-of-game bonuses for one wall, as (label, points)."""
+        bonuses = []
+        for answer, plugin in ask_all(self.pm, "azul_end_bonuses", wall=wall, settings=self.settings):
+            for item in answer:
+                if (not isinstance(item, (tuple, list)) or len(item) != 2 or not isinstance(item[1], int)
+                        or isinstance(item[1], bool)):
+                    raise PluginError(f"plugin '{plugin}' returned {item!r} from azul_end_bonuses: "
+                                      "expected (label, points) pairs", plugin=plugin, hook="azul_end_bonuses")
+                bonuses.append((str(item[0]), item[1]))
+        return bonuses
+
+    def bots(self) -> dict[str, Any]:
+        """Every bot the plugins offer, by name (a later plugin's name wins)."""
+        found: dict[str, Any] = {}
+        for answer, _plugin in ask_all(self.pm, "azul_register_bots"):
+            found.update(answer)
+        return found

@@ -1,0 +1,123 @@
+"""Settings that plugins declare, and the checked values a variant gives them.
+
+A plugin declares each setting it reads (``azul_declare_settings``) with a
+kind, a default and limits; a variant file may change the value. Each setting
+has exactly one owner, so a value is read in one place only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Mapping
+
+#: The kinds of value a setting may hold, with the words used in messages.
+KINDS = {
+    "int": "a whole number",
+    "str": "a string",
+    "bool": "true or false",
+    "int_list": "a list of whole numbers",
+    "int_map": "a mapping of whole numbers to whole numbers",
+}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting a plugin reads.
+
+    ``check``, when given, receives the value after its kind was checked and
+    returns a message saying why the value can't work, or ``None``.
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    choices: tuple = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    check: Callable[[Any], str | None] | None = None
+    owner: str = field(default="", compare=False)
+
+    def problem(self, value: Any) -> str | None:
+        """Why ``value`` is not acceptable for this setting, or ``None``."""
+        kind_problem = _kind_problem(self.kind, value)
+        if kind_problem:
+            return f"setting '{self.name}' must be {KINDS[self.kind]}, not {kind_problem}"
+        if self.choices and value not in self.choices:
+            options = ", ".join(repr(c) for c in self.choices)
+            return f"setting '{self.name}' must be one of {options}, not {value!r}"
+        for number in _numbers(self.kind, value):
+            if self.minimum is not None and number < self.minimum:
+                return f"setting '{self.name}': {number} is below the minimum {self.minimum}"
+            if self.maximum is not None and number > self.maximum:
+                return f"setting '{self.name}': {number} is above the maximum {self.maximum}"
+        if self.check:
+            reason = self.check(value)
+            if reason:
+                return f"setting '{self.name}': {reason}"
+        return None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _describe(value: Any) -> str:
+    return f"{type(value).__name__} {value!r}"
+
+
+def _kind_problem(kind: str, value: Any) -> str | None:
+    if kind == "int":
+        return None if _is_int(value) else _describe(value)
+    if kind == "str":
+        return None if isinstance(value, str) else _describe(value)
+    if kind == "bool":
+        return None if isinstance(value, bool) else _describe(value)
+    if kind == "int_list":
+        if isinstance(value, (list, tuple)) and all(_is_int(v) for v in value):
+            return None
+        return _describe(value)
+    if kind == "int_map":
+        if isinstance(value, Mapping) and all(_is_int(k) and _is_int(v) for k, v in value.items()):
+            return None
+        return _describe(value)
+    raise ValueError(f"unknown setting kind {kind!r}")
+
+
+def _numbers(kind: str, value: Any) -> Iterator[int]:
+    if kind == "int":
+        yield value
+    elif kind == "int_list":
+        yield from value
+    elif kind == "int_map":
+        yield from value.values()
+
+
+class Settings(Mapping):
+    """The resolved settings of a variant, read-only, also readable as attributes."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: Mapping[str, Any]):
+        object.__setattr__(self, "_values", dict(values))
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(f"no setting named {name!r}") from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("settings are read-only")
+
+    def __getitem__(self, name: str) -> Any:
+        return self._values[name]
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        return f"Settings({self._values!r})"

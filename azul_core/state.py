@@ -1,0 +1,550 @@
+"""The game state and the engine that moves it: drafts, placements, tiling, rounds.
+
+The state knows pattern lines, factories, the bag and the lid, turns and
+rounds. Everything a variant may change it asks of its ``Rules`` (resolved
+hooks and tables), never of a variant's name.
+
+Decisions are tuples:
+* a draft ``(source, colour, line)``: source 0 is the centre, 1..N the
+  factories; line 0..4 a pattern line or ``FLOOR``;
+* a placement ``(row, column)``: where the tile of pattern line ``row`` goes.
+
+Chance events (filling the factories) are separate: ``deal(rng)`` draws at
+random, ``deal_tiles(factories)`` lays given tiles (a replay).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .colours import COLOURS, LETTERS, MARKER, NAMES
+from .rules import PATTERN_LINES, Rules, WALL_SIZE
+
+FLOOR = 5
+CENTRE = 0
+
+DEAL, DRAFT, PLACE, OVER = "deal", "draft", "place", "over"
+
+_EMPTY_ROW = (None,) * WALL_SIZE
+
+
+class IllegalDecision(Exception):
+    """A decision the rules forbid; the message says which rule."""
+
+
+class PlayerBoard:
+    """One player's pattern lines, wall, floor and score, plus score accounting."""
+
+    __slots__ = ("line_colour", "line_count", "accept", "wall", "wall_rows", "floor", "score",
+                 "placement_points", "penalty_points", "bonuses", "floor_tiles")
+
+    def __init__(self, rules: Rules | None = None):
+        if rules is None:  # clone() fills every slot
+            return
+        self.line_colour = [-1] * PATTERN_LINES
+        self.line_count = [0] * PATTERN_LINES
+        self.wall = [list(_EMPTY_ROW) for _ in range(WALL_SIZE)]
+        self.wall_rows = [0] * WALL_SIZE
+        self.accept = [rules.accept_mask(row, -1, 0, 0) for row in range(PATTERN_LINES)]
+        self.floor: list[int] = []
+        self.score = 0
+        self.placement_points = 0
+        self.penalty_points = 0
+        self.bonuses: list[tuple[str, int]] = []
+        self.floor_tiles = 0
+
+    def clone(self) -> "PlayerBoard":
+        other = PlayerBoard()
+        other.line_colour = self.line_colour[:]
+        other.line_count = self.line_count[:]
+        other.accept = self.accept[:]
+        other.wall = [row[:] for row in self.wall]
+        other.wall_rows = self.wall_rows[:]
+        other.floor = self.floor[:]
+        other.score = self.score
+        other.placement_points = self.placement_points
+        other.penalty_points = self.penalty_points
+        other.bonuses = self.bonuses[:]
+        other.floor_tiles = self.floor_tiles
+        return other
+
+    def line_full(self, row: int) -> bool:
+        return self.line_count[row] == row + 1
+
+    def complete_rows(self) -> int:
+        return sum(1 for row in self.wall if None not in row)
+
+
+class GameState:
+    """A game in progress: whose turn, what lies where, and the rules to apply."""
+
+    __slots__ = ("rules", "table", "players", "bag", "lid", "sources", "tiles_on_table",
+                 "marker_in_centre", "marker_holder", "first_player", "current", "round",
+                 "phase", "pending", "placing", "winners", "round_scores", "last_round")
+
+    def __init__(self, rules: Rules | None = None, players: int = 2, first_player: int = 0):
+        if rules is None:  # clone() fills every slot
+            return
+        if players not in rules.players:
+            allowed = ", ".join(str(p) for p in rules.players)
+            raise ValueError(f"variant '{rules.name}' is for {allowed} players, not {players}")
+        self.rules = rules
+        self.table = rules.table(players)
+        self.players = [PlayerBoard(rules) for _ in range(players)]
+        self.bag = [c for c in COLOURS for _ in range(self.table.tiles_per_colour)]
+        self.lid = [0] * len(COLOURS)
+        self.sources = [[0] * len(COLOURS) for _ in range(self.table.factories + 1)]
+        self.tiles_on_table = 0
+        self.marker_in_centre = True
+        self.marker_holder: int | None = None
+        self.first_player = first_player
+        self.current = first_player
+        self.round = 1
+        self.phase = DEAL
+        self.pending: list[tuple[int, int]] = []
+        self.placing: tuple[int, int, tuple[int, ...]] | None = None
+        self.winners: list[int] = []
+        self.round_scores: list[tuple[int, ...]] = []
+        self.last_round = False
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+    @property
+    def to_move(self) -> int:
+        """The seat that must decide now."""
+        return self.placing[0] if self.phase == PLACE else self.current
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> list[int]:
+        return [board.score for board in self.players]
+
+    def clone(self) -> "GameState":
+        """An independent copy sharing only the (immutable) rules and table."""
+        other = GameState()
+        other.rules = self.rules
+        other.table = self.table
+        other.players = [board.clone() for board in self.players]
+        other.bag = self.bag[:]
+        other.lid = self.lid[:]
+        other.sources = [source[:] for source in self.sources]
+        other.tiles_on_table = self.tiles_on_table
+        other.marker_in_centre = self.marker_in_centre
+        other.marker_holder = self.marker_holder
+        other.first_player = self.first_player
+        other.current = self.current
+        other.round = self.round
+        other.phase = self.phase
+        other.pending = self.pending[:]
+        other.placing = self.placing
+        other.winners = self.winners[:]
+        other.round_scores = self.round_scores[:]
+        other.last_round = self.last_round
+        return other
+
+    def tile_counts(self) -> list[int]:
+        """How many tiles of each colour are anywhere in the game (the invariant)."""
+        counts = [self.bag.count(c) + self.lid[c] + sum(s[c] for s in self.sources) for c in COLOURS]
+        for board in self.players:
+            for row in range(PATTERN_LINES):
+                if board.line_count[row]:
+                    counts[board.line_colour[row]] += board.line_count[row]
+            for row in board.wall:
+                for cell in row:
+                    if cell is not None:
+                        counts[cell] += 1
+            for tile in board.floor:
+                if tile != MARKER:
+                    counts[tile] += 1
+        return counts
+
+    # ------------------------------------------------------------ chance
+
+    def deal(self, rng) -> None:
+        """Fill the factories at random from the bag (refilled from the lid when it runs out)."""
+        if self.phase != DEAL:
+            raise IllegalDecision("the factories are filled only at the start of a round")
+        bag, lid, random = self.bag, self.lid, rng.random
+        per_factory = self.table.tiles_per_factory
+        dealt = 0
+        for factory in self.sources[1:]:
+            for _ in range(per_factory):
+                if not bag:
+                    if not any(lid):
+                        break
+                    self._pour_lid()
+                i = int(random() * len(bag))
+                tile = bag[i]
+                bag[i] = bag[-1]
+                bag.pop()
+                factory[tile] += 1
+                dealt += 1
+        self._start_drafting(dealt)
+
+    def deal_tiles(self, factories: Sequence[Sequence[int]]) -> None:
+        """Lay the given tiles (colour counts per factory), checking they could have been drawn."""
+        if self.phase != DEAL:
+            raise IllegalDecision("the factories are filled only at the start of a round")
+        bag = [self.bag.count(c) for c in COLOURS]
+        problem = fill_problem(bag, self.lid, factories, len(self.sources) - 1, self.table.tiles_per_factory)
+        if problem:
+            raise IllegalDecision(problem)
+        drawn = [sum(f[c] for f in factories) for c in COLOURS]
+        if sum(drawn) > sum(bag):
+            bag = [bag[c] + self.lid[c] for c in COLOURS]
+            self.lid = [0] * len(COLOURS)
+        self.bag = [c for c in COLOURS for _ in range(bag[c] - drawn[c])]
+        for source, counts in zip(self.sources[1:], factories):
+            source[:] = counts
+        self._start_drafting(sum(drawn))
+
+    def _pour_lid(self) -> None:
+        lid = self.lid
+        for c in COLOURS:
+            if lid[c]:
+                self.bag.extend([c] * lid[c])
+                lid[c] = 0
+
+    def _start_drafting(self, dealt: int) -> None:
+        self.tiles_on_table = dealt
+        self.marker_in_centre = True
+        self.marker_holder = None
+        self.current = self.first_player
+        if dealt:
+            self.phase = DRAFT
+        else:
+            # Nothing could be dealt: nobody can ever move again, so the game ends.
+            self.last_round = True
+            self._finish_game()
+
+    # --------------------------------------------------------- decisions
+
+    def legal_decisions(self) -> list[tuple]:
+        """Every decision the player to move may take now (drafts a bot would consider)."""
+        if self.phase == DRAFT:
+            accept = self.players[self.current].accept
+            drafts = []
+            append = drafts.append
+            for source, counts in enumerate(self.sources):
+                for colour in COLOURS:
+                    if counts[colour]:
+                        for line in range(PATTERN_LINES):
+                            if accept[line] >> colour & 1:
+                                append((source, colour, line))
+                        append((source, colour, FLOOR))
+            return drafts
+        if self.phase == PLACE:
+            _seat, row, columns = self.placing
+            return [(row, column) for column in columns]
+        return []
+
+    def random_decision(self, random) -> tuple:
+        """A decision drawn uniformly from ``legal_decisions()``; ``random`` is ``rng.random``."""
+        if self.phase == DRAFT:
+            accept = self.players[self.current].accept
+            choices = 0
+            weights = [_ACCEPT_WEIGHT[accept[0] >> c & 1][accept[1] >> c & 1][accept[2] >> c & 1]
+                       [accept[3] >> c & 1][accept[4] >> c & 1] for c in COLOURS]
+            for counts in self.sources:
+                for colour in COLOURS:
+                    if counts[colour]:
+                        choices += weights[colour]
+            pick = int(random() * choices)
+            for source, counts in enumerate(self.sources):
+                for colour in COLOURS:
+                    if counts[colour]:
+                        weight = weights[colour]
+                        if pick < weight:
+                            lines = [line for line in range(PATTERN_LINES) if accept[line] >> colour & 1]
+                            lines.append(FLOOR)
+                            return (source, colour, lines[pick])
+                        pick -= weight
+        if self.phase == PLACE:
+            _seat, row, columns = self.placing
+            return (row, columns[int(random() * len(columns))])
+        raise IllegalDecision("no decision to take now")
+
+    def apply(self, decision: tuple) -> None:
+        """Take a decision for the player to move; an illegal one changes nothing and raises."""
+        if self.phase == DRAFT:
+            if len(decision) != 3:
+                raise IllegalDecision("a draft is expected now (source, colour, line)")
+            self._draft(*decision)
+        elif self.phase == PLACE:
+            if len(decision) != 2:
+                raise IllegalDecision("a wall placement is expected now (row, column)")
+            self._place_chosen(*decision)
+        elif self.phase == DEAL:
+            raise IllegalDecision("the factories must be filled first")
+        else:
+            raise IllegalDecision("the game is over")
+
+    def why_not(self, seat: int, colour: int, line: int) -> str:
+        """In words, why pattern line ``line`` of ``seat`` does not accept ``colour``."""
+        board = self.players[seat]
+        if board.line_full(line):
+            return f"pattern line {line + 1} is full"
+        if board.line_count[line] and board.line_colour[line] != colour:
+            return f"pattern line {line + 1} holds {NAMES[board.line_colour[line]]}"
+        if board.wall_rows[line] >> colour & 1:
+            return f"wall row {line + 1} already has {NAMES[colour]}"
+        return f"the rules ({self.rules.deciders.get('azul_line_accepts', '?')}) refuse " \
+               f"{NAMES[colour]} on pattern line {line + 1}"
+
+    def is_misplaced(self, decision: tuple) -> bool:
+        """Whether a draft names a line that can't take its colour (legal only where the
+        variant sends such tiles to the floor)."""
+        if self.phase != DRAFT or len(decision) != 3:
+            return False
+        _source, colour, line = decision
+        return line != FLOOR and not self.players[self.current].accept[line] >> colour & 1
+
+    def _draft(self, source: int, colour: int, line: int) -> None:
+        sources = self.sources
+        if not 0 <= source < len(sources):
+            raise IllegalDecision(f"there is no factory {source}" if source else "no such source")
+        if colour not in COLOURS:
+            raise IllegalDecision(f"no such colour {colour!r}")
+        taken = sources[source][colour]
+        if not taken:
+            where = "the centre" if source == CENTRE else f"factory {source}"
+            raise IllegalDecision(f"{where} has no {NAMES[colour]} tiles")
+        seat = self.current
+        board = self.players[seat]
+        rules = self.rules
+        if line != FLOOR:
+            if not 0 <= line < PATTERN_LINES:
+                raise IllegalDecision(f"there is no pattern line {line + 1}")
+            if not board.accept[line] >> colour & 1:
+                if not rules.misplaced_to_floor:
+                    raise IllegalDecision(self.why_not(seat, colour, line))
+                line = FLOOR
+        # Take the tiles; the rest of a factory goes to the centre.
+        if source == CENTRE:
+            sources[CENTRE][colour] = 0
+            if self.marker_in_centre:
+                self.marker_in_centre = False
+                self.marker_holder = seat
+                self._marker_to_floor(board)
+        else:
+            factory = sources[source]
+            centre = sources[CENTRE]
+            for other in COLOURS:
+                if factory[other]:
+                    if other != colour:
+                        centre[other] += factory[other]
+                    factory[other] = 0
+        self.tiles_on_table -= taken
+        # Lay them on the line; what does not fit falls to the floor.
+        overflow = taken
+        if line != FLOOR:
+            count = board.line_count[line]
+            put = min(taken, line + 1 - count)
+            count += put
+            board.line_count[line] = count
+            board.line_colour[line] = colour
+            board.accept[line] = rules.accept_mask(line, colour, count, board.wall_rows[line])
+            overflow = taken - put
+        if overflow:
+            self._to_floor(board, colour, overflow)
+        if line != FLOOR and rules.tile_at_turn_end and board.line_count[line] == line + 1:
+            self.pending.append((seat, line))
+            if not self._tile_pending():
+                return
+        self._next_turn()
+
+    def _marker_to_floor(self, board: PlayerBoard) -> None:
+        marker = self.rules.marker
+        if marker.placement != "floor":
+            return
+        floor = board.floor
+        if len(floor) < self.rules.floor_spaces:
+            floor.append(MARKER)
+        elif marker.full_floor == "bump" and floor:
+            bumped = floor.pop()
+            self.lid[bumped] += 1
+            floor.append(MARKER)
+
+    def _to_floor(self, board: PlayerBoard, colour: int, count: int) -> None:
+        floor = board.floor
+        room = self.rules.floor_spaces - len(floor)
+        fits = count if count < room else max(room, 0)
+        if fits:
+            floor.extend([colour] * fits)
+        board.floor_tiles += count
+        if count > fits:
+            self.lid[colour] += count - fits
+
+    def _next_turn(self) -> None:
+        if self.tiles_on_table:
+            self.current = (self.current + 1) % len(self.players)
+            self.phase = DRAFT
+            return
+        # Drafting is over: tile every full line, seat 0 first, lines 1 to 5.
+        for seat, board in enumerate(self.players):
+            for row in range(PATTERN_LINES):
+                if board.line_count[row] == row + 1:
+                    self.pending.append((seat, row))
+        if self._tile_pending():
+            self._end_round()
+
+    # ------------------------------------------------------------ tiling
+
+    def _tile_pending(self) -> bool:
+        """Tile the queued full lines in order; False while a player must choose a column."""
+        rules = self.rules
+        pending = self.pending
+        while pending:
+            seat, row = pending[0]
+            board = self.players[seat]
+            colour = board.line_colour[row]
+            columns = rules.wall_spaces(board.wall, row, colour)
+            if not columns:
+                del pending[0]
+                self._line_falls(board, row)
+            elif rules.player_chooses_column:
+                self.placing = (seat, row, tuple(columns))
+                self.phase = PLACE
+                return False
+            else:
+                del pending[0]
+                self._place(board, row, columns[0])
+        self.placing = None
+        return True
+
+    def _place_chosen(self, row: int, column: int) -> None:
+        seat, placing_row, columns = self.placing
+        if row != placing_row:
+            raise IllegalDecision(f"the tile of pattern line {placing_row + 1} is being placed, "
+                                  f"not line {row + 1}")
+        if column not in columns:
+            legal = ", ".join(str(c + 1) for c in columns)
+            raise IllegalDecision(f"wall column {column + 1} is not legal for the "
+                                  f"{NAMES[self.players[seat].line_colour[row]]} tile of line "
+                                  f"{row + 1} (legal: {legal})")
+        del self.pending[0]
+        self._place(self.players[seat], row, column)
+        if self._tile_pending():
+            self._next_turn()
+
+    def _place(self, board: PlayerBoard, row: int, column: int) -> None:
+        colour = board.line_colour[row]
+        board.wall[row][column] = colour
+        board.wall_rows[row] |= 1 << colour
+        points = self.rules.placement_score(board.wall, row, column)
+        board.score += points
+        board.placement_points += points
+        self.lid[colour] += row  # the line held row + 1 tiles; one went to the wall
+        board.line_count[row] = 0
+        board.line_colour[row] = -1
+        board.accept[row] = self.rules.accept_mask(row, -1, 0, board.wall_rows[row])
+
+    def _line_falls(self, board: PlayerBoard, row: int) -> None:
+        colour = board.line_colour[row]
+        self._to_floor(board, colour, row + 1)
+        board.line_count[row] = 0
+        board.line_colour[row] = -1
+        board.accept[row] = self.rules.accept_mask(row, -1, 0, board.wall_rows[row])
+
+    def _end_round(self) -> None:
+        rules = self.rules
+        lid = self.lid
+        for board in self.players:
+            penalty = rules.floor_penalty(board.floor)
+            board.penalty_points += penalty
+            board.score += penalty
+            if board.score < 0:
+                board.score = 0
+            for tile in board.floor:
+                if tile != MARKER:
+                    lid[tile] += 1
+            board.floor.clear()
+        self.round_scores.append(tuple(board.score for board in self.players))
+        if rules.game_over([board.wall for board in self.players], self.round):
+            self.last_round = True
+            self._finish_game()
+            return
+        holder = self.marker_holder
+        if holder is None:
+            holder = self.first_player if rules.marker.unclaimed == "same" \
+                else (self.first_player + 1) % len(self.players)
+        self.first_player = holder
+        self.round += 1
+        self.phase = DEAL
+
+    def _finish_game(self) -> None:
+        rules = self.rules
+        for board in self.players:
+            board.bonuses = rules.end_bonuses(board.wall)
+            board.score += sum(points for _label, points in board.bonuses)
+        self.winners = sorted(rules.winners(self.scores(), [board.wall for board in self.players]))
+        self.phase = OVER
+        self.placing = None
+
+
+def _accept_weights() -> list:
+    """Nested table: for the five 'line accepts this colour' bits, the number of drafts
+    of that colour from one source (accepting lines plus the floor)."""
+    def build(depth: int, ones: int):
+        if depth == PATTERN_LINES:
+            return ones + 1
+        return [build(depth + 1, ones), build(depth + 1, ones + 1)]
+    return build(0, 0)
+
+
+_ACCEPT_WEIGHT = _accept_weights()
+
+
+def fill_problem(bag: Sequence[int], lid: Sequence[int], factories: Sequence[Sequence[int]],
+                 factory_count: int, per_factory: int) -> str | None:
+    """Why these factory fills could not have been drawn from ``bag`` then ``lid``, or None.
+
+    Tiles are drawn from the bag, factory 1 first; when the bag runs out the
+    whole lid is poured in; when both are empty the rest stays empty.
+    """
+    if len(factories) != factory_count:
+        return f"expected {factory_count} factories, got {len(factories)}"
+    sizes = [sum(f) for f in factories]
+    for number, size in enumerate(sizes, 1):
+        if size > per_factory:
+            return f"factory {number} has {size} tiles; a factory holds {per_factory}"
+    total = sum(sizes)
+    available = sum(bag) + sum(lid)
+    expected = min(available, factory_count * per_factory)
+    if total != expected:
+        return (f"{total} tiles laid, but {expected} must be drawn "
+                f"(bag {sum(bag)}, lid {sum(lid)}, {factory_count} factories of {per_factory})")
+    full_until = expected // per_factory
+    if any(size != per_factory for size in sizes[:full_until]) or any(sizes[full_until + 1:]):
+        return "factories must be filled in order: only the last one drawn may be partly filled"
+    drawn = [sum(f[c] for f in factories) for c in COLOURS]
+    if total <= sum(bag):
+        for c in COLOURS:
+            if drawn[c] > bag[c]:
+                return f"{drawn[c]} {NAMES[c]} tiles laid, but the bag held {bag[c]}"
+        return None
+    # The whole bag was drawn first, then the lid: the factories filled before the bag ran
+    # out hold only bag tiles, and all the tiles laid come from bag and lid together.
+    from_bag_only = sum(bag) // per_factory
+    early = [sum(f[c] for f in factories[:from_bag_only]) for c in COLOURS]
+    with_split = [early[c] + (factories[from_bag_only][c] if from_bag_only < len(factories) else 0)
+                  for c in COLOURS]
+    for c in COLOURS:
+        if early[c] > bag[c]:
+            return f"{early[c]} {NAMES[c]} tiles laid before the bag ran out, but it held {bag[c]}"
+        if with_split[c] < bag[c]:
+            return f"the bag's {bag[c]} {NAMES[c]} tiles must all be drawn before the lid is poured in"
+        if drawn[c] > bag[c] + lid[c]:
+            return f"{drawn[c]} {NAMES[c]} tiles laid, but bag and lid held {bag[c] + lid[c]}"
+    return None
+
+
+def letters(counts: Sequence[int]) -> str:
+    """Colour counts as record letters, in colour order: [2,1,0,0,1] -> 'BBYW'."""
+    return "".join(LETTERS[c] * counts[c] for c in COLOURS)

@@ -1,0 +1,158 @@
+"""Standard Azul: every rule of ``rules/standard.md`` except the wall layout.
+
+Pattern-line acceptance, run-length placement scoring, the 7-space floor and
+its penalties, tiling at the end of the round, the start marker on the floor,
+the end when a row is complete, the 2/7/10 bonuses and the tie-break on
+complete rows. The wall itself comes from another plugin (``colour_wall`` or
+``grey_wall``).
+"""
+
+from __future__ import annotations
+
+from azul_core import hookimpl
+from azul_core.colours import COLOURS
+from azul_core.rules import MarkerRule, TableSetup
+from azul_core.settings import Setting
+
+AZUL_API = 1
+
+
+def _factories_problem(table):
+    for players, factories in table.items():
+        if not 1 <= players <= 9:
+            return f"{players} players: a table seats 1 to 9"
+        if not 1 <= factories <= 9:
+            return f"{factories} factories for {players} players: there can be 1 to 9"
+    return None
+
+
+def _penalties_problem(penalties):
+    positive = [p for p in penalties if p > 0]
+    if positive:
+        return f"floor penalties can't be positive ({positive[0]})"
+    return None
+
+
+@hookimpl
+def azul_declare_settings():
+    return [
+        Setting("factories", "int_map", {2: 5, 3: 7, 4: 9},
+                "factories for each player count", minimum=1, maximum=9, check=_factories_problem),
+        Setting("tiles_per_factory", "int", 4, "tiles laid on each factory", minimum=1, maximum=20),
+        Setting("tiles_per_colour", "int", 20, "tiles of each colour in the game", minimum=1, maximum=200),
+        Setting("floor_penalties", "int_list", [-1, -1, -2, -2, -2, -3, -3],
+                "the penalty of each floor space, left to right (their number is the floor's size)",
+                maximum=0, check=_penalties_problem),
+        Setting("row_bonus", "int", 2, "end bonus per complete horizontal row", minimum=0),
+        Setting("column_bonus", "int", 7, "end bonus per complete vertical column", minimum=0),
+        Setting("colour_bonus", "int", 10, "end bonus per colour with all 5 tiles on the wall", minimum=0),
+        Setting("marker_on_full_floor", "str", "keep",
+                "when the floor is full, the start marker is kept without a space ('keep') "
+                "or bumps the last floor tile to the lid ('bump')", choices=("keep", "bump")),
+        Setting("start_without_marker", "str", "same",
+                "who starts the next round when nobody took from the centre: the 'same' player "
+                "or the 'next' seat", choices=("same", "next")),
+    ]
+
+
+@hookimpl
+def azul_game_setup(settings, players):
+    factories = settings.factories.get(players)
+    if factories is None:
+        covered = ", ".join(str(p) for p in sorted(settings.factories))
+        return f"the factories table covers {covered} players, not {players}"
+    return TableSetup(factories, settings.tiles_per_factory, settings.tiles_per_colour)
+
+
+@hookimpl
+def azul_floor_spaces(settings):
+    return len(settings.floor_penalties)
+
+
+@hookimpl
+def azul_tiling_time():
+    return "round"
+
+
+@hookimpl
+def azul_marker_rule(settings):
+    return MarkerRule("floor", settings.marker_on_full_floor, settings.start_without_marker)
+
+
+@hookimpl
+def azul_misplaced_draft():
+    return "refuse"
+
+
+@hookimpl
+def azul_line_accepts(line_colour, line_count, capacity, wall_row, colour):
+    if line_count >= capacity:
+        return False
+    if line_colour is not None and line_colour != colour:
+        return False
+    return colour not in wall_row
+
+
+def run_lengths(wall, row, column):
+    """The unbroken horizontal and vertical runs through (row, column), the tile included."""
+    size = len(wall)
+    left = column
+    while left > 0 and wall[row][left - 1] is not None:
+        left -= 1
+    right = column
+    while right < size - 1 and wall[row][right + 1] is not None:
+        right += 1
+    up = row
+    while up > 0 and wall[up - 1][column] is not None:
+        up -= 1
+    down = row
+    while down < size - 1 and wall[down + 1][column] is not None:
+        down += 1
+    return right - left + 1, down - up + 1
+
+
+@hookimpl
+def azul_placement_score(wall, row, column):
+    across, down = run_lengths(wall, row, column)
+    if across == 1 and down == 1:
+        return 1
+    return (across if across > 1 else 0) + (down if down > 1 else 0)
+
+
+@hookimpl
+def azul_floor_penalty(floor, settings):
+    return sum(settings.floor_penalties[:len(floor)])
+
+
+@hookimpl
+def azul_game_over(walls):
+    return any(None not in row for wall in walls for row in wall)
+
+
+def complete_rows(wall):
+    return sum(1 for row in wall if None not in row)
+
+
+def complete_columns(wall):
+    return sum(1 for column in range(len(wall)) if all(row[column] is not None for row in wall))
+
+
+def complete_colours(wall):
+    return sum(1 for colour in COLOURS if sum(row.count(colour) for row in wall) == len(wall))
+
+
+@hookimpl
+def azul_end_bonuses(wall, settings):
+    return [
+        ("rows", complete_rows(wall) * settings.row_bonus),
+        ("columns", complete_columns(wall) * settings.column_bonus),
+        ("colours", complete_colours(wall) * settings.colour_bonus),
+    ]
+
+
+@hookimpl
+def azul_winners(scores, walls):
+    best = max(scores)
+    tied = [seat for seat, score in enumerate(scores) if score == best]
+    most_rows = max(complete_rows(walls[seat]) for seat in tied)
+    return [seat for seat in tied if complete_rows(walls[seat]) == most_rows]

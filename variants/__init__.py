@@ -1,0 +1,1 @@
+"""The variant files shipped with azul-variants (installed as ``azul_variants``)."""
