@@ -1,14 +1,21 @@
 """Bots: players that choose among ``state.legal_decisions()``.
 
 A bot is any object with ``choose(state) -> decision``. Bots are found by
-name: the built-in ones here, then those that plugins offer through the
-``azul_register_bots`` hook.
+name: the built-in ones here, then those installed under the entry-point
+group ``azul.bots``, then those the variant's plugins offer through the
+``azul_register_bots`` hook (a later source's name replaces an earlier one).
+
+Every bot here reads the rules only through the state and its ``Rules``
+(wall spaces, placement score, floor penalty), so it plays any variant.
 """
 
 from __future__ import annotations
 
 import random as _random
+from importlib import metadata
 from typing import Any, Callable
+
+BOT_ENTRY_POINT_GROUP = "azul.bots"
 
 
 class RandomBot:
@@ -23,12 +30,137 @@ class RandomBot:
         return state.random_decision(self.random)
 
 
-BUILTIN_BOTS: dict[str, Callable[..., Any]] = {"random": RandomBot}
+# ------------------------------------------------------------------ evaluation
+
+
+def floor_space_penalties(rules) -> list[int]:
+    """The cost of each floor space, left to right, as the variant's floor hook says."""
+    costs, before = [], 0
+    for spaces in range(1, rules.floor_spaces + 1):
+        total = rules.floor_penalty([0] * spaces)
+        costs.append(total - before)
+        before = total
+    return costs
+
+
+def line_worth(rules, board, row: int, colour: int | None = None, full: bool | None = None) -> int:
+    """The points pattern line ``row`` would score if tiled now onto ``board``'s wall.
+
+    ``colour`` and ``full`` default to what the line holds. Where the player
+    chooses the column, the best legal one. A full line whose tile has no
+    legal space is worth minus what its tiles would cost on the floor.
+    """
+    if colour is None:
+        colour = board.line_colour[row]
+    if full is None:
+        full = board.line_count[row] == row + 1
+    wall = board.wall
+    columns = rules.wall_spaces(wall, row, colour)
+    if not columns:
+        if not full:
+            return 0
+        floor = board.floor
+        return rules.floor_penalty(floor + [colour] * (row + 1)) - rules.floor_penalty(floor)
+    best = 0
+    cells = wall[row]
+    for column in columns:
+        cells[column] = colour  # scored in place and put back: the wall is the clone's own
+        try:
+            points = rules.placement_score(wall, row, column)
+        finally:
+            cells[column] = None
+        if points > best:
+            best = points
+    return best
+
+
+def board_value(rules, board) -> float:
+    """A player's score as it will stand at the round's end if nothing more happens, plus the
+    worth of unfinished lines in proportion to how full they are (the hope of completing them)."""
+    value = board.score + rules.floor_penalty(board.floor)
+    for row in range(5):
+        count = board.line_count[row]
+        if count:
+            worth = line_worth(rules, board, row)
+            value += worth if count == row + 1 else worth * count / (row + 1)
+    return value
+
+
+class GreedyBot:
+    """The best immediate gain: each legal decision is tried on a clone of the state and
+    judged by the mover's change in ``board_value`` (score, the floor's cost now, the
+    worth of the line the tiles went to). Ties are broken by a seeded random choice."""
+
+    name = "greedy"
+
+    def __init__(self, seed: Any = None, think: float | None = None):
+        self.rng = _random.Random(seed)
+
+    def scored_decisions(self, state) -> list[tuple[float, tuple]]:
+        """Every legal decision with the mover's gain, in ``legal_decisions()`` order."""
+        seat = state.to_move
+        rules = state.rules
+        before = board_value(rules, state.players[seat])
+        scored = []
+        for decision in state.legal_decisions():
+            after = state.clone()
+            after.apply(decision)
+            scored.append((board_value(rules, after.players[seat]) - before, decision))
+        return scored
+
+    def choose(self, state) -> tuple:
+        scored = self.scored_decisions(state)
+        if len(scored) == 1:
+            return scored[0][1]
+        best = max(gain for gain, _ in scored)
+        top = [decision for gain, decision in scored if gain >= best - 1e-9]
+        return top[0] if len(top) == 1 else self.rng.choice(top)
+
+
+def _search_bot(seed: Any = None, think: float | None = None):
+    from .search import MctsBot  # imported on demand: the command line stays quick to start
+    return MctsBot(seed=seed, think=think)
+
+
+BUILTIN_BOTS: dict[str, Callable[..., Any]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "mcts": _search_bot,
+}
+
+#: The kind of player that is a person at the keyboard, not a bot.
+HUMAN = "human"
+
+
+def installed_bots() -> dict[str, Callable[..., Any]]:
+    """Bots installed under the ``azul.bots`` entry-point group (a factory or a class each).
+
+    A bot that fails to import is left out here; ``broken_bots`` says why.
+    """
+    found = {}
+    for ep in metadata.entry_points(group=BOT_ENTRY_POINT_GROUP):
+        try:
+            found[ep.name] = ep.load()
+        except Exception:  # third-party code: reported by broken_bots, never fatal
+            continue
+    return found
+
+
+def broken_bots() -> dict[str, str]:
+    """Installed bots that fail to import, with the reason in one line."""
+    broken = {}
+    for ep in metadata.entry_points(group=BOT_ENTRY_POINT_GROUP):
+        try:
+            ep.load()
+        except Exception as exc:
+            broken[ep.name] = f"{type(exc).__name__}: {exc}"
+    return broken
 
 
 def available_bots(rules=None) -> dict[str, Callable[..., Any]]:
-    """Every bot by name: built-in ones, then those the variant's plugins register."""
+    """Every bot by name: built-in ones, installed ones, then those the variant's plugins register."""
     bots = dict(BUILTIN_BOTS)
+    bots.update(installed_bots())
     if rules is not None:
         bots.update(rules.bots())
     return bots

@@ -77,13 +77,15 @@ def azul_tiling_time(settings: Any) -> str:
 
 
 @hookspec(firstresult=True)
-def azul_marker_rule(settings: Any) -> str:
+def azul_marker_rule(settings: Any) -> Any:
     """Decide what taking the start marker from the centre does.
 
-    Return ``"floor"`` (it takes the leftmost free floor space, before the
-    tiles taken, and counts there like a tile) or ``"aside"`` (it stays in
-    front of its holder: no floor space, no cost). Either way its holder
-    starts the next round. ``None``: no opinion. First result wins.
+    Return an ``azul_core.rules.MarkerRule``: its ``placement`` is
+    ``"floor"`` (it takes the leftmost free floor space, before the tiles
+    taken, and counts there like a tile) or ``"aside"`` (it stays in front of
+    its holder: no floor space, no cost); ``full_floor`` and ``unclaimed`` say
+    what happens on a full floor and when nobody took it. Either way its
+    holder starts the next round. ``None``: no opinion. First result wins.
     """
 
 
@@ -215,4 +217,9 @@ SITUATION_HOOKS = {
     "azul_floor_penalty": ("floor",),
     "azul_game_over": ("walls", "round_number"),
     "azul_winners": ("scores", "walls"),
+    "azul_end_bonuses": ("wall",),
 }
+
+#: Situation hooks whose answers are all collected (in the variant's plugin order)
+#: rather than the first one kept.
+COLLECTING_HOOKS = frozenset({"azul_end_bonuses"})

@@ -168,8 +168,9 @@ def register_plugins(plugins: Sequence[LoadedPlugin]) -> pluggy.PluginManager:
             raise PluginError(f"plugin '{plugin.name}' is listed twice", plugin=plugin.name)
         try:
             pm.register(plugin.module, name=plugin.name)
-        except ValueError as exc:
-            raise PluginError(f"plugin '{plugin.name}' could not be registered: {exc}",
+        except (ValueError, pluggy.PluginValidationError) as exc:  # the latter: a bad hook signature
+            raise PluginError(f"plugin '{plugin.name}' could not be registered: "
+                              f"{'; '.join(str(exc).splitlines())}",
                               plugin=plugin.name) from exc
     problems = unknown_hooks(pm)
     if problems:
@@ -216,40 +217,54 @@ def implementations(pm: pluggy.PluginManager, hook_name: str, only: str | None =
 
 def compile_hook(pm: pluggy.PluginManager, hook_name: str, settings: Any,
                  check: Callable[..., str | None] | None = None,
-                 only: str | None = None) -> Callable:
+                 only: str | None = None, suspect: str | None = None) -> Callable:
     """Turn a first-result situation hook into one plain function.
 
     The function takes the hook's arguments (``settings`` bound now)
     positionally, asks each implementation in call order and returns the
-    first result that is not ``None`` (or ``None``). An exception raised in
-    a plugin, or a result ``check`` refuses, becomes a ``PluginError`` naming
-    the plugin, the hook and the plugin's file and line.
+    first result that is not ``None`` (or ``None``); for a collecting hook it
+    asks all of them in registration order and returns their answers joined
+    in one list. An exception raised in a plugin, or a result ``check``
+    refuses, becomes a ``PluginError`` naming the plugin, the hook and the
+    plugin's file and line. ``suspect``, a Python expression over ``r``, is
+    a quick test that must be true of every result ``check`` would refuse:
+    ``check`` then runs only for suspect results.
     """
     params = hookspecs.SITUATION_HOOKS[hook_name]
+    collecting = hook_name in hookspecs.COLLECTING_HOOKS
     impls = implementations(pm, hook_name, only)
+    if collecting:
+        impls.reverse()
     if any(impl.hookwrapper or impl.wrapper for impl in impls):
         raise PluginError(f"hook '{hook_name}' does not support wrappers (plugin "
                           f"'{[i.plugin_name for i in impls if i.hookwrapper or i.wrapper][0]}')",
                           hook=hook_name)
     namespace: dict[str, Any] = {"_settings": settings, "_fail": _hook_failure, "_refuse": _refused}
     lines = [f"def {hook_name}({', '.join(params)}):"]
+    if collecting:
+        lines.append("    answers = []")
     for i, impl in enumerate(impls):
         namespace[f"_f{i}"] = impl.function
         namespace[f"_impl{i}"] = impl
-        kwargs = ", ".join(f"{a}=_settings" if a == "settings" else f"{a}={a}" for a in impl.argnames)
+        # Positional, in the implementation's own parameter order: the cheapest call.
+        args = ", ".join("_settings" if a == "settings" else a for a in impl.argnames)
         lines += [
             "    try:",
-            f"        r = _f{i}({kwargs})",
+            f"        r = _f{i}({args})",
             "    except Exception as e:",
             f"        raise _fail(_impl{i}, {hook_name!r}, e) from e",
             "    if r is not None:",
         ]
         if check is not None:
             namespace["_check"] = check
-            lines += [f"        why = _check(r, {', '.join(params)})",
-                      f"        if why: raise _refuse(_impl{i}, {hook_name!r}, r, why)"]
-        lines.append("        return r")
-    lines.append("    return None")
+            indent = "        "
+            if suspect:
+                lines.append(f"        if {suspect}:")
+                indent += "    "
+            lines += [f"{indent}why = _check(r, {', '.join(params)})",
+                      f"{indent}if why: raise _refuse(_impl{i}, {hook_name!r}, r, why)"]
+        lines.append("        answers.extend(r)" if collecting else "        return r")
+    lines.append("    return answers" if collecting else "    return None")
     exec("\n".join(lines), namespace)  # generated code: a plain call chain, no pluggy per call
     return namespace[hook_name]
 

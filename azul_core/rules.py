@@ -53,13 +53,17 @@ class VariantRulesError(Exception):
 
 # Result checks: refuse what a plugin returns that the engine can't accept.
 
+_COLUMNS = range(WALL_SIZE)
+
+
 def _check_wall_spaces(result, wall, row, colour):
-    if isinstance(result, (str, bytes)) or not hasattr(result, "__iter__"):
-        return "expected a sequence of wall columns"
+    if result.__class__ is not tuple and result.__class__ is not list:
+        return "expected a tuple or list of wall columns"
+    cells = wall[row]
     for column in result:
-        if not isinstance(column, int) or isinstance(column, bool) or not 0 <= column < WALL_SIZE:
+        if column not in _COLUMNS or column.__class__ is not int:
             return f"column {column!r} is off the wall (0 to {WALL_SIZE - 1})"
-        if wall[row][column] is not None:
+        if cells[column] is not None:
             return f"wall space ({row + 1},{column + 1}) is already taken"
     return None
 
@@ -68,16 +72,26 @@ def _check_bool(result, *args):
     return None if isinstance(result, bool) else "expected true or false"
 
 
-def _check_points(result, *args):
-    if not isinstance(result, int) or isinstance(result, bool):
+def _check_points(result, wall, row, column):
+    if result.__class__ is not int:
         return "expected a whole number of points"
     return None if result >= 0 else "a placement can't cost points"
 
 
-def _check_penalty(result, *args):
-    if not isinstance(result, int) or isinstance(result, bool):
+def _check_penalty(result, floor):
+    if result.__class__ is not int:
         return "expected a whole number"
     return None if result <= 0 else "a floor penalty can't be positive"
+
+
+def _check_bonuses(result, wall):
+    if isinstance(result, (str, bytes)) or not hasattr(result, "__iter__"):
+        return "expected a list of (label, points) pairs"
+    for item in result:
+        if (not isinstance(item, (tuple, list)) or len(item) != 2 or not isinstance(item[1], int)
+                or isinstance(item[1], bool)):
+            return f"expected (label, points) pairs, got {item!r}"
+    return None
 
 
 def _check_winners(result, scores, walls):
@@ -89,6 +103,15 @@ def _check_winners(result, scores, walls):
     return None
 
 
+#: For some checks, a quick expression over the result ``r`` that is true of
+#: everything the check refuses: the full check runs only then.
+SUSPECT = {
+    "azul_line_accepts": "r.__class__ is not bool",
+    "azul_placement_score": "r.__class__ is not int or r < 0",
+    "azul_floor_penalty": "r.__class__ is not int or r > 0",
+    "azul_game_over": "r.__class__ is not bool",
+}
+
 CHECKS = {
     "azul_wall_spaces": _check_wall_spaces,
     "azul_line_accepts": _check_bool,
@@ -96,6 +119,7 @@ CHECKS = {
     "azul_floor_penalty": _check_penalty,
     "azul_game_over": _check_bool,
     "azul_winners": _check_winners,
+    "azul_end_bonuses": _check_bonuses,
 }
 
 SETUP_ANSWERS = {
@@ -149,20 +173,25 @@ class Rules:
         compiled = {}
         for hook in hookspecs.SITUATION_HOOKS:
             impls = implementations(pm, hook, only.get(hook))
-            if not impls:
+            if not impls and hook not in hookspecs.COLLECTING_HOOKS:
                 raise VariantRulesError(f"no plugin implements {hook}: is the 'standard' plugin listed?")
-            self.deciders[hook] = " > ".join(impl.plugin_name for impl in impls)
-            compiled[hook] = compile_hook(pm, hook, settings, CHECKS[hook], only.get(hook))
+            if hook in hookspecs.COLLECTING_HOOKS:
+                self.deciders[hook] = " + ".join(impl.plugin_name for impl in reversed(impls))
+            else:
+                self.deciders[hook] = " > ".join(impl.plugin_name for impl in impls)
+            compiled[hook] = compile_hook(pm, hook, settings, CHECKS[hook], only.get(hook),
+                                          SUSPECT.get(hook))
         self.wall_spaces = compiled["azul_wall_spaces"]
         self.placement_score = compiled["azul_placement_score"]
         self.floor_penalty = compiled["azul_floor_penalty"]
         self.game_over = compiled["azul_game_over"]
         self.winners = compiled["azul_winners"]
         self._line_accepts = compiled["azul_line_accepts"]
-        self._accept_cache: dict[tuple, int] = {}
+        #: every plugin's end-of-game bonuses for one wall, as (label, points) pairs
+        self.end_bonuses = compiled["azul_end_bonuses"]
+        #: (row, line colour or -1, line count, wall row mask) -> accepted colours (bitmask)
+        self.accept_cache: dict[tuple, int] = {}
         self._tables: dict[int, TableSetup] = {}
-        self.deciders["azul_end_bonuses"] = " + ".join(
-            impl.plugin_name for impl in reversed(implementations(pm, "azul_end_bonuses")))
 
     def _exclusive_owners(self, decide: dict[str, str]) -> dict[str, str]:
         """For each exclusive hook, the one plugin allowed to answer it."""
@@ -206,7 +235,7 @@ class Rules:
     def accept_mask(self, row: int, line_colour: int, line_count: int, wall_row_mask: int) -> int:
         """The colours (as a bitmask) that pattern line ``row`` accepts, remembered."""
         key = (row, line_colour, line_count, wall_row_mask)
-        mask = self._accept_cache.get(key)
+        mask = self.accept_cache.get(key)
         if mask is None:
             wall_row = colour_set(wall_row_mask)
             held = None if line_colour < 0 else line_colour
@@ -215,20 +244,8 @@ class Rules:
                 answer = self._line_accepts(row, held, line_count, row + 1, wall_row, colour)
                 if answer:
                     mask |= 1 << colour
-            self._accept_cache[key] = mask
+            self.accept_cache[key] = mask
         return mask
-
-    def end_bonuses(self, wall) -> list[tuple[str, int]]:
-        """Every plugin's end-of-game bonuses for one wall, as (label, points)."""
-        bonuses = []
-        for answer, plugin in ask_all(self.pm, "azul_end_bonuses", wall=wall, settings=self.settings):
-            for item in answer:
-                if (not isinstance(item, (tuple, list)) or len(item) != 2 or not isinstance(item[1], int)
-                        or isinstance(item[1], bool)):
-                    raise PluginError(f"plugin '{plugin}' returned {item!r} from azul_end_bonuses: "
-                                      "expected (label, points) pairs", plugin=plugin, hook="azul_end_bonuses")
-                bonuses.append((str(item[0]), item[1]))
-        return bonuses
 
     def bots(self) -> dict[str, Any]:
         """Every bot the plugins offer, by name (a later plugin's name wins)."""

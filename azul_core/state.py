@@ -35,8 +35,8 @@ class IllegalDecision(Exception):
 class PlayerBoard:
     """One player's pattern lines, wall, floor and score, plus score accounting."""
 
-    __slots__ = ("line_colour", "line_count", "accept", "wall", "wall_rows", "floor", "score",
-                 "placement_points", "penalty_points", "bonuses", "floor_tiles")
+    __slots__ = ("line_colour", "line_count", "accept", "accept_key", "wall", "wall_rows", "floor",
+                 "score", "placement_points", "penalty_points", "bonuses", "floor_tiles")
 
     def __init__(self, rules: Rules | None = None):
         if rules is None:  # clone() fills every slot
@@ -45,7 +45,12 @@ class PlayerBoard:
         self.line_count = [0] * PATTERN_LINES
         self.wall = [list(_EMPTY_ROW) for _ in range(WALL_SIZE)]
         self.wall_rows = [0] * WALL_SIZE
+        # accept[line]: the colours (bitmask) the line takes. accept_key holds the same bits
+        # colour-major (bit 5 * colour + line), so the lines taking a colour are 5 bits.
         self.accept = [rules.accept_mask(row, -1, 0, 0) for row in range(PATTERN_LINES)]
+        self.accept_key = 0
+        for row, mask in enumerate(self.accept):
+            self.accept_key |= _SCATTER[row][mask]
         self.floor: list[int] = []
         self.score = 0
         self.placement_points = 0
@@ -58,6 +63,7 @@ class PlayerBoard:
         other.line_colour = self.line_colour[:]
         other.line_count = self.line_count[:]
         other.accept = self.accept[:]
+        other.accept_key = self.accept_key
         other.wall = [row[:] for row in self.wall]
         other.wall_rows = self.wall_rows[:]
         other.floor = self.floor[:]
@@ -67,6 +73,14 @@ class PlayerBoard:
         other.bonuses = self.bonuses[:]
         other.floor_tiles = self.floor_tiles
         return other
+
+    def refresh_accept(self, rules: Rules, row: int) -> None:
+        """Ask the rules again which colours pattern line ``row`` takes (after it or its wall
+        row changed)."""
+        colour = self.line_colour[row] if self.line_count[row] else -1
+        mask = rules.accept_mask(row, colour, self.line_count[row], self.wall_rows[row])
+        self.accept[row] = mask
+        self.accept_key = self.accept_key & _OTHER_LINES[row] | _SCATTER[row][mask]
 
     def line_full(self, row: int) -> bool:
         return self.line_count[row] == row + 1
@@ -79,7 +93,8 @@ class GameState:
     """A game in progress: whose turn, what lies where, and the rules to apply."""
 
     __slots__ = ("rules", "table", "players", "bag", "lid", "sources", "tiles_on_table",
-                 "marker_in_centre", "marker_holder", "first_player", "current", "round",
+                 "colour_sources", "marker_in_centre", "marker_holder", "first_player", "current",
+                 "round",
                  "phase", "pending", "placing", "winners", "round_scores", "last_round")
 
     def __init__(self, rules: Rules | None = None, players: int = 2, first_player: int = 0):
@@ -95,6 +110,8 @@ class GameState:
         self.lid = [0] * len(COLOURS)
         self.sources = [[0] * len(COLOURS) for _ in range(self.table.factories + 1)]
         self.tiles_on_table = 0
+        # colour_sources[c]: how many sources (factories and centre) hold colour c.
+        self.colour_sources = [0] * len(COLOURS)
         self.marker_in_centre = True
         self.marker_holder: int | None = None
         self.first_player = first_player
@@ -135,6 +152,7 @@ class GameState:
         other.lid = self.lid[:]
         other.sources = [source[:] for source in self.sources]
         other.tiles_on_table = self.tiles_on_table
+        other.colour_sources = self.colour_sources[:]
         other.marker_in_centre = self.marker_in_centre
         other.marker_holder = self.marker_holder
         other.first_player = self.first_player
@@ -174,6 +192,18 @@ class GameState:
         per_factory = self.table.tiles_per_factory
         dealt = 0
         for factory in self.sources[1:]:
+            left = len(bag)
+            if left >= per_factory:
+                # The usual case: the bag alone fills this factory.
+                for _ in range(per_factory):
+                    i = int(random() * left)
+                    left -= 1
+                    tile = bag[i]
+                    bag[i] = bag[left]
+                    bag.pop()
+                    factory[tile] += 1
+                dealt += per_factory
+                continue
             for _ in range(per_factory):
                 if not bag:
                     if not any(lid):
@@ -213,6 +243,12 @@ class GameState:
 
     def _start_drafting(self, dealt: int) -> None:
         self.tiles_on_table = dealt
+        held = [0] * len(COLOURS)
+        for source in self.sources:
+            for colour in COLOURS:
+                if source[colour]:
+                    held[colour] += 1
+        self.colour_sources = held
         self.marker_in_centre = True
         self.marker_holder = None
         self.current = self.first_player
@@ -228,43 +264,40 @@ class GameState:
     def legal_decisions(self) -> list[tuple]:
         """Every decision the player to move may take now (drafts a bot would consider)."""
         if self.phase == DRAFT:
-            accept = self.players[self.current].accept
-            drafts = []
-            append = drafts.append
-            for source, counts in enumerate(self.sources):
-                for colour in COLOURS:
-                    if counts[colour]:
-                        for line in range(PATTERN_LINES):
-                            if accept[line] >> colour & 1:
-                                append((source, colour, line))
-                        append((source, colour, FLOOR))
-            return drafts
+            key = self.players[self.current].accept_key
+            return [(source, colour, line)
+                    for source, counts in enumerate(self.sources)
+                    for colour in COLOURS if counts[colour]
+                    for line in _DRAFT_LINES[key >> 5 * colour & 31]]
         if self.phase == PLACE:
             _seat, row, columns = self.placing
             return [(row, column) for column in columns]
         return []
 
     def random_decision(self, random) -> tuple:
-        """A decision drawn uniformly from ``legal_decisions()``; ``random`` is ``rng.random``."""
+        """A decision drawn uniformly from ``legal_decisions()``; ``random`` is ``rng.random``.
+
+        Drafts are counted, not listed: a colour held by m sources, with w lines (the floor
+        included) that take it, offers m * w drafts.
+        """
         if self.phase == DRAFT:
-            accept = self.players[self.current].accept
-            choices = 0
-            weights = [_ACCEPT_WEIGHT[accept[0] >> c & 1][accept[1] >> c & 1][accept[2] >> c & 1]
-                       [accept[3] >> c & 1][accept[4] >> c & 1] for c in COLOURS]
-            for counts in self.sources:
-                for colour in COLOURS:
-                    if counts[colour]:
-                        choices += weights[colour]
-            pick = int(random() * choices)
-            for source, counts in enumerate(self.sources):
-                for colour in COLOURS:
-                    if counts[colour]:
-                        weight = weights[colour]
-                        if pick < weight:
-                            lines = [line for line in range(PATTERN_LINES) if accept[line] >> colour & 1]
-                            lines.append(FLOOR)
-                            return (source, colour, lines[pick])
-                        pick -= weight
+            key = self.players[self.current].accept_key
+            held = self.colour_sources
+            parts = [held[0] * _DRAFT_COUNT[key & 31], held[1] * _DRAFT_COUNT[key >> 5 & 31],
+                     held[2] * _DRAFT_COUNT[key >> 10 & 31], held[3] * _DRAFT_COUNT[key >> 15 & 31],
+                     held[4] * _DRAFT_COUNT[key >> 20 & 31]]
+            pick = int(random() * sum(parts))
+            for colour in COLOURS:
+                part = parts[colour]
+                if pick < part:
+                    lines = _DRAFT_LINES[key >> 5 * colour & 31]
+                    nth, line_index = divmod(pick, len(lines))
+                    for source, counts in enumerate(self.sources):
+                        if counts[colour]:
+                            if not nth:
+                                return (source, colour, lines[line_index])
+                            nth -= 1
+                pick -= part
         if self.phase == PLACE:
             _seat, row, columns = self.placing
             return (row, columns[int(random() * len(columns))])
@@ -275,7 +308,7 @@ class GameState:
         if self.phase == DRAFT:
             if len(decision) != 3:
                 raise IllegalDecision("a draft is expected now (source, colour, line)")
-            self._draft(*decision)
+            self._draft(decision)
         elif self.phase == PLACE:
             if len(decision) != 2:
                 raise IllegalDecision("a wall placement is expected now (row, column)")
@@ -305,7 +338,8 @@ class GameState:
         _source, colour, line = decision
         return line != FLOOR and not self.players[self.current].accept[line] >> colour & 1
 
-    def _draft(self, source: int, colour: int, line: int) -> None:
+    def _draft(self, decision: tuple) -> None:
+        source, colour, line = decision
         sources = self.sources
         if not 0 <= source < len(sources):
             raise IllegalDecision(f"there is no factory {source}" if source else "no such source")
@@ -326,8 +360,10 @@ class GameState:
                     raise IllegalDecision(self.why_not(seat, colour, line))
                 line = FLOOR
         # Take the tiles; the rest of a factory goes to the centre.
+        held = self.colour_sources
         if source == CENTRE:
             sources[CENTRE][colour] = 0
+            held[colour] -= 1
             if self.marker_in_centre:
                 self.marker_in_centre = False
                 self.marker_holder = seat
@@ -337,7 +373,10 @@ class GameState:
             centre = sources[CENTRE]
             for other in COLOURS:
                 if factory[other]:
+                    held[other] -= 1
                     if other != colour:
+                        if not centre[other]:
+                            held[other] += 1
                         centre[other] += factory[other]
                     factory[other] = 0
         self.tiles_on_table -= taken
@@ -349,15 +388,22 @@ class GameState:
             count += put
             board.line_count[line] = count
             board.line_colour[line] = colour
-            board.accept[line] = rules.accept_mask(line, colour, count, board.wall_rows[line])
+            mask = rules.accept_cache.get((line, colour, count, board.wall_rows[line]))
+            if mask is None:
+                mask = rules.accept_mask(line, colour, count, board.wall_rows[line])
+            board.accept[line] = mask
+            board.accept_key = board.accept_key & _OTHER_LINES[line] | _SCATTER[line][mask]
             overflow = taken - put
+            if put and count == line + 1 and rules.tile_at_turn_end:
+                self.pending.append((seat, line))
         if overflow:
             self._to_floor(board, colour, overflow)
-        if line != FLOOR and rules.tile_at_turn_end and board.line_count[line] == line + 1:
-            self.pending.append((seat, line))
-            if not self._tile_pending():
-                return
-        self._next_turn()
+        if self.pending and not self._tile_pending():
+            return
+        if self.tiles_on_table:
+            self.current = (seat + 1) % len(self.players)
+        else:
+            self._next_turn()
 
     def _marker_to_floor(self, board: PlayerBoard) -> None:
         marker = self.rules.marker
@@ -443,14 +489,14 @@ class GameState:
         self.lid[colour] += row  # the line held row + 1 tiles; one went to the wall
         board.line_count[row] = 0
         board.line_colour[row] = -1
-        board.accept[row] = self.rules.accept_mask(row, -1, 0, board.wall_rows[row])
+        board.refresh_accept(self.rules, row)
 
     def _line_falls(self, board: PlayerBoard, row: int) -> None:
         colour = board.line_colour[row]
         self._to_floor(board, colour, row + 1)
         board.line_count[row] = 0
         board.line_colour[row] = -1
-        board.accept[row] = self.rules.accept_mask(row, -1, 0, board.wall_rows[row])
+        board.refresh_accept(self.rules, row)
 
     def _end_round(self) -> None:
         rules = self.rules
@@ -488,17 +534,15 @@ class GameState:
         self.placing = None
 
 
-def _accept_weights() -> list:
-    """Nested table: for the five 'line accepts this colour' bits, the number of drafts
-    of that colour from one source (accepting lines plus the floor)."""
-    def build(depth: int, ones: int):
-        if depth == PATTERN_LINES:
-            return ones + 1
-        return [build(depth + 1, ones), build(depth + 1, ones + 1)]
-    return build(0, 0)
-
-
-_ACCEPT_WEIGHT = _accept_weights()
+#: For the 5 bits "line 0..4 takes this colour": the lines a draft may name (the floor last).
+_DRAFT_LINES = [tuple(line for line in range(PATTERN_LINES) if bits >> line & 1) + (FLOOR,)
+                for bits in range(32)]
+_DRAFT_COUNT = [len(lines) for lines in _DRAFT_LINES]
+#: _SCATTER[line][colours]: a line's colour mask moved to the colour-major accept_key layout.
+_SCATTER = [[sum(1 << (5 * colour + line) for colour in COLOURS if colours >> colour & 1)
+             for colours in range(32)] for line in range(PATTERN_LINES)]
+#: accept_key bits that do not belong to a line.
+_OTHER_LINES = [~_SCATTER[line][31] for line in range(PATTERN_LINES)]
 
 
 def fill_problem(bag: Sequence[int], lid: Sequence[int], factories: Sequence[Sequence[int]],

@@ -10,7 +10,12 @@ A variant file (YAML, or TOML with the same fields)::
     decide: {wall: grey_wall}    # only where two plugins claim an exclusive rule
     settings: {floor_penalties: [-1, -1, -2, -2, -2, -3, -3]}
 
-``extends`` merges mappings key by key; lists and scalars replace.
+``extends`` merges ``settings`` and ``decide`` key by key; every other field,
+and each setting's value, replaces the base's. ``name`` is never inherited.
+
+Loading checks everything it can and reports every problem at once, each at
+its place (``VariantError.problems``): it goes on past a problem as long as
+what follows does not depend on it.
 """
 
 from __future__ import annotations
@@ -22,14 +27,19 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .plugins import LoadedPlugin, PluginError, ask_all, load_plugin, register_plugins, unknown_hooks
+from .hookspecs import EXCLUSIVE_RULES
+from .plugins import (LoadedPlugin, PluginError, ask_all, load_plugin, new_manager,
+                      register_plugins, unknown_hooks)
 from .rules import Rules, VariantRulesError
 from .settings import Setting, Settings
-from .variant_files import Located, Problem, position, read_mapping
+from .variant_files import Located, Problem, item_position, position, read_mapping
 
 FIELDS = ("name", "description", "extends", "players", "plugins", "decide", "settings")
+#: Fields whose mappings ``extends`` merges key by key.
+MERGED_FIELDS = ("settings", "decide")
 SUFFIXES = (".yaml", ".yml", ".toml")
 MAX_EXTENDS_DEPTH = 32
+MAX_PLAYERS = 9
 
 
 class VariantError(Exception):
@@ -107,30 +117,44 @@ def find_variant(ref: str, relative_to: Path | None = None) -> Path:
     known = known_variants()
     if ref in known:
         return known[ref]
-    close = difflib.get_close_matches(ref, list(known), n=1)
-    hint = f"; did you mean '{close[0]}'?" if close else ""
-    raise VariantError([Problem(ref, 1, 1, f"unknown variant '{ref}' (known: {', '.join(known)}){hint}")])
+    raise VariantError([Problem(ref, 1, 1, f"unknown variant '{ref}' (known: {', '.join(known)})"
+                                           f"{_did_you_mean(ref, known)}")])
+
+
+def _did_you_mean(word: Any, choices) -> str:
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 # ---------------------------------------------------------------- merging files
+
+Place = tuple  # (file shown, line, column)
 
 
 @dataclass
 class _Merged:
     data: dict
-    origins: dict  # dotted key -> (file, line, col)
+    #: dotted key -> place of the key ("players", "settings.factories", ...)
+    origins: dict
+    #: dotted key of a list -> the place of each item, where the file kept them
+    items: dict
     plugin_dir: Path | None = None
+    #: False when a base variant could not be read: missing fields are then not the file's fault
+    complete: bool = True
 
 
-def _read_chain(path: Path, problems: list[Problem], chain: tuple[Path, ...] = ()) -> _Merged | None:
+def _read_chain(path: Path, problems: list[Problem], chain: tuple[Path, ...] = (),
+                via: Place | None = None) -> _Merged | None:
+    """Read ``path`` and the variants it extends, merged; ``via``: the ``extends`` that led here."""
     shown = _shown(path)
     resolved = path.resolve()
     if resolved in chain:
         cycle = " -> ".join(_shown(p) for p in chain + (resolved,))
-        problems.append(Problem(shown, 1, 1, f"extends cycle: {cycle}"))
+        problems.append(Problem(*(via or (shown, 1, 1)), f"extends cycle: {cycle}"))
         return None
     if len(chain) > MAX_EXTENDS_DEPTH:
-        problems.append(Problem(shown, 1, 1, "extends chain too deep"))
+        problems.append(Problem(*(via or (shown, 1, 1)),
+                                f"extends chain deeper than {MAX_EXTENDS_DEPTH} files"))
         return None
     data, found = read_mapping(path, shown)
     problems.extend(found)
@@ -138,54 +162,59 @@ def _read_chain(path: Path, problems: list[Problem], chain: tuple[Path, ...] = (
         return None
     for key in data:
         if key not in FIELDS:
-            line, col = position(data, key)
-            close = difflib.get_close_matches(str(key), FIELDS, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
-            problems.append(Problem(shown, line, col, f"unknown key '{key}'{hint} "
-                                                      f"(allowed: {', '.join(FIELDS)})"))
-    own = _Merged({k: v for k, v in data.items() if k in FIELDS}, {}, None)
-    _record_origins(own.origins, data, shown, "")
+            problems.append(Problem(shown, *position(data, key),
+                                    f"unknown key '{key}'{_did_you_mean(key, FIELDS)} "
+                                    f"(allowed: {', '.join(FIELDS)})"))
+    own = _Merged({k: v for k, v in data.items() if k in FIELDS}, {}, {})
+    _record_places(own, data, shown, "")
     if "plugins" in data:
         own.plugin_dir = path.parent
-    base_ref = data.get("extends")
-    if base_ref is None:
+    if "extends" not in data:
         return own
-    line, col = position(data, "extends")
-    if not isinstance(base_ref, str):
-        problems.append(Problem(shown, line, col, "'extends' must be a variant name or a file path"))
+    base_ref = data["extends"]
+    here = (shown, *position(data, "extends"))
+    if not isinstance(base_ref, str) or not base_ref:
+        problems.append(Problem(*here, "'extends' must be a variant name or a file path"))
+        own.complete = False
         return own
     try:
         base_path = find_variant(base_ref, path.parent)
     except VariantError as exc:
-        problems.append(Problem(shown, line, col, exc.problems[0].message
-                                if not looks_like_path(base_ref)
-                                else f"base variant file '{base_ref}' not found"))
+        message = exc.problems[0].message if not looks_like_path(base_ref) \
+            else f"base variant file '{base_ref}' not found (looked in {_shown(path.parent)})"
+        problems.append(Problem(*here, message))
+        own.complete = False
         return own
-    base = _read_chain(base_path, problems, chain + (resolved,))
+    base = _read_chain(base_path, problems, chain + (resolved,), here)
     if base is None:
+        own.complete = False
         return own
     merged = _Merged(_merge(base.data, own.data), {**base.origins, **own.origins},
-                     own.plugin_dir or base.plugin_dir)
+                     {**base.items, **own.items}, own.plugin_dir or base.plugin_dir,
+                     base.complete)
     merged.data.pop("extends", None)
     return merged
 
 
-def _record_origins(origins: dict, mapping: Any, shown: str, prefix: str) -> None:
+def _record_places(merged: _Merged, mapping: Any, shown: str, prefix: str) -> None:
     for key, value in mapping.items():
-        line, col = position(mapping, key)
         dotted = f"{prefix}{key}"
-        origins[dotted] = (shown, line, col)
-        if isinstance(value, dict) and key in ("settings", "decide"):
-            _record_origins(origins, value, shown, dotted + ".")
+        merged.origins[dotted] = (shown, *position(mapping, key))
+        where = getattr(value, "where", None)
+        if isinstance(value, list) and where:
+            merged.items[dotted] = [(shown, line, col) for line, col in where]
+        if isinstance(value, dict) and key in MERGED_FIELDS and not prefix:
+            _record_places(merged, value, shown, dotted + ".")
 
 
 def _merge(base: dict, own: dict) -> dict:
     merged = Located(base)
-    if isinstance(base, Located):
-        merged.where = dict(base.where)
+    merged.where = dict(getattr(base, "where", {}))
     for key, value in own.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            merged[key] = _merge(merged[key], value)
+        if key in MERGED_FIELDS and isinstance(value, dict) and isinstance(merged.get(key), dict):
+            inner = Located({**merged[key], **value})
+            inner.where = {**getattr(merged[key], "where", {}), **getattr(value, "where", {})}
+            merged[key] = inner
         else:
             merged[key] = value
     return merged
@@ -207,144 +236,319 @@ def load_variant(ref: str | Path) -> Variant:
     problems: list[Problem] = []
     merged = _read_chain(path, problems)
     if merged is None:
-        raise VariantError(problems)
-    variant = _resolve(path, merged, problems)
+        raise VariantError(_in_file_order(problems))
+    variant = _Resolver(path, merged, problems).resolve()
     if problems or variant is None:
-        raise VariantError(problems)
+        raise VariantError(_in_file_order(problems))
     return variant
 
 
-def _where(merged: _Merged, key: str, fallback: Path) -> tuple[str, int, int]:
-    while key:
-        if key in merged.origins:
-            return merged.origins[key]
-        key = key.rpartition(".")[0]
-    return (_shown(fallback), 1, 1)
+def _in_file_order(problems: list[Problem]) -> list[Problem]:
+    """Each file's problems by line, the files in the order they were first reported."""
+    files = list(dict.fromkeys(p.file for p in problems))
+    return sorted(problems, key=lambda p: (files.index(p.file), p.line, p.column))
 
 
-def _resolve(path: Path, merged: _Merged, problems: list[Problem]) -> Variant | None:
-    data = merged.data
+class _Resolver:
+    """Checks a merged variant field by field and builds its ``Rules``, collecting problems."""
 
-    def problem(key: str, message: str) -> None:
-        problems.append(Problem(*_where(merged, key, path), message))
+    def __init__(self, path: Path, merged: _Merged, problems: list[Problem]):
+        self.path = path
+        self.merged = merged
+        self.data = merged.data
+        self.problems = problems
 
-    name = data.get("name", path.stem)
-    if not isinstance(name, str) or not name:
-        problem("name", "'name' must be a non-empty string")
-    description = data.get("description", "")
-    if not isinstance(description, str):
-        problem("description", "'description' must be a string")
-        description = ""
-    players = data.get("players", [2, 3, 4])
-    if isinstance(players, int) and not isinstance(players, bool):
-        players = [players]
-    if not isinstance(players, list) or not players or \
-            any(not isinstance(p, int) or isinstance(p, bool) or not 1 <= p <= 9 for p in players):
-        problem("players", "'players' must be a list of player counts from 1 to 9, e.g. [2, 3, 4]")
-        players = []
-    plugin_refs = data.get("plugins")
-    if plugin_refs is None:
-        problem("plugins", "no 'plugins' list: name the rule plugins, e.g. [standard, colour_wall]")
-        plugin_refs = []
-    elif not isinstance(plugin_refs, list) or any(not isinstance(p, str) for p in plugin_refs):
-        problem("plugins", "'plugins' must be a list of plugin names, modules or .py files")
-        plugin_refs = []
-    decide = data.get("decide", {})
-    if not isinstance(decide, dict) or any(not isinstance(v, str) for v in decide.values()):
-        problem("decide", "'decide' must map a rule to the plugin that decides it, e.g. {wall: grey_wall}")
-        decide = {}
-    raw_settings = data.get("settings", {})
-    if not isinstance(raw_settings, dict):
-        problem("settings", "'settings' must be a mapping of setting names to values")
-        raw_settings = {}
+    def place(self, key: str, index: int | None = None) -> Place:
+        """Where the value at dotted ``key`` (item ``index`` of a list) was written."""
+        if index is not None:
+            items = self.merged.items.get(key)
+            if items and index < len(items):
+                return items[index]
+        while key:
+            if key in self.merged.origins:
+                return self.merged.origins[key]
+            key = key.rpartition(".")[0]
+        return (_shown(self.path), 1, 1)
 
-    plugins: list[LoadedPlugin] = []
-    for ref in plugin_refs:
+    def problem(self, key: str, message: str, index: int | None = None) -> None:
+        self.problems.append(Problem(*self.place(key, index), message))
+
+    # ------------------------------------------------------------ fields
+
+    def resolve(self) -> Variant | None:
+        name = self.check_name()
+        description = self.check_description()
+        players = self.check_players()
+        plugin_refs = self.check_plugin_refs()
+        decide = self.check_decide()
+        raw_settings = self.check_settings_mapping()
+        if plugin_refs is None:
+            return None  # what follows needs the plugin list
+        plugins = self.load_plugins(plugin_refs)
+        if plugins is None or not self.merged.complete:
+            return None  # settings can't be judged without every plugin and the base's values
         try:
-            plugins.append(load_plugin(ref, merged.plugin_dir))
+            pm = register_plugins(plugins)
         except PluginError as exc:
-            problem("plugins", str(exc))
-    if problems or not plugins:
-        return None
-    names = [p.name for p in plugins]
-    for dup in sorted({n for n in names if names.count(n) > 1}):
-        problem("plugins", f"plugin '{dup}' is listed twice")
-    try:
-        pm = register_plugins(plugins)
-    except PluginError as exc:
-        problem("plugins", str(exc))
-        return None
-    declared = _declared_settings(pm, merged, problem)
-    values = {name: setting.default for name, setting in declared.items()}
-    for key, value in raw_settings.items():
-        setting = declared.get(key)
-        if setting is None:
-            close = difflib.get_close_matches(str(key), list(declared), n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
-            problem(f"settings.{key}", f"unknown setting '{key}'{hint} (no listed plugin declares it)")
-            continue
-        value = _normalise(setting, value)
-        reason = setting.problem(value)
-        if reason:
-            problem(f"settings.{key}", reason)
-            continue
-        values[key] = value
-    from .hookspecs import EXCLUSIVE_RULES
-    for rule in decide:
-        if rule not in EXCLUSIVE_RULES:
-            close = difflib.get_close_matches(str(rule), list(EXCLUSIVE_RULES), n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
-            problem(f"decide.{rule}", f"'{rule}' is not a rule that 'decide' chooses{hint} "
-                                      f"(rules: {', '.join(EXCLUSIVE_RULES)})")
-    if problems:
-        return None
-    settings = Settings(values)
-    try:
-        rules = Rules(pm, settings, name=name, decide=dict(decide), players=players)
-    except (PluginError, VariantRulesError) as exc:
-        problem("decide" if "decide" in str(exc) else "plugins", str(exc))
-        return None
-    for count in players:
+            self.problem("plugins", str(exc), self.plugin_index(plugins, exc.plugin))
+            return None
+        declared = self.declared_settings(pm, plugins)
+        values = self.setting_values(declared, raw_settings)
+        decide_ok = self.check_decide_rules(decide)
+        if values is None or not decide_ok:
+            return None
+        settings = Settings(values)
         try:
-            table = rules.table(count)
+            rules = Rules(pm, settings, name=name, decide=decide, players=players)
         except (PluginError, VariantRulesError) as exc:
-            problem("players", f"{count} players: {exc}")
-            continue
-        needed = table.factories * table.tiles_per_factory
-        if table.factories > 9:
-            problem("settings.factories", f"{count} players: {table.factories} factories; "
-                                          "there can be at most 9")
-        if needed > table.tiles_per_colour * 5:
-            problem("settings", f"{count} players: {table.factories} factories of "
-                                f"{table.tiles_per_factory} need {needed} tiles, but there are only "
-                                f"{table.tiles_per_colour * 5}")
-    if problems:
+            self.rules_problem(exc, plugins, decide)
+            return None
+        self.check_tables(rules, players)
+        if self.problems:
+            return None
+        origins = {key: f"{file}:{line}" for key, (file, line, _col) in self.merged.origins.items()}
+        for key in values:
+            origins.setdefault(f"settings.{key}", f"default of plugin '{declared[key].owner}'")
+        return Variant(name, description, self.path, tuple(players), plugins, settings, decide,
+                       rules, origins, declared)
+
+    def check_name(self) -> str:
+        # A name is never inherited: a file extending 'duel' is not 'duel'.
+        own_name = self.data.get("name") if self.merged.origins.get("name", ("",))[0] \
+            == _shown(self.path) else None
+        if own_name is None:
+            return self.path.stem
+        if not isinstance(own_name, str) or not own_name.strip():
+            self.problem("name", f"'name' must be a non-empty string, not {_describe(own_name)}")
+            return self.path.stem
+        return own_name
+
+    def check_description(self) -> str:
+        description = self.data.get("description", "")
+        if not isinstance(description, str):
+            self.problem("description", f"'description' must be a string, not {_describe(description)}")
+            return ""
+        return " ".join(description.split())
+
+    def check_players(self) -> list[int]:
+        players = self.data.get("players", [2, 3, 4])
+        if _is_int(players):
+            players = [players]
+        if not isinstance(players, list) or not players:
+            self.problem("players", f"'players' must be a list of player counts, e.g. [2, 3, 4], "
+                                    f"not {_describe(players)}")
+            return []
+        good = []
+        for index, count in enumerate(players):
+            if not _is_int(count):
+                self.problem("players", f"players: {_describe(count)} is not a player count", index)
+            elif not 1 <= count <= MAX_PLAYERS:
+                self.problem("players", f"players: {count} is out of range (1 to {MAX_PLAYERS})", index)
+            elif count in good:
+                self.problem("players", f"players: {count} is listed twice", index)
+            else:
+                good.append(count)
+        return sorted(good)
+
+    def check_plugin_refs(self) -> list[str] | None:
+        refs = self.data.get("plugins")
+        if refs is None:
+            if self.merged.complete:
+                self.problem("plugins", "no 'plugins' list: name the rule plugins, "
+                                        "e.g. [standard, colour_wall], or extend a variant")
+            return None
+        if not isinstance(refs, list) or not refs:
+            self.problem("plugins", "'plugins' must be a non-empty list of plugin names, modules or "
+                                    f".py files, not {_describe(refs)}")
+            return None
+        bad = [i for i, ref in enumerate(refs) if not isinstance(ref, str) or not ref]
+        for index in bad:
+            self.problem("plugins", f"plugins: {_describe(refs[index])} is not a plugin name", index)
+        return None if bad else refs
+
+    def check_decide(self) -> dict[str, str]:
+        decide = self.data.get("decide", {})
+        if not isinstance(decide, dict):
+            self.problem("decide", "'decide' must map a rule to the plugin that decides it, "
+                                   f"e.g. {{wall: grey_wall}}, not {_describe(decide)}")
+            return {}
+        good = {}
+        for rule, plugin in decide.items():
+            if not isinstance(plugin, str):
+                self.problem(f"decide.{rule}", f"decide: {rule}: expected a plugin name, "
+                                               f"not {_describe(plugin)}")
+            else:
+                good[str(rule)] = plugin
+        return good
+
+    def check_decide_rules(self, decide: dict[str, str]) -> bool:
+        ok = True
+        for rule in decide:
+            if rule not in EXCLUSIVE_RULES:
+                ok = False
+                self.problem(f"decide.{rule}", f"'{rule}' is not a rule that 'decide' chooses"
+                                               f"{_did_you_mean(rule, EXCLUSIVE_RULES)} "
+                                               f"(rules: {', '.join(EXCLUSIVE_RULES)})")
+        return ok
+
+    def check_settings_mapping(self) -> dict:
+        raw = self.data.get("settings", {})
+        if not isinstance(raw, dict):
+            self.problem("settings", "'settings' must be a mapping of setting names to values, "
+                                     f"not {_describe(raw)}")
+            return {}
+        return raw
+
+    # ------------------------------------------------------------ plugins
+
+    def load_plugins(self, refs: list[str]) -> list[LoadedPlugin] | None:
+        """Every plugin loaded and checked alone, or ``None`` after reporting each failure."""
+        plugins: list[LoadedPlugin] = []
+        failed = False
+        for index, ref in enumerate(refs):
+            try:
+                plugin = load_plugin(ref, self.merged.plugin_dir)
+            except PluginError as exc:
+                self.problem("plugins", str(exc), index)
+                failed = True
+                continue
+            if any(p.name == plugin.name for p in plugins):
+                self.problem("plugins", f"plugin '{plugin.name}' is listed twice", index)
+                failed = True
+                continue
+            for message in _plugin_problems(plugin):
+                self.problem("plugins", message, index)
+                failed = True
+            plugins.append(plugin)
+        return None if failed else plugins
+
+    @staticmethod
+    def plugin_index(plugins: list[LoadedPlugin], name: str) -> int | None:
+        for index, plugin in enumerate(plugins):
+            if plugin.name == name:
+                return index
         return None
-    origins = {key: f"{file}:{line}" for key, (file, line, _col) in merged.origins.items()}
-    for key in values:
-        origins.setdefault(f"settings.{key}", f"default of plugin '{declared[key].owner}'")
-    return Variant(name, description, path, tuple(players), plugins, settings, dict(decide),
-                   rules, origins, declared)
+
+    def declared_settings(self, pm, plugins) -> dict[str, Setting] | None:
+        declared: dict[str, Setting] = {}
+        try:
+            answers = ask_all(pm, "azul_declare_settings")
+        except PluginError as exc:
+            self.problem("plugins", str(exc), self.plugin_index(plugins, exc.plugin))
+            return None
+        ok = True
+        for answer, plugin in answers:
+            index = self.plugin_index(plugins, plugin)
+            if isinstance(answer, (str, bytes)) or not hasattr(answer, "__iter__"):
+                self.problem("plugins", f"plugin '{plugin}' returned {answer!r} from "
+                                        "azul_declare_settings: expected a list of Setting", index)
+                ok = False
+                continue
+            for setting in answer:
+                if not isinstance(setting, Setting):
+                    self.problem("plugins", f"plugin '{plugin}' declared {setting!r}, not a Setting", index)
+                    ok = False
+                elif setting.name in declared:
+                    self.problem("plugins", f"setting '{setting.name}' is declared by both "
+                                            f"'{declared[setting.name].owner}' and '{plugin}'", index)
+                    ok = False
+                else:
+                    declared[setting.name] = Setting(**{**setting.__dict__, "owner": plugin})
+        return declared if ok else None
+
+    def setting_values(self, declared: dict[str, Setting] | None, raw: dict) -> dict | None:
+        """Defaults overridden by the file's values; ``None`` when any value is refused."""
+        if declared is None:
+            return None
+        values = {name: setting.default for name, setting in declared.items()}
+        ok = True
+        for key, value in raw.items():
+            setting = declared.get(key)
+            if setting is None:
+                owners = ", ".join(sorted({s.owner for s in declared.values()})) or "none"
+                self.problem(f"settings.{key}", f"unknown setting '{key}'{_did_you_mean(key, declared)} "
+                                                f"(no listed plugin declares it; plugins: {owners})")
+                ok = False
+                continue
+            value = _normalise(setting, value)
+            reason = setting.problem(value)
+            if reason:
+                self.problem(f"settings.{key}", reason, _first_refused_item(setting, value))
+                ok = False
+                continue
+            values[key] = value
+        return values if ok else None
+
+    def rules_problem(self, exc: Exception, plugins: list[LoadedPlugin], decide: dict) -> None:
+        message = str(exc)
+        chosen = [rule for rule in decide if message.startswith(f"decide: {rule}:")]
+        if chosen:
+            self.problem(f"decide.{chosen[0]}", message)
+            return
+        name = getattr(exc, "plugin", "")
+        self.problem("plugins", message, self.plugin_index(plugins, name) if name else None)
+
+    def check_tables(self, rules: Rules, players: list[int]) -> None:
+        """Every player count must get a table the tiles can fill."""
+        listed = self.data.get("players")
+        for count in players:
+            index = listed.index(count) if isinstance(listed, list) and count in listed else None
+            try:
+                table = rules.table(count)
+            except (PluginError, VariantRulesError) as exc:
+                self.problem("players", f"{count} players: {exc}", index)
+                continue
+            needed = table.factories * table.tiles_per_factory
+            available = table.tiles_per_colour * 5
+            if not 1 <= table.factories <= 9:
+                self.problem("settings", f"{count} players: {table.factories} factories; "
+                                         "there can be 1 to 9")
+            elif needed > available:
+                self.problem("settings", f"{count} players: {table.factories} factories of "
+                                         f"{table.tiles_per_factory} tiles need {needed} tiles, "
+                                         f"but there are only {available} "
+                                         f"({table.tiles_per_colour} of each colour)")
 
 
-def _declared_settings(pm, merged, problem) -> dict[str, Setting]:
-    declared: dict[str, Setting] = {}
+def _plugin_problems(plugin: LoadedPlugin) -> list[str]:
+    """What is wrong with one plugin on its own: hooks that don't exist, bad signatures."""
+    pm = new_manager()
     try:
-        answers = ask_all(pm, "azul_declare_settings")
-    except PluginError as exc:
-        problem("plugins", str(exc))
-        return declared
-    for answer, plugin in answers:
-        for setting in answer:
-            if not isinstance(setting, Setting):
-                problem("plugins", f"plugin '{plugin}' declared {setting!r}, not a Setting")
-                continue
-            if setting.name in declared:
-                problem("plugins", f"setting '{setting.name}' is declared by both "
-                                   f"'{declared[setting.name].owner}' and '{plugin}'")
-                continue
-            declared[setting.name] = Setting(**{**setting.__dict__, "owner": plugin})
-    return declared
+        pm.register(plugin.module, name=plugin.name)
+    except Exception as exc:  # pluggy's PluginValidationError, ValueError: third-party code
+        return [f"plugin '{plugin.name}' could not be registered: {'; '.join(str(exc).splitlines())}"]
+    return [message for _plugin, message in unknown_hooks(pm)]
+
+
+def _first_refused_item(setting: Setting, value: Any) -> int | None:
+    """For a list setting, the first item refused alone (to point at it), if any."""
+    if not isinstance(value, list):
+        return None
+    for index, item in enumerate(value):
+        if _is_int(item) and ((setting.minimum is not None and item < setting.minimum)
+                              or (setting.maximum is not None and item > setting.maximum)):
+            return index
+        if setting.kind == "int_list" and not _is_int(item):
+            return index
+    return None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (true/false)"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list" if value else "an empty list"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    return f"{type(value).__name__} {value!r}"
 
 
 def _normalise(setting: Setting, value: Any) -> Any:
@@ -354,5 +558,5 @@ def _normalise(setting: Setting, value: Any) -> Any:
     return value
 
 
-__all__ = ["Variant", "VariantError", "load_variant", "find_variant", "builtin_variants",
-           "discovered_variants", "known_variants", "unknown_hooks"]
+__all__ = ["Variant", "VariantError", "Problem", "load_variant", "find_variant", "builtin_variants",
+           "discovered_variants", "known_variants", "read_mapping", "unknown_hooks"]

@@ -7,6 +7,7 @@ so that a broken file gets every problem reported at once as
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,8 @@ import yaml
 #: Refuse documents whose aliases would expand past this many nodes (an alias bomb).
 MAX_NODES = 20_000
 MAX_FILE_BYTES = 1_000_000
+
+EMPTY_FILE = "the file is empty: a variant file is a mapping with at least 'plugins' or 'extends'"
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,9 @@ class Problem:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}: {self.message}"
 
+    def to_json(self) -> dict:
+        return {"file": self.file, "line": self.line, "column": self.column, "message": self.message}
+
 
 class Located(dict):
     """A mapping read from a file that remembers where each key stood: ``where[key] = (line, col)``."""
@@ -44,8 +50,24 @@ class Located(dict):
         self.start = (1, 1)
 
 
+class LocatedList(list):
+    """A list read from a file that remembers where each item stood: ``where[i] = (line, col)``."""
+
+    where: list
+    start: tuple
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.where = []
+        self.start = (1, 1)
+
+
+def _mark(node) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
 class _LocatingLoader(yaml.SafeLoader):
-    """A safe loader that records key positions and reports duplicate keys."""
+    """A safe loader that records key and item positions and reports duplicate keys."""
 
     def __init__(self, stream, problems: list, filename: str):
         super().__init__(stream)
@@ -54,7 +76,7 @@ class _LocatingLoader(yaml.SafeLoader):
 
     def construct_mapping(self, node, deep=False):
         mapping = Located()
-        mapping.start = (node.start_mark.line + 1, node.start_mark.column + 1)
+        mapping.start = _mark(node)
         self.flatten_mapping(node)
         for key_node, value_node in node.value:
             key = self.construct_object(key_node, deep=True)
@@ -63,27 +85,38 @@ class _LocatingLoader(yaml.SafeLoader):
             except TypeError:
                 self._problem(key_node, f"a key can't be {type(key).__name__}")
                 continue
-            where = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             if key in mapping:
                 first = mapping.where[key]
                 self._problem(key_node, f"duplicate key '{key}' (first at line {first[0]}); "
                                         "YAML would silently keep only the last")
                 continue
             mapping[key] = self.construct_object(value_node, deep=True)
-            mapping.where[key] = where
+            mapping.where[key] = _mark(key_node)
         return mapping
 
+    def construct_located_sequence(self, node):
+        items = LocatedList(self.construct_object(child, deep=True) for child in node.value)
+        items.where = [_mark(child) for child in node.value]
+        items.start = _mark(node)
+        return items
+
     def _problem(self, node, message):
-        self.problems.append(Problem(self.filename, node.start_mark.line + 1,
-                                     node.start_mark.column + 1, message))
+        self.problems.append(Problem(self.filename, *_mark(node), message))
 
 
 _LocatingLoader.add_constructor(
     yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LocatingLoader.construct_mapping)
+_LocatingLoader.add_constructor(
+    yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _LocatingLoader.construct_located_sequence)
 
 
 def _node_count(node, limit: int) -> int:
-    """Count nodes as the data would expand them (aliases counted every time), up to ``limit``."""
+    """Count nodes as the data would expand them (aliases counted every time), up to ``limit``.
+
+    Composing keeps an alias as a reference to one node, so this walk sees an
+    alias bomb (or a recursive alias) before anything is built, and stops at
+    ``limit`` whatever the expansion would be.
+    """
     count = 0
     stack = [node]
     while stack:
@@ -103,7 +136,6 @@ def _node_count(node, limit: int) -> int:
 def read_mapping(path: Path, shown: str | None = None) -> tuple[Located | None, list[Problem]]:
     """Read a variant file into a ``Located`` mapping, with every problem found."""
     shown = shown or str(path)
-    problems: list[Problem] = []
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -116,71 +148,130 @@ def read_mapping(path: Path, shown: str | None = None) -> tuple[Located | None, 
         return None, [Problem(shown, 1, 1, f"not UTF-8 text ({exc.reason} at byte {exc.start})")]
     if path.suffix.lower() == ".toml":
         return _read_toml(text, shown)
+    return _read_yaml(text, shown)
+
+
+def _read_yaml(text: str, shown: str) -> tuple[Located | None, list[Problem]]:
+    problems: list[Problem] = []
     loader = _LocatingLoader(text, problems, shown)
     try:
         node = loader.get_single_node()
         if node is None:
-            return None, [Problem(shown, 1, 1, "the file is empty: a variant file is a mapping "
-                                               "with at least 'name' and 'plugins' or 'extends'")]
+            return None, [Problem(shown, 1, 1, EMPTY_FILE)]
         if _node_count(node, MAX_NODES) > MAX_NODES:
-            return None, [Problem(shown, node.start_mark.line + 1, 1,
+            return None, [Problem(shown, *_mark(node),
                                   f"the document expands to more than {MAX_NODES} values "
                                   "(nested aliases?): refused")]
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        reason = exc.problem or exc.context or "invalid YAML"
-        return None, problems + [Problem(shown, line, column, f"YAML syntax error: {reason}")]
+        reason = " ".join(part for part in (exc.context, exc.problem) if part) or "invalid YAML"
+        kind = "YAML error" if isinstance(exc, yaml.constructor.ConstructorError) else "YAML syntax error"
+        return None, problems + [Problem(shown, line, column, f"{kind}: {reason}")]
     except yaml.YAMLError as exc:
-        return None, problems + [Problem(shown, 1, 1, f"YAML error: {exc}")]
+        return None, problems + [Problem(shown, 1, 1, f"YAML error: {' '.join(str(exc).split())}")]
     finally:
         loader.dispose()
+    if data is None:
+        return None, problems + [Problem(shown, *_mark(node), EMPTY_FILE)]
     if not isinstance(data, dict):
-        kind = "a list" if isinstance(data, list) else f"a {type(data).__name__}"
-        return None, problems + [Problem(shown, 1, 1, f"a variant file must be a mapping, not {kind}")]
+        return None, problems + [Problem(shown, *_mark(node),
+                                         f"a variant file must be a mapping (key: value lines), "
+                                         f"not {_kind_of(data)}")]
     return data, problems
 
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    return f"a {type(value).__name__}"
+
+
+# ------------------------------------------------------------------ TOML
 
 def _read_toml(text: str, shown: str) -> tuple[Located | None, list[Problem]]:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - older Pythons
         import tomli as tomllib
+    positions, duplicates = _toml_positions(text)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None) or _toml_line(str(exc))
-        col = getattr(exc, "colno", None) or 1
-        return None, [Problem(shown, line, col, f"TOML syntax error: {str(exc).split(' (at')[0]}")]
+        if duplicates:  # the parser names only the end of the document for these
+            return None, [Problem(shown, line, col, message) for line, col, message in duplicates]
+        message = str(exc)
+        line, col = _toml_error_place(message, text)
+        return None, [Problem(shown, line, col, f"TOML syntax error: {message.split(' (at ')[0]}")]
     if not data:
-        return None, [Problem(shown, 1, 1, "the file is empty: a variant file is a mapping "
-                                           "with at least 'name' and 'plugins' or 'extends'")]
-    return _locate_toml(data, text.splitlines()), []
+        return None, [Problem(shown, 1, 1, EMPTY_FILE)]
+    return _locate_toml(data, positions, ()), []
 
 
-def _toml_line(message: str) -> int:
-    import re
-    match = re.search(r"line (\d+)", message)
-    return int(match.group(1)) if match else 1
+def _toml_error_place(message: str, text: str) -> tuple[int, int]:
+    match = re.search(r"line (\d+), column (\d+)", message)
+    if match:
+        return int(match.group(1)), int(match.group(2))
+    if "end of document" in message:
+        return max(1, len(text.splitlines())), 1
+    return 1, 1
 
 
-def _locate_toml(data: dict, lines: list[str], prefix: str = "") -> Located:
-    """TOML parsers keep no positions: find each key's line by its text (good enough for messages)."""
+_TOML_KEY = r'(?:[A-Za-z0-9_-]+|"[^"]*"|\'[^\']*\')'
+_TOML_HEADER = re.compile(r"^\s*\[\s*(" + _TOML_KEY + r"(?:\s*\.\s*" + _TOML_KEY + r")*)\s*\]\s*(?:#.*)?$")
+_TOML_ASSIGN = re.compile(r"^(\s*)(" + _TOML_KEY + r"(?:\s*\.\s*" + _TOML_KEY + r")*)\s*=")
+_TOML_INLINE_KEY = re.compile(r"[{,]\s*(" + _TOML_KEY + r")\s*=")
+
+
+def _toml_key_path(dotted: str) -> tuple[str, ...]:
+    parts = re.findall(_TOML_KEY, dotted)
+    return tuple(p[1:-1] if p[:1] in "\"'" else p for p in parts)
+
+
+def _toml_positions(text: str) -> tuple[dict, list]:
+    """Where each key path stands, and duplicate keys: TOML parsers keep no positions.
+
+    Good enough for messages: headers, ``key = value`` lines and one level of
+    inline tables; a key found again in the same table is a duplicate.
+    """
+    positions: dict[tuple, tuple[int, int]] = {}
+    duplicates: list[tuple[int, int, str]] = []
+    table: tuple[str, ...] = ()
+    for number, line in enumerate(text.splitlines(), 1):
+        header = _TOML_HEADER.match(line)
+        if header:
+            table = _toml_key_path(header.group(1))
+            positions.setdefault(table, (number, line.index("[") + 2))
+            continue
+        assign = _TOML_ASSIGN.match(line)
+        if not assign:
+            continue
+        path = table + _toml_key_path(assign.group(2))
+        column = len(assign.group(1)) + 1
+        if path in positions:
+            first = positions[path][0]
+            duplicates.append((number, column, f"duplicate key '{'.'.join(path)}' "
+                                               f"(first at line {first})"))
+            continue
+        positions[path] = (number, column)
+        rest = line[assign.end():]
+        if rest.lstrip().startswith("{"):
+            for inner in _TOML_INLINE_KEY.finditer(rest):
+                inner_path = path + _toml_key_path(inner.group(1))
+                positions.setdefault(inner_path, (number, assign.end() + inner.start(1) + 1))
+    return positions, duplicates
+
+
+def _locate_toml(data: dict, positions: dict, prefix: tuple) -> Located:
     located = Located(data)
+    located.start = positions.get(prefix, (1, 1))
     for key, value in data.items():
-        line = 1
-        section = f"[{prefix}{key}]"
-        for number, text in enumerate(lines, 1):
-            stripped = text.strip()
-            if stripped.startswith(f"{key} ") or stripped.startswith(f"{key}=") \
-                    or stripped.startswith(f'"{key}"') or stripped == section:
-                line = number
-                break
-        located.where[key] = (line, 1)
+        located.where[key] = positions.get(prefix + (key,), located.start)
         if isinstance(value, dict):
-            located[key] = _locate_toml(value, lines, f"{prefix}{key}.")
-            located[key].start = (line, 1)
+            located[key] = _locate_toml(value, positions, prefix + (key,))
     return located
 
 
@@ -189,3 +280,10 @@ def position(mapping: Any, key: Any) -> tuple[int, int]:
     if isinstance(mapping, Located):
         return mapping.where.get(key, mapping.start)
     return (1, 1)
+
+
+def item_position(items: Any, index: int) -> tuple[int, int] | None:
+    """Where item ``index`` of a list read from a file stood, if known."""
+    if isinstance(items, LocatedList) and 0 <= index < len(items.where):
+        return items.where[index]
+    return None

@@ -121,24 +121,30 @@ def azul_placement_score(wall, row, column):
 
 @hookimpl
 def azul_floor_penalty(floor, settings):
-    return sum(settings.floor_penalties[:len(floor)])
+    return sum(settings.floor_penalties[:len(floor)]) if floor else 0
 
 
 @hookimpl
 def azul_game_over(walls):
-    return any(None not in row for wall in walls for row in wall)
+    for wall in walls:
+        for row in wall:
+            if None not in row:
+                return True
+    return False
 
 
 def complete_rows(wall):
-    return sum(1 for row in wall if None not in row)
+    return [None in row for row in wall].count(False)
 
 
 def complete_columns(wall):
-    return sum(1 for column in range(len(wall)) if all(row[column] is not None for row in wall))
+    return [None in column for column in zip(*wall)].count(False)
 
 
 def complete_colours(wall):
-    return sum(1 for colour in COLOURS if sum(row.count(colour) for row in wall) == len(wall))
+    size = len(wall)
+    tiles = [tile for row in wall for tile in row]
+    return [tiles.count(colour) == size for colour in COLOURS].count(True)
 
 
 @hookimpl

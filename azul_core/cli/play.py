@@ -1,0 +1,88 @@
+"""``azul play``: a game at the terminal, people against bots, saved after every decision."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .app import app
+from .common import INVALID, USAGE, fail
+
+DEFAULT_PLAYERS = "human,mcts"
+
+HELP_TEXT = """\
+Type a move in record notation or in words, then Enter:
+  2R4               all red tiles of factory 2 onto pattern line 4
+  CK-               all black tiles of the centre onto the floor
+  2 red 4           the same as 2R4;  'centre black floor' the same as CK-
+  w1:3 (or just 3)  when asked: the tile of pattern line 1 goes to wall column 3
+Tiles that don't fit on the line fall to the floor; taking from the centre first
+also takes the start marker. On the wall an upper-case letter is a tile, a
+lower-case one the colour printed on an empty space, '.' an empty space.
+Commands:
+  ?        list the legal moves and what each does
+  board    draw the board again
+  undo     take back your last move (when you are the only person playing)
+  help     this text
+  quit     save and leave (Ctrl-D and Ctrl-C too); resume with --resume FILE"""
+
+
+@app.command("play")
+def play_command(
+    variant: Annotated[Optional[str], typer.Option(
+        "--variant", metavar="NAME_OR_FILE",
+        help="A built-in variant name or a variant file. Default: standard.")] = None,
+    players: Annotated[Optional[str], typer.Option(
+        "--players", metavar="KINDS",
+        help="One kind per seat, seat 1 first: 'human' or a bot name (random, greedy, mcts, ...). "
+             f"Several 'human' seats play hot-seat. Default: {DEFAULT_PLAYERS}.")] = None,
+    seed: Annotated[Optional[str], typer.Option(
+        "--seed", help="Seed of the deals (round n is dealt from seed and n). Default: a fresh one.")] = None,
+    record: Annotated[Optional[Path], typer.Option(
+        "--record", metavar="PATH",
+        help="Save the game record here (after every decision). Default: a new file in "
+             "$XDG_DATA_HOME/azul (~/.local/share/azul).")] = None,
+    resume: Annotated[Optional[Path], typer.Option(
+        "--resume", metavar="PATH", help="Continue the game saved in this record.")] = None,
+    think: Annotated[Optional[float], typer.Option(
+        "--think", metavar="SECONDS", help="Thinking time per move of a search bot (mcts: 0.5).")] = None,
+) -> None:
+    """Play a game at the terminal: you against a bot, by default the standard game.
+
+    Type moves like 2R4 or '2 red 4'; '?' lists the legal moves, 'help' explains.
+    """
+    from ..plugins import PluginError
+    from ..game_session import GameSession, SessionError
+
+    if think is not None and not think > 0:
+        fail(f"--think must be a positive number of seconds, not {think}", USAGE)
+    try:
+        if resume is not None:
+            if variant is not None:
+                fail("--variant can't be used with --resume: the record names its variant", USAGE)
+            if seed is not None:
+                fail("--seed can't be used with --resume: the record holds its seed", USAGE)
+            session = GameSession.resume(resume, players, record, think)
+        else:
+            session = GameSession.new(variant or "standard", players or DEFAULT_PLAYERS,
+                                      _seed_value(seed) if seed is not None else None, record, think)
+    except SessionError as exc:
+        for line in exc.lines:
+            typer.echo(f"azul: {line}", err=True)
+        raise typer.Exit(exc.code)
+    except PluginError as exc:
+        fail(str(exc))
+    code = session.run()
+    if code:
+        raise typer.Exit(code)
+
+
+def _seed_value(text: str):
+    """A seed as given: a whole number stays a number (so --seed 7 and "seed": 7 agree)."""
+    text = text.strip()
+    return int(text) if text.lstrip("-").isdigit() and len(text) < 100 else text
+
+
+__all__ = ["play_command", "HELP_TEXT", "INVALID"]

@@ -1,0 +1,631 @@
+"""Game records (format ``azul-record/1``): reading, writing, replaying and validating them.
+
+A record holds what is needed to replay a game without a random generator:
+the variant, the players, each round's factory fills and every decision in
+record notation. The format is specified in ``shared/spec/game-record.md``
+and described as implemented in ``docs/records.md``.
+
+Records come from other programs too, so reading one never trusts it: a
+malformed file is a one-line ``RecordError``; a well-formed record that
+breaks the rules is reported by ``validate_record`` with the round, action
+and seat of the first problem.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from .colours import COLOUR_OF_LETTER, COLOURS, LETTERS
+from .notation import format_decision, parse_decision
+from .state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters
+
+FORMAT = "azul-record/1"
+#: Records larger than this are refused before they are parsed.
+MAX_RECORD_BYTES = 10 * 1024 * 1024
+#: Field names a record may hold; others are kept as they are when a record is rewritten.
+KNOWN_FIELDS = ("format", "variant", "players", "seed", "rounds", "result")
+
+_ACTION = re.compile(r"^(?:[C1-9][BYRKW][1-5-]|w[1-5]:[1-5])$")
+_FACTORY = re.compile(r"^[BYRKW]*$")
+_SHOWN_CHARS = 40
+
+
+class RecordError(Exception):
+    """A record that can't be read: not JSON, not an ``azul-record/1``, a field of the wrong type."""
+
+    def __init__(self, reason: str, origin: str = ""):
+        super().__init__(f"{origin}: {reason}" if origin else reason)
+        self.reason = reason
+        self.origin = origin
+
+
+class ReplayError(Exception):
+    """The first point where a record can't be replayed, and the rule that stops it."""
+
+    def __init__(self, message: str, round: int | None = None, action: int | None = None,
+                 seat: int | None = None, text: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.round = round
+        self.action = action
+        self.seat = seat
+        self.text = text
+
+    def __str__(self) -> str:
+        return describe_error(self.to_json())
+
+    def to_json(self) -> dict:
+        return {"round": self.round, "action": self.action, "seat": self.seat,
+                "text": self.text, "message": self.message}
+
+
+def describe_error(error: dict) -> str:
+    """One line for an error entry: ``round R action A (seat S, 'TEXT'): message``."""
+    where = []
+    if error.get("round") is not None:
+        where.append(f"round {error['round']}")
+    if error.get("action") is not None:
+        where.append(f"action {error['action']}")
+    place = " ".join(where)
+    details = []
+    if error.get("seat") is not None:
+        details.append(f"seat {error['seat']}")
+    if error.get("text") is not None:
+        details.append(repr(error["text"]))
+    if details:
+        place = f"{place} ({', '.join(details)})" if place else ", ".join(details)
+    return f"{place}: {error['message']}" if place else error["message"]
+
+
+# ---------------------------------------------------------------- the record
+
+
+@dataclass
+class RoundRecord:
+    """One round: the factory fills (letters, factory 1 first) and the decisions in order."""
+
+    factories: list[str]
+    actions: list[str] = field(default_factory=list)
+    #: each seat's score after the round's tiling and penalties, when the writer gave them
+    scores: list[int] | None = None
+
+    def to_dict(self) -> dict:
+        data: dict[str, Any] = {"factories": list(self.factories), "actions": list(self.actions)}
+        if self.scores is not None:
+            data["scores"] = list(self.scores)
+        return data
+
+
+@dataclass
+class ResultRecord:
+    """The final scores (bonuses included) and the winning seats."""
+
+    scores: list[int]
+    winners: list[int]
+
+
+@dataclass
+class GameRecord:
+    """A whole record as read or written; ``origin`` is the file it came from."""
+
+    variant: str
+    players: list[str]
+    rounds: list[RoundRecord] = field(default_factory=list)
+    seed: Any = None
+    result: ResultRecord | None = None
+    origin: str | None = None
+    #: fields this version does not know: kept, so rewriting a record loses nothing
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def folder(self) -> Path:
+        """Where a relative variant path starts: the record's own folder."""
+        return Path(self.origin).parent if self.origin else Path(".")
+
+    def to_dict(self) -> dict:
+        data: dict[str, Any] = {"format": FORMAT, "variant": self.variant, "players": list(self.players)}
+        if self.seed is not None:
+            data["seed"] = self.seed
+        data["rounds"] = [r.to_dict() for r in self.rounds]
+        if self.result is not None:
+            data["result"] = {"scores": list(self.result.scores), "winners": list(self.result.winners)}
+        for key, value in self.extra.items():
+            data.setdefault(key, value)
+        return data
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read_record(path: str | Path, max_bytes: int = MAX_RECORD_BYTES) -> GameRecord:
+    """Read and check the shape of a record file; ``RecordError`` says what is wrong."""
+    shown = str(path)
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise RecordError("no such file", shown) from None
+    except IsADirectoryError:
+        raise RecordError("is a folder, not a record file", shown) from None
+    except OSError as exc:
+        raise RecordError(f"can't be read: {exc.strerror or exc}", shown) from None
+    return parse_record(data, shown, max_bytes)
+
+
+def parse_record(text: str | bytes, origin: str = "", max_bytes: int = MAX_RECORD_BYTES) -> GameRecord:
+    """A ``GameRecord`` from the text of a record; ``RecordError`` (one line) if it is malformed."""
+    if len(text) > max_bytes:
+        raise RecordError(f"larger than {max_bytes} bytes: refused", origin)
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"not UTF-8 text (byte {exc.start})", origin) from None
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise RecordError("not a record: JSON nested too deeply", origin) from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", origin) from None
+    except ValueError as exc:  # a number too long to convert, or NaN/Infinity
+        raise RecordError(f"not JSON: {str(exc).splitlines()[0]}", origin) from None
+    return record_from_data(data, origin)
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def record_from_data(data: Any, origin: str = "") -> GameRecord:
+    """A ``GameRecord`` from parsed JSON, every field's type checked."""
+    def bad(message: str) -> RecordError:
+        return RecordError(message, origin)
+
+    if not isinstance(data, dict):
+        raise bad(f"a record is a JSON object, not {_json_kind(data)}")
+    if "format" not in data:
+        raise bad(f"no 'format' field: a record starts with \"format\": \"{FORMAT}\"")
+    if data["format"] != FORMAT:
+        raise bad(f"format {_show(data['format'])} is not supported (expected '{FORMAT}')")
+    variant = data.get("variant")
+    if not isinstance(variant, str) or not variant.strip():
+        raise bad("'variant' must be a variant name or a path to a variant file")
+    players = data.get("players")
+    if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
+        raise bad("'players' must be a non-empty list of player names (strings), in seat order")
+    seed = data.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+        raise bad("'seed' must be a number or a string")
+    rounds_data = data.get("rounds")
+    if not isinstance(rounds_data, list):
+        raise bad("'rounds' must be a list of rounds")
+    rounds = [_round_from_data(item, number, bad) for number, item in enumerate(rounds_data, 1)]
+    result = None
+    if data.get("result") is not None:
+        result = _result_from_data(data["result"], bad)
+    extra = {k: v for k, v in data.items() if k not in KNOWN_FIELDS}
+    return GameRecord(variant, players, rounds, seed, result, origin or None, extra)
+
+
+def _round_from_data(item: Any, number: int, bad) -> RoundRecord:
+    where = f"round {number}"
+    if not isinstance(item, dict):
+        raise bad(f"{where}: a round is an object with 'factories' and 'actions', not {_json_kind(item)}")
+    factories = item.get("factories")
+    if not isinstance(factories, list) or not all(isinstance(f, str) for f in factories):
+        raise bad(f"{where}: 'factories' must be a list of strings of colour letters, e.g. \"BBYR\"")
+    for index, letters_laid in enumerate(factories, 1):
+        if not _FACTORY.match(letters_laid):
+            wrong = next(ch for ch in letters_laid if ch not in LETTERS)
+            raise bad(f"{where}, factory {index}: {_show(wrong)} is not a colour letter "
+                      f"(B blue, Y yellow, R red, K black, W white)")
+    actions = item.get("actions", [])
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise bad(f"{where}: 'actions' must be a list of strings such as \"2R4\", \"CK-\" or \"w1:3\"")
+    scores = item.get("scores")
+    if scores is not None and not _int_list(scores):
+        raise bad(f"{where}: 'scores' must be a list of whole numbers, one per seat")
+    return RoundRecord(factories, actions, scores)
+
+
+def _result_from_data(result: Any, bad) -> ResultRecord:
+    if not isinstance(result, dict):
+        raise bad("'result' must be an object with 'scores' and 'winners'")
+    scores, winners = result.get("scores"), result.get("winners")
+    if not _int_list(scores):
+        raise bad("result: 'scores' must be a list of whole numbers, one per seat")
+    if not _int_list(winners):
+        raise bad("result: 'winners' must be a list of seats (numbers from 0)")
+    return ResultRecord(scores, winners)
+
+
+def _int_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "true/false"
+    if value is None:
+        return "null"
+    return "a number" if isinstance(value, (int, float)) else "an object"
+
+
+def _show(value: Any) -> str:
+    """A value from an untrusted file, quoted and short enough for a one-line message."""
+    shown = repr(value)
+    return shown if len(shown) <= _SHOWN_CHARS else shown[:_SHOWN_CHARS - 4] + "...'"
+
+
+# ---------------------------------------------------------------- writing
+
+
+class Recorder:
+    """Builds a record while a game is played: feed it each deal and each applied decision.
+
+    ``dealt(state)`` right after the factories are filled, ``decided(decision)``
+    after each decision the state accepted; ``save(path)`` writes the record
+    so far (per-round scores and, once the game is over, the result).
+    """
+
+    def __init__(self, variant_ref: str | Path, player_names: list[str], seed: Any = None):
+        self.variant = str(variant_ref)
+        self.players = list(player_names)
+        self.seed = seed
+        self.rounds: list[RoundRecord] = []
+        self.extra: dict = {}
+        #: the state last given; ``to_dict``/``save`` read scores from it when given none
+        self.state: GameState | None = None
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> "Recorder":
+        """Continue a record (a resumed game): its rounds so far, without their checked scores."""
+        recorder = cls(record.variant, record.players, record.seed)
+        recorder.rounds = [RoundRecord(list(r.factories), list(r.actions)) for r in record.rounds]
+        recorder.extra = dict(record.extra)
+        return recorder
+
+    def dealt(self, state: GameState) -> None:
+        self.state = state
+        self.rounds.append(RoundRecord([letters(counts) for counts in state.sources[1:]], []))
+
+    def decided(self, decision: tuple, state: GameState | None = None) -> None:
+        if not self.rounds:
+            raise ValueError("a decision before the first deal")
+        self.rounds[-1].actions.append(format_decision(decision))
+        if state is not None:
+            self.state = state
+
+    def to_record(self, state: GameState | None = None) -> GameRecord:
+        state = state if state is not None else self.state
+        rounds = []
+        for index, entry in enumerate(self.rounds):
+            scores = None
+            if state is not None and index < len(state.round_scores):
+                scores = list(state.round_scores[index])
+            rounds.append(RoundRecord(list(entry.factories), list(entry.actions), scores))
+        result = None
+        if state is not None and state.phase == OVER:
+            result = ResultRecord(state.scores(), list(state.winners))
+        return GameRecord(self.variant, list(self.players), rounds, self.seed, result, None, dict(self.extra))
+
+    def to_dict(self, state: GameState | None = None) -> dict:
+        return self.to_record(state).to_dict()
+
+    def save(self, path: str | Path, state: GameState | None = None, durable: bool = True) -> None:
+        """Write the record atomically: a reader never sees half a file, a crash never loses it."""
+        write_record(path, self.to_dict(state), durable)
+
+
+def dumps_record(data: dict) -> str:
+    """A record as JSON text: one line per field and per round, easy to read and to diff."""
+    lines = []
+    for key, value in data.items():
+        if key == "rounds" and value:
+            body = ",\n".join("    " + json.dumps(r, ensure_ascii=False) for r in value)
+            lines.append(f'  "rounds": [\n{body}\n  ]')
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def write_record(path: str | Path, data: dict, durable: bool = True) -> None:
+    """Write ``data`` (a record as a dict) to ``path`` through a temporary file and a rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(dumps_record(data))
+            if durable:
+                stream.flush()
+                os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+# ---------------------------------------------------------------- variants
+
+
+_VARIANTS: dict[tuple, Any] = {}
+
+
+def record_variant(record: GameRecord):
+    """The record's variant, loaded once per process (``VariantError`` if it can't be).
+
+    A name is a built-in (or discovered) variant; a path is relative to the
+    record's own folder.
+    """
+    from .plugins import PluginError
+    from .variant import VariantError, find_variant, load_variant, looks_like_path
+    ref = record.variant
+    key = (ref, str(record.folder.resolve())) if looks_like_path(ref) else (ref, None)
+    cached = _VARIANTS.get(key)
+    if cached is None:
+        try:
+            cached = load_variant(find_variant(ref, record.folder))
+        except VariantError as exc:
+            cached = exc
+        except PluginError as exc:
+            from .variant_files import Problem
+            cached = VariantError([Problem(ref, 1, 1, str(exc))])
+        _VARIANTS[key] = cached
+    if isinstance(cached, Exception):
+        raise cached
+    return cached
+
+
+def _rules_of(variant: Any):
+    """``Rules`` from a ``Variant`` or ``Rules``."""
+    return getattr(variant, "rules", variant)
+
+
+# ---------------------------------------------------------------- replaying
+
+
+@dataclass
+class ReplayStep:
+    """A position in a replay: ``round`` from 1, ``action`` from 1 within the round
+    (0 = right after the round's deal), the action's text and a copy of the state."""
+
+    round: int
+    action: int
+    text: str
+    state: GameState
+
+
+_DECISIONS: dict[str, tuple] = {}
+
+
+def _decision_of(text: str) -> tuple | None:
+    """The decision an action stands for, or None if it is not record notation."""
+    decision = _DECISIONS.get(text)
+    if decision is None:
+        if not _ACTION.match(text):
+            return None
+        decision = _DECISIONS[text] = parse_decision(text)
+    return decision
+
+
+def _factory_counts(letters_laid: str) -> list[int]:
+    counts = [0] * len(COLOURS)
+    for letter in letters_laid:
+        counts[COLOUR_OF_LETTER[letter]] += 1
+    return counts
+
+
+def new_replay_state(record: GameRecord, rules) -> GameState:
+    """The state before round 1's deal; ``ReplayError`` if the variant can't seat the players."""
+    count = len(record.players)
+    if count not in rules.players:
+        allowed = ", ".join(str(p) for p in rules.players)
+        raise ReplayError(f"variant '{rules.name}' is played by {allowed} players, "
+                          f"but the record names {count}")
+    return GameState(rules, count)
+
+
+def _steps(record: GameRecord, rules, state: GameState) -> Iterator[tuple[int, int, str, GameState]]:
+    """Replay ``record`` from ``state`` (made by ``new_replay_state``): yield (round, action,
+    text, the live state) after each deal and each action; raise ``ReplayError`` at the
+    first thing that can't have happened."""
+    for number, entry in enumerate(record.rounds, 1):
+        if state.phase == OVER:
+            raise ReplayError(f"the game ended in round {state.round}; round {number} can't follow",
+                              round=number)
+        if state.phase != DEAL:
+            raise ReplayError(f"round {number} starts before round {number - 1} is over "
+                              f"(seat {state.to_move} was still to move)", round=number - 1)
+        try:
+            state.deal_tiles([_factory_counts(f) for f in entry.factories])
+        except IllegalDecision as exc:
+            raise ReplayError(f"factories {' '.join(repr(f) for f in entry.factories)} can't come "
+                              f"out of the bag and lid: {exc}", round=number) from None
+        yield number, 0, "deal " + " ".join(f or "(empty)" for f in entry.factories), state
+        for index, text in enumerate(entry.actions, 1):
+            _apply(state, rules, number, index, text)
+            yield number, index, text, state
+
+
+def _apply(state: GameState, rules, number: int, index: int, text: str) -> None:
+    phase = state.phase
+    if phase == OVER:
+        raise ReplayError("the game is already over: nothing may follow its last action",
+                          round=number, action=index, text=text)
+    if phase == DEAL:
+        raise ReplayError(f"round {number} is already over (its tiles are all drafted and tiled): "
+                          "this action belongs to the next round", round=number, action=index, text=text)
+    seat = state.to_move
+    decision = _decision_of(text)
+    if decision is None:
+        raise ReplayError("not an action: expected a draft like 2R4 or CK- (source, colour, "
+                          "line or - for the floor) or a placement like w1:3",
+                          round=number, action=index, seat=seat, text=text)
+    if len(decision) == 2 and phase == DRAFT and not rules.player_chooses_column:
+        raise ReplayError("this variant places wall tiles itself: a record of it holds no "
+                          "placements", round=number, action=index, seat=seat, text=text)
+    try:
+        state.apply(decision)
+    except IllegalDecision as exc:
+        raise ReplayError(str(exc), round=number, action=index, seat=seat, text=text) from None
+
+
+def iter_replay(record: GameRecord, variant: Any = None) -> Iterator[ReplayStep]:
+    """Step through a record: a ``ReplayStep`` after each round's deal and after each action.
+
+    ``variant`` is a ``Variant`` or ``Rules`` (default: the record's own,
+    loaded once). The first action that can't be replayed raises
+    ``ReplayError`` (round, action, seat, text, the rule in words); the steps
+    before it have been yielded.
+    """
+    rules = _rules_of(variant) if variant is not None else record_variant(record).rules
+    for number, index, text, state in _steps(record, rules, new_replay_state(record, rules)):
+        yield ReplayStep(number, index, text, state.clone())
+
+
+def replay_state(record: GameRecord, variant: Any = None) -> GameState:
+    """The state at the end of the record (``ReplayError`` at the first problem)."""
+    rules = _rules_of(variant) if variant is not None else record_variant(record).rules
+    state = new_replay_state(record, rules)
+    for _step in _steps(record, rules, state):
+        pass
+    return state
+
+
+# ---------------------------------------------------------------- validating
+
+
+def validate_record(path: str | Path, max_bytes: int = MAX_RECORD_BYTES) -> dict:
+    """Validate a record file: a report with ``valid``, ``finished``, the replayed scores and
+    every error found (see ``check_record``). Never raises for a bad file."""
+    try:
+        record = read_record(path, max_bytes)
+    except RecordError as exc:
+        return _report(str(path), None, [_error(exc.reason)])
+    return check_record(record, str(path))
+
+
+def check_record(record: GameRecord, path: str | None = None) -> dict:
+    """Replay a record and compare it with what it claims.
+
+    Reports the first action that can't be replayed, factory fills that
+    can't come out of the bag and lid, the first round whose recorded scores
+    differ from the replay, a result that differs, and a record that goes on
+    after the game ended. A record that stops before the game ends is valid
+    and ``finished: false``.
+    """
+    from .plugins import PluginError
+    from .variant import VariantError
+    shown = path if path is not None else (record.origin or "")
+    try:
+        variant = record_variant(record)
+    except VariantError as exc:
+        return _report(shown, record, [_error(f"variant: {p}") for p in exc.problems])
+    rules = variant.rules
+    errors: list[dict] = []
+    try:
+        state = new_replay_state(record, rules)
+    except ReplayError as exc:
+        return _report(shown, record, [exc.to_json()], variant=variant)
+    scores_checked = 0
+    score_error = replayed = False
+    try:
+        for _step in _steps(record, rules, state):
+            if len(state.round_scores) > scores_checked:
+                if not score_error:
+                    score_error = _check_round_scores(record, state, scores_checked, errors)
+                scores_checked = len(state.round_scores)
+        replayed = True
+    except ReplayError as exc:
+        errors.append(exc.to_json())
+    except PluginError as exc:
+        errors.append(_error(f"a rule plugin failed while replaying: {exc}"))
+    if replayed:
+        _check_end(record, state, errors, score_error)
+    return _report(shown, record, errors, state, variant)
+
+
+def _check_round_scores(record: GameRecord, state: GameState, index: int, errors: list) -> bool:
+    """Compare the recorded scores of round ``index + 1`` with the replay; True if they differ."""
+    recorded = record.rounds[index].scores
+    if recorded is None:
+        return False
+    replayed = list(state.round_scores[index])
+    problem = _compare_scores(recorded, replayed)
+    if problem:
+        errors.append(_error(f"scores after the round differ from the replay: {problem}", round=index + 1))
+        return True
+    return False
+
+
+def _compare_scores(recorded: list[int], replayed: list[int]) -> str | None:
+    if len(recorded) != len(replayed):
+        return f"{len(recorded)} scores recorded for {len(replayed)} players"
+    differ = [f"seat {seat} recorded {mine}, replay {theirs}"
+              for seat, (mine, theirs) in enumerate(zip(recorded, replayed)) if mine != theirs]
+    return "; ".join(differ) or None
+
+
+def _check_end(record: GameRecord, state: GameState, errors: list, score_error: bool) -> None:
+    last = len(record.rounds)
+    for number in range(len(state.round_scores) + 1, last + 1):
+        if record.rounds[number - 1].scores is not None and not score_error:
+            errors.append(_error("scores are recorded for a round the record does not finish",
+                                 round=number))
+            break
+    if record.result is None:
+        return
+    if state.phase != OVER:
+        errors.append(_error("a result is recorded, but the game is not over"))
+        return
+    problem = _compare_scores(record.result.scores, state.scores())
+    if problem:
+        errors.append(_error(f"the result's scores differ from the replay: {problem}"))
+    if sorted(set(record.result.winners)) != state.winners:
+        errors.append(_error(f"the result names winners {sorted(set(record.result.winners))}, "
+                             f"the replay {state.winners}"))
+
+
+def _error(message: str, round: int | None = None) -> dict:
+    return {"round": round, "action": None, "seat": None, "text": None, "message": message}
+
+
+def _report(path: str, record: GameRecord | None, errors: list[dict],
+            state: GameState | None = None, variant: Any = None) -> dict:
+    finished = state is not None and state.phase == OVER
+    return {
+        "path": path,
+        "kind": "record",
+        "valid": not errors,
+        "finished": finished,
+        "variant": record.variant if record is not None else None,
+        "variant_name": variant.name if variant is not None else None,
+        "players": list(record.players) if record is not None else None,
+        "rounds": state.round if state is not None and state.phase != DEAL else
+                  (state.round - 1 if state is not None else 0),
+        "scores": state.scores() if state is not None else None,
+        "winners": list(state.winners) if finished else None,
+        "round_scores": [list(s) for s in state.round_scores] if state is not None else [],
+        "to_move": state.to_move if state is not None and state.phase in (DRAFT, PLACE) else None,
+        "errors": errors,
+    }
+
+
+__all__ = ["FORMAT", "MAX_RECORD_BYTES", "GameRecord", "RoundRecord", "ResultRecord", "RecordError",
+           "ReplayError", "ReplayStep", "Recorder", "read_record", "parse_record", "record_from_data",
+           "dumps_record", "write_record", "record_variant", "iter_replay", "replay_state",
+           "validate_record", "check_record", "describe_error"]

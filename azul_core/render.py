@@ -1,0 +1,346 @@
+"""Drawing a game with rich: factories, centre, boards, the last move, the final result.
+
+Everything drawn is readable without colour (letters carry the colour, an
+upper-case letter is a tile, a lower-case one the colour printed on an empty
+wall space) and fits an 80-column terminal. Nothing here names a variant:
+what a wall prints, what a floor space costs and whether the start marker
+lies on the floor are asked of the game's ``Rules``.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from .colours import COLOURS, LETTERS, MARKER, NAMES
+from .rules import PATTERN_LINES, WALL_SIZE
+from .state import CENTRE, DEAL, FLOOR, OVER, PLACE
+
+#: The width everything is laid out for.
+WIDTH = 80
+
+TILE_STYLES = ("bold white on blue", "bold black on yellow", "bold white on red",
+               "bold white on grey23", "bold black on white")
+PRINTED_STYLES = ("blue", "yellow", "red", "grey50", "grey82")
+MARKER_STYLE = "bold black on bright_cyan"
+MARKER_LETTER = "1"
+EMPTY = "."
+
+
+def make_console(**options) -> Console:
+    """A console no wider than the layout (NO_COLOR and non-terminals are honoured by rich)."""
+    console = Console(**options)
+    if console.width > WIDTH and "width" not in options:
+        console.width = WIDTH
+    return console
+
+
+# ------------------------------------------------------------------ rules, asked once
+
+_PRINTED: dict[int, tuple] = {}
+
+
+def printed_wall(rules) -> tuple:
+    """The colour printed on each wall space (5 rows of 5), or ``None`` where nothing is printed.
+
+    Asked of the wall hook on an empty wall: colour ``c`` is printed at
+    (row, column) when ``c`` can go only there. A wall whose columns the
+    player chooses prints nothing.
+    """
+    key = id(rules)
+    cached = _PRINTED.get(key)
+    if cached is not None and cached[0] is rules:
+        return cached[1]
+    empty = [[None] * WALL_SIZE for _ in range(WALL_SIZE)]
+    rows = []
+    for row in range(WALL_SIZE):
+        cells: list = [None] * WALL_SIZE
+        if not rules.player_chooses_column:
+            for colour in COLOURS:
+                columns = tuple(rules.wall_spaces(empty, row, colour))
+                if len(columns) == 1:
+                    cells[columns[0]] = colour
+        rows.append(tuple(cells))
+    printed = tuple(rows)
+    _PRINTED[key] = (rules, printed)
+    return printed
+
+
+def floor_costs(rules) -> list[int]:
+    """What each floor space costs, left to right, from the variant's floor hook."""
+    from .bots import floor_space_penalties
+    return floor_space_penalties(rules)
+
+
+# ------------------------------------------------------------------ small pieces
+
+
+def tile(colour: int) -> Text:
+    if colour == MARKER:
+        return Text(MARKER_LETTER, style=MARKER_STYLE)
+    return Text(LETTERS[colour], style=TILE_STYLES[colour])
+
+
+def tiles(counts: Sequence[int], spaced: bool = True) -> Text:
+    """Tiles by colour as letters: ``B B Y R`` (or ``BB Y R`` grouped when not ``spaced``)."""
+    text = Text()
+    for colour in COLOURS:
+        for _ in range(counts[colour]):
+            if spaced and text:
+                text.append(" ")
+            text.append_text(tile(colour))
+        if not spaced and counts[colour]:
+            text.append(" ")
+    text.rstrip()
+    return text
+
+
+def source_name(source: int) -> str:
+    return "the centre" if source == CENTRE else f"factory {source}"
+
+
+# ------------------------------------------------------------------ the table
+
+
+def draw_table(state) -> Text:
+    """The factories (five to a line) and the centre with the start marker."""
+    text = Text()
+    factories = state.sources[1:]
+    tiles_width = max(2 * state.table.tiles_per_factory - 1, 1)
+    per_line = max(1, (WIDTH - 10) // (tiles_width + 5))
+    for start in range(0, len(factories), per_line):
+        text.append("Factories " if start == 0 else "          ", style="bold")
+        for number in range(start + 1, min(start + per_line, len(factories)) + 1):
+            text.append(f"{number}: ", style="bold")
+            counts = state.sources[number]
+            shown = tiles(counts) if sum(counts) else Text("-", style="dim")
+            text.append_text(shown)
+            text.append(" " * (tiles_width + 2 - len(shown.plain)))
+        text.rstrip()
+        text.append("\n")
+    text.append("Centre    ", style="bold")
+    if state.marker_in_centre and state.phase != DEAL:
+        text.append_text(tile(MARKER))
+        text.append(" (start marker) ")
+    centre = state.sources[CENTRE]
+    if sum(centre):
+        text.append_text(tiles(centre, spaced=False))
+    elif not state.marker_in_centre or state.phase == DEAL:
+        text.append("empty", style="dim")
+    return text
+
+
+def draw_board(state, seat: int, name: str) -> Text:
+    """One player's pattern lines beside the wall, the floor with its costs, and the score."""
+    rules = state.rules
+    board = state.players[seat]
+    printed = printed_wall(rules)
+    text = Text()
+    moving = state.phase not in (DEAL, OVER) and state.to_move == seat
+    text.append(("> " if moving else "  ") + name, style="bold reverse" if moving else "bold")
+    text.append(f"  score {board.score}")
+    if state.marker_holder == seat and rules.marker.placement != "floor":
+        text.append("  ")
+        text.append_text(tile(MARKER))
+        text.append(" start marker")
+    text.append("\n")
+    for row in range(PATTERN_LINES):
+        text.append(f" {row + 1} ", style="dim")
+        text.append("  " * (PATTERN_LINES - 1 - row))
+        count, colour = board.line_count[row], board.line_colour[row]
+        for space in range(row + 1):
+            if space:
+                text.append(" ")
+            # Tiles fill a line from the wall side, as on the board.
+            if space >= row + 1 - count:
+                text.append_text(tile(colour))
+            else:
+                text.append(EMPTY, style="dim")
+        text.append(" | ")
+        for column in range(WALL_SIZE):
+            if column:
+                text.append(" ")
+            cell = board.wall[row][column]
+            if cell is not None:
+                text.append_text(tile(cell))
+            elif printed[row][column] is not None:
+                colour_printed = printed[row][column]
+                text.append(LETTERS[colour_printed].lower(), style=PRINTED_STYLES[colour_printed])
+            else:
+                text.append(EMPTY, style="dim")
+        text.append("\n")
+    costs = floor_costs(rules)
+    text.append(" floor ", style="dim")
+    for space in range(len(costs)):
+        if space < len(board.floor):
+            text.append(" ")
+            text.append_text(tile(board.floor[space]))
+            text.append(" ")
+        else:
+            text.append(f" {EMPTY} ", style="dim")
+    penalty = rules.floor_penalty(board.floor) if board.floor else 0
+    if penalty:
+        text.append(f" {penalty}", style="bold red")
+    text.append("\n       ")
+    text.append("".join(f"{cost:>3}" for cost in costs), style="dim")
+    return text
+
+
+def draw_boards(state, names: Sequence[str]) -> Table:
+    """Every player's board, two to a row."""
+    grid = Table.grid(padding=(0, 3))
+    grid.add_column()
+    grid.add_column()
+    boards = [draw_board(state, seat, names[seat]) for seat in range(state.num_players)]
+    for start in range(0, len(boards), 2):
+        pair = boards[start:start + 2]
+        grid.add_row(*pair, *([Text()] * (2 - len(pair))))
+        if start + 2 < len(boards):
+            grid.add_row(Text(), Text())
+    return grid
+
+
+def draw_game(state, names: Sequence[str], last: str | None = None, title: str = "") -> Group:
+    """The whole position: a heading, the last move, the table and the boards."""
+    heading = Text(title or state.rules.name, style="bold")
+    heading.append(f"   round {state.round}", style="")
+    if state.phase == OVER:
+        heading.append("   game over")
+    elif state.phase == PLACE:
+        heading.append(f"   wall tiling: {names[state.to_move]} places a tile")
+    elif state.phase != DEAL:
+        heading.append(f"   {names[state.to_move]} to move")
+    parts = [heading]
+    if last:
+        parts.append(Text(f"Last: {last}", style="italic"))
+    parts += [draw_table(state), draw_boards(state, names)]
+    return Group(*parts)
+
+
+# ------------------------------------------------------------------ describing decisions
+
+
+def describe_decision(state, decision: tuple, names: Sequence[str] | None = None) -> str:
+    """What a decision does, in words, judged from ``state`` before it is taken.
+
+    ``names`` given: a sentence with the mover's name ("ana takes ..."); else
+    a short phrase for the list of legal moves.
+    """
+    who = f"{names[state.to_move]} " if names is not None else ""
+    board = state.players[state.to_move]
+    if len(decision) == 2:
+        row, column = decision
+        colour = board.line_colour[row]
+        after = state.clone()
+        after.apply(decision)
+        points = after.players[state.to_move].placement_points - board.placement_points
+        return (f"{who}{'places' if who else 'place'} the {NAMES[colour]} tile of line {row + 1} "
+                f"in wall column {column + 1} (+{points})")
+    source, colour, line = decision
+    taken = state.sources[source][colour]
+    verb = ("takes" if who else "take")
+    phrase = f"{who}{verb} {taken} {NAMES[colour]} from {source_name(source)}"
+    marker = source == CENTRE and state.marker_in_centre
+    room = state.rules.floor_spaces - len(board.floor)
+    if marker and state.rules.marker.placement == "floor":
+        room -= 1
+    if line == FLOOR:
+        phrase += " to the floor"
+        falling = taken
+    elif state.is_misplaced(decision):
+        phrase += f" for line {line + 1}, which can't take them ({state.why_not(state.to_move, colour, line)}): " \
+                  "all to the floor"
+        falling = taken
+    else:
+        free = line + 1 - board.line_count[line]
+        put = min(taken, free)
+        falling = taken - put
+        phrase += f" to line {line + 1}"
+        if put == free:
+            phrase += " (complete)"
+        if falling:
+            phrase += f", {falling} to the floor"
+    if falling > max(room, 0):
+        phrase += f" ({falling - max(room, 0)} to the lid)"
+    if marker:
+        phrase += ", and the start marker"
+    return phrase
+
+
+def draw_legal(state) -> Text:
+    """Every legal decision in record notation with what it does, one to a line."""
+    from .notation import format_decision
+    text = Text()
+    for decision in state.legal_decisions():
+        text.append(f"{format_decision(decision):>5}  ", style="bold")
+        text.append(describe_decision(state, decision) + "\n")
+    text.rstrip()
+    return text
+
+
+# ------------------------------------------------------------------ the end
+
+
+def draw_result(state, names: Sequence[str]) -> Group:
+    """The bonus breakdown per player, the final scores, the winner(s) and a tie's reason."""
+    table = Table(title="Final scores", title_justify="left", box=None, padding=(0, 2))
+    table.add_column("player", style="bold")
+    table.add_column("tiles", justify="right")
+    table.add_column("floor", justify="right")
+    labels = []
+    for board in state.players:
+        for label, _points in board.bonuses:
+            if label not in labels:
+                labels.append(label)
+    for label in labels:
+        table.add_column(label, justify="right")
+    table.add_column("rows", justify="right")
+    table.add_column("total", justify="right", style="bold")
+    for seat, board in enumerate(state.players):
+        bonus = dict()
+        for label, points in board.bonuses:
+            bonus[label] = bonus.get(label, 0) + points
+        table.add_row(names[seat], str(board.placement_points), str(board.penalty_points),
+                      *[f"+{bonus.get(label, 0)}" for label in labels],
+                      str(board.complete_rows()), str(board.score))
+    return Group(table, Text(winner_line(state, names), style="bold"))
+
+
+def winner_line(state, names: Sequence[str]) -> str:
+    """Who won, and on a tie in points, what decided it."""
+    winners = state.winners
+    scores = state.scores()
+    if not winners:
+        return "No winner."
+    top = scores[winners[0]]
+    tied = [seat for seat, score in enumerate(scores) if score == top]
+    shown = " and ".join(names[seat] for seat in winners)
+    if len(tied) == 1:
+        return f"{shown} wins with {top} points."
+    rows = ", ".join(f"{names[seat]} {state.players[seat].complete_rows()}" for seat in tied)
+    if len(winners) == 1:
+        return (f"{shown} wins: tied on {top} points with "
+                f"{' and '.join(names[s] for s in tied if s not in winners)}, "
+                f"won on complete rows ({rows}).")
+    if len(winners) == len(tied):
+        return f"{shown} share the victory: tied on {top} points and on complete rows ({rows})."
+    return f"{shown} win: tied on {top} points, the tie broken on complete rows ({rows})."
+
+
+def render_text(renderable, width: int = WIDTH) -> str:
+    """A renderable as plain text (no colour), as a test or a log would read it."""
+    console = Console(width=width, color_system=None, force_terminal=False, record=True,
+                      file=_Null())
+    console.print(renderable)
+    return console.export_text()
+
+
+class _Null:
+    def write(self, _text: str) -> int:
+        return 0
+
+    def flush(self) -> None:
+        pass

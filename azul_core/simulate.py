@@ -1,0 +1,340 @@
+"""Playing many games between bots, reproducibly, in one process or several.
+
+Game ``i`` (counted from 1) draws its factories from ``random.Random(f"{seed}:{i}")``
+and seat ``s``'s bot is seeded with ``f"{seed}:{i}:{s}"``, so every game's
+outcome depends only on (seed, i): the same whatever ``workers`` is, and any
+single game can be played again alone.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from .bots import available_bots
+from .plugins import PluginError
+from .state import DEAL, OVER, GameState, IllegalDecision
+
+#: A game still running after this many rounds is stopped: a rule never ends it.
+MAX_ROUNDS = 200
+
+
+class SimulationError(Exception):
+    """A simulation that can't run, or a game that failed; one line for the user.
+
+    ``plugin`` and ``hook`` name the rule plugin at fault, when one is.
+    """
+
+    def __init__(self, message: str, game: int | None = None, plugin: str = "", hook: str = "",
+                 location: str = ""):
+        super().__init__(message)
+        self.game = game
+        self.plugin = plugin
+        self.hook = hook
+        self.location = location
+
+    def __reduce__(self):  # crosses process boundaries with every field
+        return (type(self), (self.args[0], self.game, self.plugin, self.hook, self.location))
+
+
+@dataclass
+class SeatResult:
+    """One seat's outcome: what made its score, for statistics."""
+
+    bot: str
+    score: int
+    placement_points: int
+    penalty_points: int
+    bonuses: list[tuple[str, int]]
+    floor_tiles: int
+
+    @property
+    def bonus_points(self) -> int:
+        return sum(points for _label, points in self.bonuses)
+
+
+@dataclass
+class GameResult:
+    """One finished game. ``game`` counts from 1; ``record`` is the game record (a dict)
+    when one was asked for."""
+
+    game: int
+    seed: str
+    scores: list[int]
+    winners: list[int]
+    rounds: int
+    first_player: int
+    seats: list[SeatResult]
+    record: dict | None = None
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data.pop("record")
+        return data
+
+
+@dataclass
+class Simulation:
+    """Every game of a run, in game order, and what it was run with."""
+
+    variant: str
+    players: int
+    seed: Any
+    bots: list[str]
+    results: list[GameResult] = field(default_factory=list)
+    record_dir: str | None = None
+
+    def summary(self) -> dict:
+        """Mean score and win share per seat, rounds per game (a shared victory is split)."""
+        games = len(self.results)
+        seats = []
+        for seat, bot in enumerate(self.bots):
+            wins = sum(1 for r in self.results if seat in r.winners)
+            share = sum(1 / len(r.winners) for r in self.results if seat in r.winners)
+            seats.append({
+                "seat": seat,
+                "bot": bot,
+                "mean_score": _mean(r.scores[seat] for r in self.results),
+                "mean_placement_points": _mean(r.seats[seat].placement_points for r in self.results),
+                "mean_penalty_points": _mean(r.seats[seat].penalty_points for r in self.results),
+                "mean_bonus_points": _mean(r.seats[seat].bonus_points for r in self.results),
+                "mean_floor_tiles": _mean(r.seats[seat].floor_tiles for r in self.results),
+                "wins": wins,
+                "win_share": round(share / games, 4) if games else 0.0,
+            })
+        rounds = [r.rounds for r in self.results]
+        return {
+            "variant": self.variant,
+            "players": self.players,
+            "games": games,
+            "seed": self.seed,
+            "bots": list(self.bots),
+            "mean_rounds": _mean(rounds),
+            "min_rounds": min(rounds) if rounds else 0,
+            "max_rounds": max(rounds) if rounds else 0,
+            "shared_victories": sum(1 for r in self.results if len(r.winners) > 1),
+            "seats": seats,
+            "record_dir": self.record_dir,
+        }
+
+
+def _mean(values) -> float:
+    values = list(values)
+    return round(sum(values) / len(values), 4) if values else 0.0
+
+
+def game_seed(seed: Any, game: int) -> str:
+    """The seed of game ``game`` of a run seeded with ``seed``."""
+    return f"{seed}:{game}"
+
+
+def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_index: int,
+              record: bool = False, variant_ref: str | None = None) -> GameResult:
+    """Play game ``game_index`` of a run seeded with ``seed``, bots by name, one per seat.
+
+    With ``record`` the result carries the game record; its variant is
+    ``variant_ref`` (default: the variant's name).
+    """
+    seed_text = game_seed(seed, game_index)
+    rng = random.Random(seed_text)
+    factories = bot_factories(rules)
+    try:
+        bots = [factories[name](seed=f"{seed_text}:{seat}", think=None) for seat, name in enumerate(bot_names)]
+    except KeyError as exc:
+        raise SimulationError(f"unknown bot '{exc.args[0]}' (known: {', '.join(sorted(factories))})") from None
+    state = GameState(rules, players)
+    recorder = None
+    if record:
+        from .record import Recorder
+        recorder = Recorder(variant_ref or rules.name, list(bot_names), seed_text)
+    try:
+        if recorder is None:
+            while state.phase != OVER:
+                if state.phase == DEAL:
+                    if state.round > MAX_ROUNDS:
+                        _never_ends(rules, game_index)
+                    state.deal(rng)
+                else:
+                    state.apply(bots[state.to_move].choose(state))
+        else:
+            while state.phase != OVER:
+                if state.phase == DEAL:
+                    if state.round > MAX_ROUNDS:
+                        _never_ends(rules, game_index)
+                    state.deal(rng)
+                    recorder.dealt(state)
+                else:
+                    decision = bots[state.to_move].choose(state)
+                    state.apply(decision)
+                    recorder.decided(decision)
+    except PluginError as exc:
+        raise SimulationError(f"game {game_index}: {exc}", game_index, exc.plugin, exc.hook,
+                              exc.location) from exc
+    except IllegalDecision as exc:
+        bot = bot_names[state.to_move]
+        raise SimulationError(f"game {game_index}: bot '{bot}' (seat {state.to_move}) chose an "
+                              f"illegal decision: {exc}", game_index) from exc
+    seats = [SeatResult(name, board.score, board.placement_points, board.penalty_points,
+                        list(board.bonuses), board.floor_tiles)
+             for name, board in zip(bot_names, state.players)]
+    return GameResult(game_index, seed_text, state.scores(), list(state.winners), state.round, 0,
+                      seats, recorder.to_dict(state) if recorder else None)
+
+
+def _never_ends(rules, game: int):
+    raise SimulationError(f"game {game} did not end within {MAX_ROUNDS} rounds: the end of the game "
+                          f"is decided by {rules.deciders.get('azul_game_over', '?')} (azul_game_over)",
+                          game, hook="azul_game_over")
+
+
+_BOT_FACTORIES: dict[int, tuple] = {}
+
+
+def bot_factories(rules) -> dict:
+    """Every bot factory by name for ``rules``, looked up once per process (finding installed
+    bots reads package metadata: far too slow to repeat for each game)."""
+    cached = _BOT_FACTORIES.get(id(rules))
+    if cached is None or cached[0] is not rules:
+        cached = _BOT_FACTORIES[id(rules)] = (rules, available_bots(rules))
+    return cached[1]
+
+
+# ---------------------------------------------------------------- many games
+
+
+def resolve_bots(names: str | Sequence[str], players: int, rules=None) -> list[str]:
+    """One bot name per seat from ``"random"``, ``"random,greedy"`` or a list;
+    ``SimulationError`` for an unknown name or the wrong count."""
+    if isinstance(names, str):
+        names = [n.strip() for n in names.split(",")]
+    names = [n for n in names if n]
+    if not names:
+        raise SimulationError("no bot named: give one name for every seat, or one per seat")
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise SimulationError(f"{len(names)} bots named for {players} players: give one name "
+                              "for every seat, or one per seat")
+    try:
+        known = bot_factories(rules) if rules is not None else available_bots()
+    except PluginError as exc:
+        raise SimulationError(str(exc), plugin=exc.plugin, hook=exc.hook) from None
+    for name in names:
+        if name not in known:
+            import difflib
+            close = difflib.get_close_matches(name, list(known), n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise SimulationError(f"unknown bot '{name}' (known: {', '.join(sorted(known))}){hint}")
+    return names
+
+
+def simulate(variant, players: int, games: int, seed: Any = 0, bots: str | Sequence[str] = "random",
+             workers: int = 1, record_dir: str | Path | None = None) -> Simulation:
+    """Play ``games`` games; results in game order, identical for any ``workers``.
+
+    ``variant`` is a ``Variant`` or a name/path for ``load_variant``.
+    ``workers`` > 1 plays chunks of games in that many processes (0: one per
+    CPU). With ``record_dir`` each game's record is written there as
+    ``game-NNNNN.json``.
+    """
+    if not isinstance(variant, _variant_class()):
+        variant = _load_variant(str(variant))
+    rules = variant.rules
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise SimulationError(f"the number of games must be 1 or more, not {games}")
+    if players not in rules.players:
+        allowed = ", ".join(str(p) for p in rules.players)
+        raise SimulationError(f"variant '{variant.name}' is played by {allowed} players, not {players}")
+    bot_names = resolve_bots(bots, players, rules)
+    if workers < 0:
+        raise SimulationError(f"workers must be 0 (one per CPU) or more, not {workers}")
+    workers = workers or os.cpu_count() or 1
+    folder = None
+    ref = None
+    if record_dir is not None:
+        folder = Path(record_dir)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SimulationError(f"can't create the record folder {folder}: {exc.strerror or exc}") from None
+        ref = record_variant_ref(variant, folder)
+    job = _Job(str(variant.path), players, seed, bot_names, str(folder) if folder else None, ref)
+    numbers = list(range(1, games + 1))
+    if workers == 1 or games == 1:
+        results = _play_games(job, numbers, variant)
+    else:
+        results = _play_in_processes(job, numbers, min(workers, games))
+    return Simulation(variant.name, players, seed, bot_names, results, job.record_dir)
+
+
+def record_variant_ref(variant, folder: Path) -> str:
+    """How a record in ``folder`` names ``variant``: its built-in name, else a relative path."""
+    from .variant import builtin_variants
+    path = Path(variant.path).resolve()
+    for name, builtin in builtin_variants().items():
+        if builtin.resolve() == path:
+            return name
+    return Path(os.path.relpath(path, folder.resolve())).as_posix()
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What a worker needs to play its games: all plain, picklable values."""
+
+    variant_path: str
+    players: int
+    seed: Any
+    bots: list[str]
+    record_dir: str | None
+    variant_ref: str | None
+
+
+def _play_games(job: _Job, numbers: Sequence[int], variant=None) -> list[GameResult]:
+    if variant is None:
+        variant = _load_variant(job.variant_path)
+    rules = variant.rules
+    want_records = job.record_dir is not None
+    results = []
+    for number in numbers:
+        result = play_game(rules, job.players, job.seed, job.bots, number, want_records, job.variant_ref)
+        if want_records:
+            from .record import write_record
+            write_record(Path(job.record_dir) / f"game-{number:05d}.json", result.record, durable=False)
+            result.record = None  # written: don't carry it back across processes
+        results.append(result)
+    return results
+
+
+def _play_in_processes(job: _Job, numbers: list[int], workers: int) -> list[GameResult]:
+    from concurrent.futures import ProcessPoolExecutor
+    size = max(1, min(250, len(numbers) // (workers * 4)))
+    chunks = [numbers[i:i + size] for i in range(0, len(numbers), size)]
+    results: list[GameResult] = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for chunk_results in pool.map(_play_games, [job] * len(chunks), chunks):
+            results.extend(chunk_results)
+    return results
+
+
+_LOADED: dict[str, Any] = {}
+
+
+def _load_variant(ref: str):
+    """Load a variant once per process; a ``VariantError`` passes through."""
+    variant = _LOADED.get(ref)
+    if variant is None:
+        from .variant import load_variant
+        variant = _LOADED[ref] = load_variant(ref)
+    return variant
+
+
+def _variant_class():
+    from .variant import Variant
+    return Variant
+
+
+__all__ = ["MAX_ROUNDS", "SimulationError", "SeatResult", "GameResult", "Simulation", "game_seed",
+           "play_game", "resolve_bots", "simulate", "record_variant_ref"]

@@ -1,0 +1,418 @@
+"""Helpers for rule tests and plugin authors: build a position in a few lines, then play.
+
+A rule test sets up the board it needs, plays record moves and checks the
+result:
+
+>>> from azul_core.testing import new_game, set_table, set_wall, play, scores
+>>> game = new_game("standard", players=2)
+>>> set_wall(game, 0, '''
+...     . . . . .
+...     x . . . .
+...     . . . . .
+...     . . . . .
+...     . . . . .''')
+>>> set_table(game, ["BRRR"])
+>>> _ = play(game, ["1B1", "CR-"])  # seat 0: blue to line 1; seat 1: marker and reds to the floor
+>>> scores(game)                     # (1,1) joins (2,1): 2; seat 1 loses 6, clamped at 0
+[2, 0]
+
+Pictures and strings use the record's letters: ``B Y R K W`` for the
+colours, ``.`` for an empty wall space, ``M`` for the start marker on a
+floor, and in a wall picture ``x`` for "the tile the rules put here".
+Pattern lines, rows and columns are numbered from 1, as in a record.
+
+The board setters take their tiles from the bag (and put replaced ones
+back), so the 100 tiles stay accounted for; only ``set_bag`` breaks that,
+on purpose.
+"""
+
+from __future__ import annotations
+
+import random as _random
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Iterable, Mapping, Sequence
+
+from .colours import COLOUR_OF_LETTER, COLOURS, LETTERS, MARKER, NAMES
+from .notation import parse_decision
+from .plugins import LoadedPlugin, ask_all, load_plugin, register_plugins
+from .rules import PATTERN_LINES, WALL_SIZE, Rules
+from .settings import Settings
+from .state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision
+from .variant import Variant, find_variant, load_variant
+
+MARKER_LETTER = "M"
+ANY_TILE = "x"
+
+_variants: dict[tuple[str, int], Variant] = {}
+
+
+# ------------------------------------------------------------------ games
+
+
+def new_game(variant: str | Path = "standard", players: int = 2, first_player: int = 0,
+             plugins: Sequence[Any] | None = None, settings: Mapping[str, Any] | None = None,
+             decide: Mapping[str, str] | None = None) -> GameState:
+    """A new game, waiting for its first deal.
+
+    ``variant`` is a built-in name or a variant file. ``plugins`` are added
+    after the variant's own (so they are asked first): a module, an object
+    whose methods are hook implementations, or a name ``load_plugin``
+    understands. ``settings`` override the variant's values; ``decide`` adds
+    to its ``decide`` (needed when an added plugin brings its own wall).
+
+    >>> game = new_game("standard", players=3, settings={"row_bonus": 5})
+    >>> len(game.sources) - 1          # 7 factories for 3 players
+    7
+    """
+    base = _load(variant)
+    if not plugins and not settings and not decide:
+        return GameState(base.rules, players, first_player)
+    rules = _rules_with(base, list(plugins or ()), dict(settings or {}), dict(decide or {}))
+    return GameState(rules, players, first_player)
+
+
+def _load(ref: str | Path) -> Variant:
+    """A loaded variant, reused while its file is unchanged (loading takes ~10 ms)."""
+    path = ref if isinstance(ref, Path) else find_variant(str(ref))
+    key = (str(Path(path).resolve()), Path(path).stat().st_mtime_ns)
+    if key not in _variants:
+        _variants[key] = load_variant(Path(path))
+    return _variants[key]
+
+
+def _as_plugin(plugin: Any) -> LoadedPlugin:
+    if isinstance(plugin, LoadedPlugin):
+        return plugin
+    if isinstance(plugin, (str, Path)):
+        return load_plugin(str(plugin))
+    if isinstance(plugin, ModuleType):
+        name = plugin.__name__.rsplit(".", 1)[-1]
+    else:
+        name = getattr(plugin, "name", None) or type(plugin).__name__
+    return LoadedPlugin(str(name), plugin, "test", getattr(plugin, "__version__", ""),
+                        getattr(plugin, "__file__", "") or "")
+
+
+def _rules_with(base: Variant, extra: list, overrides: dict, decide: dict) -> Rules:
+    """The variant's rules with extra plugins registered last and settings overridden."""
+    pm = register_plugins(base.plugins + [_as_plugin(p) for p in extra])
+    declared = {}
+    for answer, _plugin in ask_all(pm, "azul_declare_settings"):
+        declared.update({setting.name: setting for setting in answer})
+    values = {name: setting.default for name, setting in declared.items()}
+    values.update({name: value for name, value in base.settings.items() if name in declared})
+    for name, value in overrides.items():
+        if name not in declared:
+            raise ValueError(f"unknown setting '{name}' (declared: {', '.join(sorted(declared))})")
+        problem = declared[name].problem(value)
+        if problem:
+            raise ValueError(problem)
+        values[name] = value
+    return Rules(pm, Settings(values), name=base.name, decide={**base.decide, **decide},
+                 players=base.players)
+
+
+# ------------------------------------------------------------------ letters
+
+
+def _colour(letter: str) -> int:
+    try:
+        return COLOUR_OF_LETTER[letter.upper()]
+    except KeyError:
+        raise ValueError(f"'{letter}' is not a tile letter (use {' '.join(LETTERS)})") from None
+
+
+def counts_of(text: str) -> list[int]:
+    """Colour counts of a string of letters: ``counts_of("BBW") == [2, 0, 0, 0, 1]``."""
+    counts = [0] * len(COLOURS)
+    for letter in text.replace(" ", ""):
+        counts[_colour(letter)] += 1
+    return counts
+
+
+def _picture_rows(text: str) -> list[str]:
+    rows = [line.replace(" ", "") for line in text.strip().splitlines() if line.strip()]
+    if len(rows) != WALL_SIZE or any(len(row) != WALL_SIZE for row in rows):
+        raise ValueError(f"a wall picture has {WALL_SIZE} lines of {WALL_SIZE} spaces, got {rows}")
+    return rows
+
+
+def wall_from(text: str) -> list[list[int | None]]:
+    """A wall (5 rows of colour or ``None``) from a picture of letters and dots.
+
+    >>> wall_from('''
+    ...     B Y . . .
+    ...     . . . . .
+    ...     . . . . .
+    ...     . . . . .
+    ...     . . . . .''')[0]
+    [0, 1, None, None, None]
+    """
+    wall = []
+    for row in _picture_rows(text):
+        if ANY_TILE in row.lower():
+            raise ValueError("'x' needs the rules to say which tile: use set_wall(state, seat, picture)")
+        wall.append([None if cell == "." else _colour(cell) for cell in row])
+    return wall
+
+
+def wall_text(state: GameState, seat: int) -> str:
+    """A player's wall as a picture (the format ``wall_from`` reads)."""
+    return "\n".join(" ".join("." if cell is None else LETTERS[cell] for cell in row)
+                     for row in state.players[seat].wall)
+
+
+# ------------------------------------------------------------------ tiles in and out of the bag
+
+
+def _take_from_bag(state: GameState, counts: Sequence[int], what: str) -> None:
+    for colour in COLOURS:
+        if state.bag.count(colour) < counts[colour]:
+            raise ValueError(f"{what}: needs {counts[colour]} {NAMES[colour]} tiles, "
+                             f"the bag has {state.bag.count(colour)}")
+    for colour in COLOURS:
+        for _ in range(counts[colour]):
+            state.bag.remove(colour)
+
+
+def _return_to_bag(state: GameState, counts: Sequence[int]) -> None:
+    for colour in COLOURS:
+        state.bag.extend([colour] * counts[colour])
+
+
+# ------------------------------------------------------------------ board setters
+
+
+def set_wall(state: GameState, seat: int, text: str) -> None:
+    """Give player ``seat`` the wall in the picture; ``x`` is whatever tile the rules put there.
+
+    Checks that the rules allow every tile where it stands, and keeps the
+    pattern lines' accepted colours in step with the new wall rows.
+
+    >>> game = new_game()
+    >>> set_wall(game, 0, "x....\\nx....\\n.....\\n.....\\n.....")
+    >>> wall_text(game, 0).splitlines()[1]
+    'W . . . .'
+    """
+    rules = state.rules
+    board = state.players[seat]
+    wall: list[list[int | None]] = [[None] * WALL_SIZE for _ in range(WALL_SIZE)]
+    for row, cells in enumerate(_picture_rows(text)):
+        for column, cell in enumerate(cells):
+            if cell == ".":
+                continue
+            if cell.lower() == ANY_TILE:
+                fits = [c for c in COLOURS if c not in wall[row] and column in rules.wall_spaces(wall, row, c)]
+                if not fits:
+                    raise ValueError(f"wall row {row + 1} column {column + 1}: no tile fits there")
+                wall[row][column] = fits[0]
+                continue
+            colour = _colour(cell)
+            if colour in wall[row] or column not in rules.wall_spaces(wall, row, colour):
+                raise ValueError(f"wall row {row + 1} column {column + 1}: the rules put no "
+                                 f"{NAMES[colour]} tile there")
+            wall[row][column] = colour
+    _return_to_bag(state, _wall_counts(board.wall))
+    _take_from_bag(state, _wall_counts(wall), "set_wall")
+    board.wall = wall
+    board.wall_rows = [sum(1 << c for c in row if c is not None) for row in wall]
+    _refresh_accept(state, board)
+
+
+def _wall_counts(wall) -> list[int]:
+    return [sum(row.count(colour) for row in wall) for colour in COLOURS]
+
+
+def _refresh_accept(state: GameState, board) -> None:
+    for row in range(PATTERN_LINES):
+        board.refresh_accept(state.rules, row)
+
+
+def set_lines(state: GameState, seat: int, lines: Mapping[int, str]) -> None:
+    """Fill pattern lines (numbered 1 to 5) of ``seat``: ``{1: "B", 3: "RR"}``; ``""`` empties one.
+
+    Lines not named are left as they are. A line must hold one colour that
+    its wall row does not have yet (``set_wall`` first).
+
+    >>> game = new_game()
+    >>> set_lines(game, 0, {3: "RR"})
+    >>> lines_of(game, 0)
+    {3: 'RR'}
+    """
+    board = state.players[seat]
+    for number, text in lines.items():
+        row = number - 1
+        if not 0 <= row < PATTERN_LINES:
+            raise ValueError(f"there is no pattern line {number}")
+        text = text.replace(" ", "")
+        if len(set(text.upper())) > 1:
+            raise ValueError(f"pattern line {number} holds one colour, not '{text}'")
+        if len(text) > row + 1:
+            raise ValueError(f"pattern line {number} holds {row + 1} tiles, not {len(text)}")
+        if text and board.wall_rows[row] >> _colour(text[0]) & 1:
+            raise ValueError(f"pattern line {number}: wall row {number} already has "
+                             f"{NAMES[_colour(text[0])]}")
+        if board.line_count[row]:
+            _return_to_bag(state, counts_of(LETTERS[board.line_colour[row]] * board.line_count[row]))
+            board.line_count[row], board.line_colour[row] = 0, -1
+        _take_from_bag(state, counts_of(text), f"set_lines line {number}")
+        if text:
+            board.line_colour[row], board.line_count[row] = _colour(text[0]), len(text)
+    _refresh_accept(state, board)
+
+
+def lines_of(state: GameState, seat: int) -> dict[int, str]:
+    """The pattern lines of ``seat`` that hold tiles, by number: ``{3: "RR"}``."""
+    board = state.players[seat]
+    return {row + 1: LETTERS[board.line_colour[row]] * board.line_count[row]
+            for row in range(PATTERN_LINES) if board.line_count[row]}
+
+
+def set_floor(state: GameState, seat: int, text: str) -> None:
+    """Put tiles on the floor of ``seat``, left to right; ``M`` is the start marker
+    (which then leaves the centre and belongs to ``seat``).
+
+    >>> game = new_game()
+    >>> set_floor(game, 1, "MBB")
+    >>> floor_of(game, 1), game.marker_holder
+    ('MBB', 1)
+    """
+    board = state.players[seat]
+    text = text.replace(" ", "")
+    if len(text) > state.rules.floor_spaces:
+        raise ValueError(f"the floor has {state.rules.floor_spaces} spaces, not {len(text)}")
+    _return_to_bag(state, [board.floor.count(c) for c in COLOURS])
+    tiles = "".join(letter for letter in text if letter.upper() != MARKER_LETTER)
+    _take_from_bag(state, counts_of(tiles), "set_floor")
+    board.floor = [MARKER if letter.upper() == MARKER_LETTER else _colour(letter) for letter in text]
+    if MARKER in board.floor:
+        state.marker_in_centre = False
+        state.marker_holder = seat
+
+
+def floor_of(state: GameState, seat: int) -> str:
+    """The floor of ``seat`` as letters, ``M`` for the marker."""
+    return "".join(MARKER_LETTER if tile == MARKER else LETTERS[tile] for tile in state.players[seat].floor)
+
+
+def set_bag(state: GameState, bag: str = "", lid: str = "") -> None:
+    """Make the bag and the lid hold exactly these tiles (to test filling the factories).
+
+    The tiles not named leave the game, so ``tile_counts()`` no longer adds up to 100.
+    """
+    state.bag = [_colour(letter) for letter in bag.replace(" ", "")]
+    state.lid = counts_of(lid)
+
+
+# ------------------------------------------------------------------ the table
+
+
+def deal(state: GameState, factories: Sequence[str]) -> None:
+    """Fill the factories with these tiles (``["BBYR", "KKWW", ...]``), as a replay would.
+
+    Factories not listed stay empty. The engine checks the fill could have
+    been drawn (``IllegalDecision`` otherwise): the tiles must be in the bag
+    and every factory gets 4 while tiles remain.
+    """
+    counts = [counts_of(text) for text in factories]
+    missing = len(state.sources) - 1 - len(counts)
+    state.deal_tiles(counts + [[0] * len(COLOURS) for _ in range(missing)])
+
+
+def set_table(state: GameState, factories: Sequence[str] = (), centre: str = "",
+              marker_in_centre: bool = True) -> None:
+    """Lay a drafting position directly, whatever the bag would give: factories 1, 2, ...
+    from the list (the rest empty) and the centre. The round's first player is to move.
+
+    >>> game = new_game()
+    >>> set_table(game, ["RRBB"], centre="K")
+    >>> len(game.legal_decisions())    # 3 colours x (5 lines + floor)
+    18
+    """
+    if state.phase not in (DEAL, DRAFT):
+        raise ValueError(f"a table is laid for drafting, not during the {state.phase} phase")
+    if len(factories) > len(state.sources) - 1:
+        raise ValueError(f"{len(factories)} factories given, the table has {len(state.sources) - 1}")
+    _return_to_bag(state, [sum(source[c] for source in state.sources) for c in COLOURS])
+    laid = [counts_of(centre)] + [counts_of(text) for text in factories]
+    laid += [[0] * len(COLOURS) for _ in range(len(state.sources) - len(laid))]
+    _take_from_bag(state, [sum(source[c] for source in laid) for c in COLOURS], "set_table")
+    total = sum(map(sum, laid))
+    if not total:
+        raise ValueError("set_table needs at least one tile on the table")
+    state.sources = laid
+    holder = state.marker_holder if state.phase == DRAFT else None
+    state._start_drafting(total)
+    if not marker_in_centre:
+        state.marker_in_centre = False
+        state.marker_holder = holder
+
+
+# ------------------------------------------------------------------ playing
+
+
+class MoveRefused(IllegalDecision):
+    """A move given to ``play`` that the rules refuse (or that is not a move)."""
+
+
+def play(state: GameState, moves: Iterable[str] | str) -> GameState:
+    """Play record moves (``["1B3", "CK-", "w1:2"]`` or ``"1B3 CK- w1:2"``) in turn order.
+
+    An illegal move raises ``MoveRefused`` (an ``IllegalDecision``) naming the
+    move, the seat and the rule; the moves before it stay played.
+
+    >>> game = new_game()
+    >>> set_table(game, ["RRBB"])
+    >>> set_lines(game, 0, {2: "B"})
+    >>> play(game, "1R2")
+    Traceback (most recent call last):
+      ...
+    azul_core.testing.MoveRefused: move 1 '1R2' by seat 0: pattern line 2 holds blue
+    """
+    if isinstance(moves, str):
+        moves = moves.split()
+    for number, text in enumerate(moves, 1):
+        seat = state.to_move
+        try:
+            decision = parse_decision(text)
+            if state.phase == DEAL:
+                raise IllegalDecision("the factories must be filled first (deal or set_table)")
+            state.apply(decision)
+        except (IllegalDecision, ValueError) as exc:
+            raise MoveRefused(f"move {number} '{text}' by seat {seat}: {exc}") from exc
+    return state
+
+
+def scores(state: GameState) -> list[int]:
+    """Every player's score, in seat order."""
+    return state.scores()
+
+
+def run_round(state: GameState, seed: int = 0) -> GameState:
+    """Finish the current round with random legal decisions (dealing at random first if
+    the factories are empty). Stops when the next round waits for its deal or the game is over."""
+    rng = _random.Random(seed)
+    if state.phase == DEAL:
+        state.deal(rng)
+    while state.phase in (DRAFT, PLACE):
+        state.apply(state.random_decision(rng.random))
+    return state
+
+
+def play_out(state: GameState, seed: int = 0, max_decisions: int = 10_000) -> GameState:
+    """Play random legal decisions (and random deals) until the game is over."""
+    rng = _random.Random(seed)
+    for _ in range(max_decisions):
+        if state.phase == OVER:
+            return state
+        if state.phase == DEAL:
+            state.deal(rng)
+        else:
+            state.apply(state.random_decision(rng.random))
+    raise AssertionError(f"the game did not end within {max_decisions} decisions")
+
+
+__all__ = ["new_game", "wall_from", "wall_text", "set_wall", "set_lines", "lines_of", "set_floor",
+           "floor_of", "set_bag", "counts_of", "deal", "set_table", "play", "MoveRefused", "scores",
+           "run_round", "play_out"]

@@ -1,0 +1,60 @@
+"""Duel: the two-player rules of seed 003 (``rules/duel.md``), on the colour wall.
+
+Not the boxed game "Azul Duel" (2025). Only what differs from the standard
+plugin lives here: a full line is tiled at the end of the turn that filled it,
+the start marker is kept aside, a draft onto a line that can't take it sends
+the tiles to the floor, and a placed tile scores 1 plus 1 per tile in its
+horizontal and vertical runs. The player count, factories and the 8-space
+floor are settings of ``variants/duel.yaml``.
+"""
+
+from __future__ import annotations
+
+from azul_core import hookimpl
+from azul_core.rules import MarkerRule
+from azul_core.settings import Setting
+from azul_plugins.standard import run_lengths
+
+AZUL_API = 1
+
+SCORING_CHOICES = ("neighbours", "standard")
+
+
+@hookimpl
+def azul_declare_settings():
+    return [
+        Setting("scoring", "str", "neighbours",
+                "how a placed tile scores: 'neighbours' (1 for the tile plus 1 per tile in its "
+                "horizontal and vertical runs) or 'standard' (the standard run lengths); "
+                "the seed can be read either way", choices=SCORING_CHOICES),
+    ]
+
+
+@hookimpl
+def azul_tiling_time():
+    return "turn"
+
+
+@hookimpl
+def azul_marker_rule(settings):
+    # Who starts when nobody took the marker stays the standard plugin's setting,
+    # so a variant extending duel can still change it.
+    return MarkerRule("aside", unclaimed=settings.get("start_without_marker", "same"))
+
+
+@hookimpl
+def azul_misplaced_draft():
+    return "floor"
+
+
+def neighbour_score(wall, row: int, column: int) -> int:
+    """1 for the tile, plus 1 per other tile in its horizontal and vertical runs: h + v - 1."""
+    across, down = run_lengths(wall, row, column)
+    return across + down - 1
+
+
+@hookimpl
+def azul_placement_score(wall, row, column, settings):
+    if settings.scoring == "standard":
+        return None  # the standard plugin's run-length scoring answers
+    return neighbour_score(wall, row, column)
