@@ -29,6 +29,11 @@ class RandomBot:
     def choose(self, state) -> tuple:
         return state.random_decision(self.random)
 
+    def play(self, state) -> tuple:
+        """Choose and apply in one step, the same game as ``state.apply(self.choose(state))``
+        but faster: a game runner calls ``play`` where a bot has it."""
+        return state.apply_random(self.random)
+
 
 # ------------------------------------------------------------------ evaluation
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from .colours import COLOUR_OF_LETTER, COLOURS, LETTERS
+from .colours import LETTERS
 from .notation import format_decision, parse_decision
 from .state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters
 
@@ -288,11 +288,13 @@ class Recorder:
         self.state: GameState | None = None
 
     @classmethod
-    def from_record(cls, record: GameRecord) -> "Recorder":
-        """Continue a record (a resumed game): its rounds so far, without their checked scores."""
+    def from_record(cls, record: GameRecord, state: GameState | None = None) -> "Recorder":
+        """Continue a record (a resumed game) from its rounds so far; ``state`` is the replayed
+        position the game goes on from (scores are read from it, not copied from the file)."""
         recorder = cls(record.variant, record.players, record.seed)
         recorder.rounds = [RoundRecord(list(r.factories), list(r.actions)) for r in record.rounds]
         recorder.extra = dict(record.extra)
+        recorder.state = state
         return recorder
 
     def dealt(self, state: GameState) -> None:
@@ -332,10 +334,10 @@ def dumps_record(data: dict) -> str:
     lines = []
     for key, value in data.items():
         if key == "rounds" and value:
-            body = ",\n".join("    " + json.dumps(r, ensure_ascii=False) for r in value)
+            body = ",\n".join("    " + json.dumps(r) for r in value)
             lines.append(f'  "rounds": [\n{body}\n  ]')
         else:
-            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value)}")
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
@@ -373,6 +375,7 @@ def record_variant(record: GameRecord):
     """
     from .plugins import PluginError
     from .variant import VariantError, find_variant, load_variant, looks_like_path
+    from .variant_files import Problem
     ref = record.variant
     key = (ref, str(record.folder.resolve())) if looks_like_path(ref) else (ref, None)
     cached = _VARIANTS.get(key)
@@ -382,8 +385,10 @@ def record_variant(record: GameRecord):
         except VariantError as exc:
             cached = exc
         except PluginError as exc:
-            from .variant_files import Problem
             cached = VariantError([Problem(ref, 1, 1, str(exc))])
+        except Exception as exc:  # a reader's own failure on a hostile file: still one line
+            reason = (str(exc).splitlines() or [""])[0]
+            cached = VariantError([Problem(ref, 1, 1, f"can't be loaded: {type(exc).__name__}: {reason}")])
         _VARIANTS[key] = cached
     if isinstance(cached, Exception):
         raise cached
@@ -423,10 +428,7 @@ def _decision_of(text: str) -> tuple | None:
 
 
 def _factory_counts(letters_laid: str) -> list[int]:
-    counts = [0] * len(COLOURS)
-    for letter in letters_laid:
-        counts[COLOUR_OF_LETTER[letter]] += 1
-    return counts
+    return [letters_laid.count(letter) for letter in LETTERS]
 
 
 def new_replay_state(record: GameRecord, rules) -> GameState:

@@ -106,6 +106,8 @@ def _check_winners(result, scores, walls):
 #: For some checks, a quick expression over the result ``r`` that is true of
 #: everything the check refuses: the full check runs only then.
 SUSPECT = {
+    "azul_wall_spaces": "r.__class__ is not tuple or len(r) != 1 or r[0].__class__ is not int "
+                        "or not 0 <= r[0] < 5 or wall[row][r[0]] is not None",
     "azul_line_accepts": "r.__class__ is not bool",
     "azul_placement_score": "r.__class__ is not int or r < 0",
     "azul_floor_penalty": "r.__class__ is not int or r > 0",
@@ -185,6 +187,10 @@ class Rules:
         self.placement_score = compiled["azul_placement_score"]
         self.floor_penalty = compiled["azul_floor_penalty"]
         self.game_over = compiled["azul_game_over"]
+        # Working out the optional arguments costs time each round: only when a plugin reads them.
+        self.game_over_reads_supply = any(
+            {"lines", "supply"} & set(impl.argnames)
+            for impl in implementations(pm, "azul_game_over", only.get("azul_game_over")))
         self.winners = compiled["azul_winners"]
         self._line_accepts = compiled["azul_line_accepts"]
         #: every plugin's end-of-game bonuses for one wall, as (label, points) pairs

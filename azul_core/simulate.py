@@ -145,30 +145,23 @@ def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_ind
         bots = [factories[name](seed=f"{seed_text}:{seat}", think=None) for seat, name in enumerate(bot_names)]
     except KeyError as exc:
         raise SimulationError(f"unknown bot '{exc.args[0]}' (known: {', '.join(sorted(factories))})") from None
-    state = GameState(rules, players)
+    state = _start_state(rules, players).clone()
+    moves = [_mover(bot) for bot in bots]
     recorder = None
     if record:
         from .record import Recorder
         recorder = Recorder(variant_ref or rules.name, list(bot_names), seed_text)
     try:
-        if recorder is None:
-            while state.phase != OVER:
-                if state.phase == DEAL:
-                    if state.round > MAX_ROUNDS:
-                        _never_ends(rules, game_index)
-                    state.deal(rng)
-                else:
-                    state.apply(bots[state.to_move].choose(state))
-        else:
-            while state.phase != OVER:
-                if state.phase == DEAL:
-                    if state.round > MAX_ROUNDS:
-                        _never_ends(rules, game_index)
-                    state.deal(rng)
+        while state.phase != OVER:
+            if state.phase == DEAL:
+                if state.round > MAX_ROUNDS:
+                    _never_ends(rules, game_index)
+                state.deal(rng)
+                if recorder is not None:
                     recorder.dealt(state)
-                else:
-                    decision = bots[state.to_move].choose(state)
-                    state.apply(decision)
+            else:
+                decision = moves[state.to_move](state)
+                if recorder is not None:
                     recorder.decided(decision)
     except PluginError as exc:
         raise SimulationError(f"game {game_index}: {exc}", game_index, exc.plugin, exc.hook,
@@ -182,6 +175,33 @@ def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_ind
              for name, board in zip(bot_names, state.players)]
     return GameResult(game_index, seed_text, state.scores(), list(state.winners), state.round, 0,
                       seats, recorder.to_dict(state) if recorder else None)
+
+
+_START_STATES: dict[tuple, GameState] = {}
+
+
+def _start_state(rules, players: int) -> GameState:
+    """A new game's state, built once per variant and player count (games clone it)."""
+    key = (id(rules), players)
+    cached = _START_STATES.get(key)
+    if cached is None or cached.rules is not rules:
+        cached = _START_STATES[key] = GameState(rules, players)
+    return cached
+
+
+def _mover(bot):
+    """A function that makes ``bot``'s move on a state and returns the decision it took:
+    the bot's own ``play`` where it has one (a faster path), else choose then apply."""
+    play = getattr(bot, "play", None)
+    if play is not None:
+        return play
+    choose = bot.choose
+
+    def choose_and_apply(state):
+        decision = choose(state)
+        state.apply(decision)
+        return decision
+    return choose_and_apply
 
 
 def _never_ends(rules, game: int):

@@ -338,6 +338,19 @@ class GameState:
         _source, colour, line = decision
         return line != FLOOR and not self.players[self.current].accept[line] >> colour & 1
 
+    def apply_random(self, random) -> tuple:
+        """Take a decision drawn uniformly from ``legal_decisions()`` and return it.
+
+        The same as ``apply(random_decision(random))``, without checking a
+        decision that is legal by construction: random playouts run here.
+        """
+        decision = self.random_decision(random)
+        if self.phase == DRAFT:
+            self._take(*decision)
+        else:
+            self.apply(decision)
+        return decision
+
     def _draft(self, decision: tuple) -> None:
         source, colour, line = decision
         sources = self.sources
@@ -359,6 +372,15 @@ class GameState:
                 if not rules.misplaced_to_floor:
                     raise IllegalDecision(self.why_not(seat, colour, line))
                 line = FLOOR
+        self._take(source, colour, line)
+
+    def _take(self, source: int, colour: int, line: int) -> None:
+        """Carry out a legal draft (its line already turned to the floor if misplaced)."""
+        sources = self.sources
+        seat = self.current
+        board = self.players[seat]
+        rules = self.rules
+        taken = sources[source][colour]
         # Take the tiles; the rest of a factory goes to the centre.
         held = self.colour_sources
         if source == CENTRE:
@@ -369,16 +391,15 @@ class GameState:
                 self.marker_holder = seat
                 self._marker_to_floor(board)
         else:
-            factory = sources[source]
             centre = sources[CENTRE]
-            for other in COLOURS:
-                if factory[other]:
+            for other, count in enumerate(sources[source]):
+                if count:
                     held[other] -= 1
                     if other != colour:
                         if not centre[other]:
                             held[other] += 1
-                        centre[other] += factory[other]
-                    factory[other] = 0
+                        centre[other] += count
+            sources[source] = [0, 0, 0, 0, 0]
         self.tiles_on_table -= taken
         # Lay them on the line; what does not fit falls to the floor.
         overflow = taken
@@ -489,7 +510,12 @@ class GameState:
         self.lid[colour] += row  # the line held row + 1 tiles; one went to the wall
         board.line_count[row] = 0
         board.line_colour[row] = -1
-        board.refresh_accept(self.rules, row)
+        mask = self.rules.accept_cache.get((row, -1, 0, board.wall_rows[row]))
+        if mask is None:
+            board.refresh_accept(self.rules, row)
+        else:
+            board.accept[row] = mask
+            board.accept_key = board.accept_key & _OTHER_LINES[row] | _SCATTER[row][mask]
 
     def _line_falls(self, board: PlayerBoard, row: int) -> None:
         colour = board.line_colour[row]
@@ -511,8 +537,14 @@ class GameState:
                 if tile != MARKER:
                     lid[tile] += 1
             board.floor.clear()
-        self.round_scores.append(tuple(board.score for board in self.players))
-        if rules.game_over([board.wall for board in self.players], self.round):
+        self.round_scores.append(tuple([board.score for board in self.players]))
+        lines = supply = None
+        if rules.game_over_reads_supply:
+            lines = [tuple((colour if count else None, count)
+                           for colour, count in zip(board.line_colour, board.line_count))
+                     for board in self.players]
+            supply = [self.bag.count(colour) + lid[colour] for colour in COLOURS]
+        if rules.game_over([board.wall for board in self.players], self.round, lines, supply):
             self.last_round = True
             self._finish_game()
             return
