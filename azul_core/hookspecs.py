@@ -176,11 +176,16 @@ def azul_floor_penalty(floor: Sequence[int], settings: Any) -> int:
 
 
 @hookspec(firstresult=True)
-def azul_game_over(walls: Sequence[Wall], round_number: int, settings: Any) -> bool:
+def azul_game_over(walls: Sequence[Wall], round_number: int, lines: Any, supply: Any,
+                   settings: Any) -> bool:
     """Decide, after a round's tiling and penalties, whether the game ends.
 
     ``walls`` are the players' walls in seat order, ``round_number`` counts
-    from 1. ``None``: no opinion (the game goes on unless another plugin
+    from 1. ``lines``: each seat's pattern lines as ``(colour or None,
+    count)`` pairs; ``supply``: per colour, the tiles on no wall and no
+    pattern line (bag and lid, at a round's end), so a plugin can tell that a
+    row can never be completed. Either may be ``None`` when the caller does
+    not know. ``None``: no opinion (the game goes on unless another plugin
     ends it). First result wins.
     """
 
@@ -215,10 +220,13 @@ SITUATION_HOOKS = {
     "azul_line_accepts": ("row", "line_colour", "line_count", "capacity", "wall_row", "colour"),
     "azul_placement_score": ("wall", "row", "column"),
     "azul_floor_penalty": ("floor",),
-    "azul_game_over": ("walls", "round_number"),
+    "azul_game_over": ("walls", "round_number", "lines", "supply"),
     "azul_winners": ("scores", "walls"),
     "azul_end_bonuses": ("wall",),
 }
+
+#: Trailing arguments of situation hooks that a caller may leave out (they are then ``None``).
+OPTIONAL_ARGUMENTS = {"azul_game_over": ("lines", "supply")}
 
 #: Situation hooks whose answers are all collected (in the variant's plugin order)
 #: rather than the first one kept.

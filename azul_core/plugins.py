@@ -240,7 +240,8 @@ def compile_hook(pm: pluggy.PluginManager, hook_name: str, settings: Any,
                           f"'{[i.plugin_name for i in impls if i.hookwrapper or i.wrapper][0]}')",
                           hook=hook_name)
     namespace: dict[str, Any] = {"_settings": settings, "_fail": _hook_failure, "_refuse": _refused}
-    lines = [f"def {hook_name}({', '.join(params)}):"]
+    optional = hookspecs.OPTIONAL_ARGUMENTS.get(hook_name, ())
+    lines = [f"def {hook_name}({', '.join(p + '=None' if p in optional else p for p in params)}):"]
     if collecting:
         lines.append("    answers = []")
     for i, impl in enumerate(impls):

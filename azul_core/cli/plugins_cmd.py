@@ -38,7 +38,7 @@ def plugins_command(
                                     "source": "installed", "plugins": entries}
     else:
         loaded = load_variant_or_fail(variant)
-        entries = [describe(plugin) for plugin in loaded.plugins]
+        entries = [describe(plugin, _distribution_of(plugin)) for plugin in loaded.plugins]
         where = f" ({loaded.path})" if loaded.path else ""
         heading = (f"Plugins of variant '{loaded.name}'{where}, in its order "
                    "(for a first-result hook the last one is asked first):")
@@ -76,6 +76,16 @@ def installed_entries() -> list[dict[str, Any]]:
             continue
         entries.append(describe(plugin, distribution))
     return entries
+
+
+def _distribution_of(plugin) -> str | None:
+    """``"name version"`` of the package that installed an entry-point plugin, else None."""
+    from ..plugins import installed_plugins
+
+    if not plugin.origin.startswith("entry point "):
+        return None
+    dist = getattr(installed_plugins().get(plugin.name), "dist", None)
+    return f"{dist.name} {dist.version}" if dist is not None else None
 
 
 def describe(plugin, distribution: str | None = None) -> dict[str, Any]:

@@ -1,0 +1,325 @@
+"""One test per hook: a tiny plugin changes that hook's answer, and the game changes with it.
+
+Each test plays the same position with and without the plugin (or checks
+the standard answer), so it shows what the hook decides. The meta-tests at
+the end fail when a hook is added without a test here or without a
+docstring, and when docs/plugins.md no longer matches the hook specifications.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from azul_core import hookdoc, hookimpl, hookspecs
+from azul_core.bots import available_bots, make_bot
+from azul_core.colours import BLUE, RED, YELLOW
+from azul_core.rules import MarkerRule, TableSetup
+from azul_core.settings import Setting
+from azul_core.state import FLOOR, PLACE, IllegalDecision
+from azul_core.testing import (floor_of, lines_of, new_game, play, play_out, run_round, set_lines,
+                               set_table)
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "plugins.md"
+
+# Seat 0 fills line 1 (blue) and line 2 (red); seat 1 fills line 1 (yellow), taking the
+# marker; the centre's black goes to seat 1's floor. The round then ends.
+ONE_ROUND_TABLE = ["BYRR", "K"]
+ONE_ROUND_MOVES = ["1B1", "CY1", "CR2", "2K-"]
+
+
+def one_round(game):
+    set_table(game, ONE_ROUND_TABLE)
+    play(game, ONE_ROUND_MOVES)
+    return game
+
+
+# ---------------------------------------------------------------- setup hooks
+
+
+def test_hook_azul_declare_settings():
+    class TilePoints:
+        @hookimpl
+        def azul_declare_settings(self):
+            return [Setting("tile_points", "int", 1, "points for every placed tile", minimum=0)]
+
+        @hookimpl
+        def azul_placement_score(self, settings):
+            return settings.tile_points
+
+    game = one_round(new_game(plugins=[TilePoints()], settings={"tile_points": 4}))
+    assert [board.placement_points for board in game.players] == [8, 4]
+    with pytest.raises(ValueError, match="unknown setting 'tile_points'"):
+        new_game(settings={"tile_points": 4})  # nobody declares it in plain standard
+
+
+def test_hook_azul_game_setup():
+    class SmallTable:
+        @hookimpl
+        def azul_game_setup(self, players):
+            return TableSetup(factories=players, tiles_per_factory=3, tiles_per_colour=10)
+
+    game = new_game(plugins=[SmallTable()], players=3)
+    assert len(game.sources) - 1 == 3 and len(game.bag) == 50
+    run_round(game, seed=1)
+    assert game.tile_counts() == [10] * 5
+    standard = new_game(players=3)
+    assert len(standard.sources) - 1 == 7 and len(standard.bag) == 100
+
+
+def test_hook_azul_floor_spaces():
+    class ShortFloor:
+        @hookimpl
+        def azul_floor_spaces(self):
+            return 3
+
+    game = new_game(plugins=[ShortFloor()])
+    set_table(game, ["BBBB", "YYYY"])
+    play(game, ["1B-"])
+    assert floor_of(game, 0) == "BBB" and game.lid[BLUE] == 1
+    standard = new_game()
+    set_table(standard, ["BBBB", "YYYY"])
+    play(standard, ["1B-"])
+    assert floor_of(standard, 0) == "BBBB" and standard.lid[BLUE] == 0
+
+
+def test_hook_azul_tiling_time():
+    class TileAtOnce:
+        @hookimpl
+        def azul_tiling_time(self):
+            return "turn"
+
+    game = new_game(plugins=[TileAtOnce()])
+    set_table(game, ONE_ROUND_TABLE)
+    play(game, ["1B1"])
+    assert game.players[0].wall[0][0] == BLUE and lines_of(game, 0) == {}
+    standard = new_game()
+    set_table(standard, ONE_ROUND_TABLE)
+    play(standard, ["1B1"])
+    assert standard.players[0].wall[0][0] is None and lines_of(standard, 0) == {1: "B"}
+
+
+def test_hook_azul_marker_rule():
+    class MarkerAside:
+        @hookimpl
+        def azul_marker_rule(self):
+            return MarkerRule(placement="aside")
+
+    game = new_game(plugins=[MarkerAside()])
+    set_table(game, ["BYRK"], centre="RR")
+    play(game, ["CR-"])
+    assert floor_of(game, 0) == "RR" and game.marker_holder == 0
+    standard = new_game()
+    set_table(standard, ["BYRK"], centre="RR")
+    play(standard, ["CR-"])
+    assert floor_of(standard, 0) == "MRR" and standard.marker_holder == 0
+
+
+def test_hook_azul_misplaced_draft():
+    class MistakesToFloor:
+        @hookimpl
+        def azul_misplaced_draft(self):
+            return "floor"
+
+    game = new_game(plugins=[MistakesToFloor()])
+    set_lines(game, 0, {2: "R"})
+    set_table(game, ["BBYY"])
+    play(game, ["1B2"])  # line 2 holds red: the blues go to the floor
+    assert floor_of(game, 0) == "BB" and lines_of(game, 0) == {2: "R"}
+    standard = new_game()
+    set_lines(standard, 0, {2: "R"})
+    set_table(standard, ["BBYY"])
+    with pytest.raises(IllegalDecision, match="pattern line 2 holds red"):
+        play(standard, ["1B2"])
+
+
+class PrintedWallChosenByHand:
+    """The colour wall, but the player places each tile (always one legal column)."""
+
+    name = "chosen_wall"
+
+    @hookimpl
+    def azul_wall_spaces(self, wall, row, colour):
+        column = (colour + row) % 5
+        return (column,) if wall[row][column] is None else ()
+
+    @hookimpl
+    def azul_wall_choice(self):
+        return True
+
+
+def test_hook_azul_wall_choice():
+    game = one_round(new_game(plugins=[PrintedWallChosenByHand()], decide={"wall": "chosen_wall"}))
+    assert game.phase == PLACE and game.to_move == 0
+    assert game.legal_decisions() == [(0, 0)]
+    play(game, ["w1:1", "w2:4", "w1:2"])
+    assert game.players[0].wall[1][3] == RED and game.players[1].wall[0][1] == YELLOW
+    standard = one_round(new_game())
+    assert standard.phase != PLACE and standard.players[0].wall[1][3] == RED
+
+
+def test_hook_azul_register_bots():
+    class FirstChoice:
+        def __init__(self, seed=None, think=None):
+            pass
+
+        def choose(self, state):
+            return state.legal_decisions()[0]
+
+    class OffersABot:
+        @hookimpl
+        def azul_register_bots(self):
+            return {"first-choice": FirstChoice}
+
+    game = new_game(plugins=[OffersABot()])
+    assert "first-choice" in available_bots(game.rules)
+    assert "first-choice" not in available_bots(new_game().rules)
+    set_table(game, ["BYRK"])
+    game.apply(make_bot("first-choice", game.rules, seed=1).choose(game))
+    assert lines_of(game, 0) == {1: "B"}
+
+
+# ---------------------------------------------------------------- situation hooks
+
+
+def test_hook_azul_wall_spaces():
+    class MirroredWall:
+        name = "mirrored_wall"
+
+        @hookimpl
+        def azul_wall_spaces(self, wall, row, colour):
+            column = 4 - (colour + row) % 5
+            return (column,) if wall[row][column] is None else ()
+
+        @hookimpl
+        def azul_wall_choice(self):
+            return False
+
+    game = one_round(new_game(plugins=[MirroredWall()], decide={"wall": "mirrored_wall"}))
+    assert game.players[0].wall[0][4] == BLUE and game.players[0].wall[1][1] == RED
+    standard = one_round(new_game())
+    assert standard.players[0].wall[0][0] == BLUE and standard.players[0].wall[1][3] == RED
+
+
+def test_hook_azul_line_accepts():
+    class NoBlueOnLineOne:
+        @hookimpl
+        def azul_line_accepts(self, row, colour):
+            if row == 0 and colour == BLUE:
+                return False
+            return None  # no opinion: the standard rule decides
+
+    game = new_game(plugins=[NoBlueOnLineOne()])
+    set_table(game, ["BBYY"])
+    legal = game.legal_decisions()
+    assert (1, BLUE, 0) not in legal and (1, BLUE, 1) in legal and (1, YELLOW, 0) in legal
+    standard = new_game()
+    set_table(standard, ["BBYY"])
+    assert (1, BLUE, 0) in standard.legal_decisions()
+
+
+def test_hook_azul_placement_score():
+    class RowNumberPoints:
+        @hookimpl
+        def azul_placement_score(self, row):
+            return row + 1
+
+    game = one_round(new_game(plugins=[RowNumberPoints()]))
+    assert [board.placement_points for board in game.players] == [1 + 2, 1]
+    standard = one_round(new_game())
+    assert [board.placement_points for board in standard.players] == [1 + 1, 1]
+
+
+def test_hook_azul_floor_penalty():
+    class FreeFloor:
+        @hookimpl
+        def azul_floor_penalty(self):
+            return 0
+
+    game = one_round(new_game(plugins=[FreeFloor()]))
+    assert [board.penalty_points for board in game.players] == [0, 0]
+    standard = one_round(new_game())
+    assert [board.penalty_points for board in standard.players] == [0, -2]  # marker + black
+
+
+def test_hook_azul_game_over():
+    class OneRoundOnly:
+        @hookimpl
+        def azul_game_over(self):
+            return True
+
+    game = one_round(new_game(plugins=[OneRoundOnly()]))
+    assert game.over and game.round == 1 and len(game.round_scores) == 1
+    standard = one_round(new_game())
+    assert not standard.over and standard.round == 2
+
+
+def test_hook_azul_end_bonuses():
+    class ThanksForPlaying:
+        @hookimpl
+        def azul_end_bonuses(self):
+            return [("participation", 1)]
+
+    game = play_out(new_game(plugins=[ThanksForPlaying()]), seed=7)
+    standard = play_out(new_game(), seed=7)
+    assert all(("participation", 1) in board.bonuses for board in game.players)
+    assert game.scores() == [score + 1 for score in standard.scores()]
+
+
+def test_hook_azul_winners():
+    class LowestScoreWins:
+        @hookimpl
+        def azul_winners(self, scores):
+            low = min(scores)
+            return [seat for seat, score in enumerate(scores) if score == low]
+
+    game = play_out(new_game(plugins=[LowestScoreWins()]), seed=0)
+    standard = play_out(new_game(), seed=0)
+    scores = game.scores()
+    assert scores == standard.scores() and min(scores) < max(scores)
+    assert game.winners == [scores.index(min(scores))]
+    assert standard.winners == [scores.index(max(scores))]
+
+
+# ---------------------------------------------------------------- meta-tests
+
+
+def test_every_hook_has_its_own_test():
+    tests = set(vars(sys.modules[__name__]))
+    missing = [hook.name for hook in hookdoc.hook_docs() if f"test_hook_{hook.name}" not in tests]
+    assert not missing, f"hooks without a test_hook_<name> in tests/test_hooks.py: {missing}"
+
+
+def test_the_reference_finds_every_hook():
+    specs = [name for name in vars(hookspecs) if name.startswith("azul_")]
+    assert [hook.name for hook in hookdoc.hook_docs()] == specs
+
+
+def test_every_hook_is_documented():
+    undocumented = [hook.name for hook in hookdoc.hook_docs() if not hook.doc]
+    assert not undocumented, f"hooks without a docstring in azul_core/hookspecs.py: {undocumented}"
+
+
+def test_plugin_docs_match_the_hook_specifications():
+    text = DOCS.read_text(encoding="utf-8")
+    assert hookdoc.replace_reference(text) == text, \
+        "docs/plugins.md is out of date: run python -m azul_core.hookdoc docs/plugins.md"
+
+
+def test_the_reference_shows_signature_and_answer_rule():
+    reference = hookdoc.render_reference()
+    assert "def azul_floor_penalty(floor: Sequence[int], settings: Any) -> int: ..." in reference
+    section = reference.split("#### `azul_end_bonuses`")[1].split("####")[0]
+    assert "Every plugin is asked and every answer is used" in section
+
+
+def test_the_reference_updates_a_stale_file(tmp_path):
+    stale = tmp_path / "plugins.md"
+    stale.write_text(f"# Intro\n\n{hookdoc.BEGIN}\nold text\n{hookdoc.END}\n\nOutro\n", encoding="utf-8")
+    assert hookdoc.main(["--check", str(stale)]) == 1
+    assert hookdoc.main([str(stale)]) == 0
+    updated = stale.read_text(encoding="utf-8")
+    assert "old text" not in updated and updated.startswith("# Intro") and updated.endswith("Outro\n")
+    assert hookdoc.main(["--check", str(stale)]) == 0
