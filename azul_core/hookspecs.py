@@ -181,8 +181,8 @@ def azul_game_over(walls: Sequence[Wall], round_number: int, lines: Any, supply:
     """Decide, after a round's tiling and penalties, whether the game ends.
 
     ``walls`` are the players' walls in seat order, ``round_number`` counts
-    from 1. ``lines``: each seat's pattern lines as ``(colour or None,
-    count)`` pairs; ``supply``: per colour, the tiles on no wall and no
+    from 1. ``lines``: a read-only sequence, per seat, of its pattern lines as
+    ``(colour or None, count)`` pairs; ``supply``: per colour, the tiles on no wall and no
     pattern line (bag and lid, at a round's end), so a plugin can tell that a
     row can never be completed. Either may be ``None`` when the caller does
     not know. ``None``: no opinion (the game goes on unless another plugin

@@ -12,11 +12,12 @@ import os
 import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .bots import available_bots
 from .plugins import PluginError
 from .state import DEAL, OVER, GameState, IllegalDecision
+from .stats import CONFIDENCE, describe, mean, wilson_interval
 
 #: A game still running after this many rounds is stopped: a rule never ends it.
 MAX_ROUNDS = 200
@@ -88,27 +89,40 @@ class Simulation:
     record_dir: str | None = None
 
     def summary(self) -> dict:
-        """Mean score and win share per seat, rounds per game (a shared victory is split)."""
+        """Everything ``azul simulate --json`` prints: scores, win shares with their
+        intervals, the start player's advantage, rounds, floor tiles and where the
+        points came from, per seat and overall (a shared victory is split).
+        Floats are rounded to 4 decimals so equal runs print equal text."""
         games = len(self.results)
+        players = self.players
         seats = []
         for seat, bot in enumerate(self.bots):
             wins = sum(1 for r in self.results if seat in r.winners)
-            share = sum(1 / len(r.winners) for r in self.results if seat in r.winners)
+            share = _win_shares(self.results, lambda _result, seat=seat: seat)
+            low, high = wilson_interval(share, games) if games else (0.0, 0.0)
+            boards = [r.seats[seat] for r in self.results]
+            points = _points(boards)
             seats.append({
                 "seat": seat,
                 "bot": bot,
                 "mean_score": _mean(r.scores[seat] for r in self.results),
-                "mean_placement_points": _mean(r.seats[seat].placement_points for r in self.results),
-                "mean_penalty_points": _mean(r.seats[seat].penalty_points for r in self.results),
-                "mean_bonus_points": _mean(r.seats[seat].bonus_points for r in self.results),
-                "mean_floor_tiles": _mean(r.seats[seat].floor_tiles for r in self.results),
+                "mean_placement_points": points["placements"],
+                "mean_penalty_points": points["penalties"],
+                "mean_bonus_points": points["bonuses"],
+                "mean_floor_tiles": _mean(board.floor_tiles for board in boards),
                 "wins": wins,
-                "win_share": round(share / games, 4) if games else 0.0,
+                "win_share": _round(share / games) if games else 0.0,
+                "win_share_low": _round(low),
+                "win_share_high": _round(high),
+                "score": _described(r.scores[seat] for r in self.results),
+                "floor_tiles_per_round": _per_round(self.results, seat),
+                "points": points,
             })
         rounds = [r.rounds for r in self.results]
+        every_board = [board for r in self.results for board in r.seats]
         return {
             "variant": self.variant,
-            "players": self.players,
+            "players": players,
             "games": games,
             "seed": self.seed,
             "bots": list(self.bots),
@@ -118,12 +132,77 @@ class Simulation:
             "shared_victories": sum(1 for r in self.results if len(r.winners) > 1),
             "seats": seats,
             "record_dir": self.record_dir,
+            "confidence": CONFIDENCE,
+            "score": _described(score for r in self.results for score in r.scores),
+            "rounds_per_game": _described(rounds),
+            "floor_tiles_per_round": _per_round(self.results),
+            "points": _points(every_board),
+            "start_player": self._start_player(),
+        }
+
+    def _start_player(self) -> dict:
+        """How the player who starts round 1 fares against a fair 1/players share."""
+        games = len(self.results)
+        share = _win_shares(self.results, lambda result: result.first_player)
+        low, high = wilson_interval(share, games) if games else (0.0, 0.0)
+        fair = 1 / self.players
+        starters = {r.first_player for r in self.results}
+        return {
+            "seat": starters.pop() if len(starters) == 1 else None,
+            "win_share": _round(share / games) if games else 0.0,
+            "win_share_low": _round(low),
+            "win_share_high": _round(high),
+            "fair_share": _round(fair),
+            "advantage": _round(share / games - fair) if games else 0.0,
+            "advantage_low": _round(low - fair) if games else 0.0,
+            "advantage_high": _round(high - fair) if games else 0.0,
         }
 
 
+def _win_shares(results, seat_of) -> float:
+    """Games won by the seat ``seat_of(result)`` names, a shared victory counting as its share."""
+    return sum(1 / len(r.winners) for r in results if seat_of(r) in r.winners)
+
+
+def _points(boards) -> dict:
+    """Where a seat's points came from, as means per game. Scores never go below 0, so a
+    player can be spared some penalties: ``penalties_waived`` makes the parts add up to the
+    mean score."""
+    boards = list(boards)
+    labels = list(dict.fromkeys(label for board in boards for label, _points in board.bonuses))
+    placements = _mean(board.placement_points for board in boards)
+    penalties = _mean(board.penalty_points for board in boards)
+    bonuses = _mean(board.bonus_points for board in boards)
+    waived = _mean(board.score - board.placement_points - board.penalty_points - board.bonus_points
+                   for board in boards)
+    return {
+        "placements": placements,
+        "penalties": penalties,
+        "bonuses": bonuses,
+        "bonuses_by_label": {label: _mean(sum(points for name, points in board.bonuses if name == label)
+                                          for board in boards) for label in labels},
+        "penalties_waived": waived,
+    }
+
+
+def _per_round(results, seat: int | None = None) -> float:
+    """Floor tiles per round and player, averaged over games: ``seat``'s, or every seat's."""
+    def per_round(result) -> float:
+        boards = result.seats if seat is None else [result.seats[seat]]
+        return sum(board.floor_tiles for board in boards) / (result.rounds * len(boards))
+    return _mean(per_round(r) for r in results)
+
+
+def _described(values) -> dict:
+    return {key: _round(value) for key, value in describe(values).items()}
+
+
+def _round(value: float) -> float:
+    return round(value, 4)
+
+
 def _mean(values) -> float:
-    values = list(values)
-    return round(sum(values) / len(values), 4) if values else 0.0
+    return _round(mean(values))
 
 
 def game_seed(seed: Any, game: int) -> str:
@@ -252,13 +331,16 @@ def resolve_bots(names: str | Sequence[str], players: int, rules=None) -> list[s
 
 
 def simulate(variant, players: int, games: int, seed: Any = 0, bots: str | Sequence[str] = "random",
-             workers: int = 1, record_dir: str | Path | None = None) -> Simulation:
+             workers: int = 1, record_dir: str | Path | None = None,
+             progress: Callable[[int, int], Any] | None = None) -> Simulation:
     """Play ``games`` games; results in game order, identical for any ``workers``.
 
     ``variant`` is a ``Variant`` or a name/path for ``load_variant``.
     ``workers`` > 1 plays chunks of games in that many processes (0: one per
     CPU). With ``record_dir`` each game's record is written there as
-    ``game-NNNNN.json``.
+    ``game-NNNNN.json``. ``progress(done, games)`` is called in this process
+    each time a chunk of games has finished (about every 1% of the run when
+    playing here).
     """
     if not isinstance(variant, _variant_class()):
         variant = _load_variant(str(variant))
@@ -284,9 +366,9 @@ def simulate(variant, players: int, games: int, seed: Any = 0, bots: str | Seque
     job = _Job(str(variant.path), players, seed, bot_names, str(folder) if folder else None, ref)
     numbers = list(range(1, games + 1))
     if workers == 1 or games == 1:
-        results = _play_games(job, numbers, variant)
+        results = _play_here(job, numbers, variant, progress)
     else:
-        results = _play_in_processes(job, numbers, min(workers, games))
+        results = _play_in_processes(job, numbers, min(workers, games), progress)
     return Simulation(variant.name, players, seed, bot_names, results, job.record_dir)
 
 
@@ -328,14 +410,28 @@ def _play_games(job: _Job, numbers: Sequence[int], variant=None) -> list[GameRes
     return results
 
 
-def _play_in_processes(job: _Job, numbers: list[int], workers: int) -> list[GameResult]:
+def _play_here(job: _Job, numbers: list[int], variant, progress) -> list[GameResult]:
+    if progress is None:
+        return _play_games(job, numbers, variant)
+    size = max(1, len(numbers) // 100)
+    results: list[GameResult] = []
+    for start in range(0, len(numbers), size):
+        results.extend(_play_games(job, numbers[start:start + size], variant))
+        progress(len(results), len(numbers))
+    return results
+
+
+def _play_in_processes(job: _Job, numbers: list[int], workers: int, progress=None) -> list[GameResult]:
     from concurrent.futures import ProcessPoolExecutor
     size = max(1, min(250, len(numbers) // (workers * 4)))
     chunks = [numbers[i:i + size] for i in range(0, len(numbers), size)]
     results: list[GameResult] = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
+        # Collected in game order, so a failing run reports its first failing game.
         for chunk_results in pool.map(_play_games, [job] * len(chunks), chunks):
             results.extend(chunk_results)
+            if progress is not None:
+                progress(len(results), len(numbers))
     return results
 
 

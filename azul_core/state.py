@@ -15,7 +15,7 @@ random, ``deal_tiles(factories)`` lays given tiles (a replay).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .colours import COLOURS, LETTERS, MARKER, NAMES
 from .rules import PATTERN_LINES, Rules, WALL_SIZE
@@ -87,6 +87,28 @@ class PlayerBoard:
 
     def complete_rows(self) -> int:
         return sum(1 for row in self.wall if None not in row)
+
+
+class PatternLines(Sequence):
+    """Every seat's pattern lines, read-only: ``lines[seat][row] == (colour or None, count)``.
+
+    Worked out only when a seat is read: most end-of-round questions never need them.
+    """
+
+    __slots__ = ("_boards",)
+
+    def __init__(self, boards: Sequence[PlayerBoard]):
+        self._boards = boards
+
+    def __len__(self) -> int:
+        return len(self._boards)
+
+    def __getitem__(self, seat):
+        if isinstance(seat, slice):
+            return [self[i] for i in range(len(self))[seat]]
+        board = self._boards[seat]
+        return tuple([(colour if count else None, count)
+                      for colour, count in zip(board.line_colour, board.line_count)])
 
 
 class GameState:
@@ -348,7 +370,7 @@ class GameState:
         if self.phase == DRAFT:
             self._take(*decision)
         else:
-            self.apply(decision)
+            self._place_at(*decision)
         return decision
 
     def _draft(self, decision: tuple) -> None:
@@ -495,8 +517,12 @@ class GameState:
             raise IllegalDecision(f"wall column {column + 1} is not legal for the "
                                   f"{NAMES[self.players[seat].line_colour[row]]} tile of line "
                                   f"{row + 1} (legal: {legal})")
+        self._place_at(row, column)
+
+    def _place_at(self, row: int, column: int) -> None:
+        """Carry out a legal placement of the tile being placed, then go on with the game."""
         del self.pending[0]
-        self._place(self.players[seat], row, column)
+        self._place(self.players[self.placing[0]], row, column)
         if self._tile_pending():
             self._next_turn()
 
@@ -540,9 +566,7 @@ class GameState:
         self.round_scores.append(tuple([board.score for board in self.players]))
         lines = supply = None
         if rules.game_over_reads_supply:
-            lines = [tuple((colour if count else None, count)
-                           for colour, count in zip(board.line_colour, board.line_count))
-                     for board in self.players]
+            lines = PatternLines(self.players)
             supply = [self.bag.count(colour) + lid[colour] for colour in COLOURS]
         if rules.game_over([board.wall for board in self.players], self.round, lines, supply):
             self.last_round = True

@@ -10,8 +10,10 @@ A variant file (YAML, or TOML with the same fields)::
     decide: {wall: grey_wall}    # only where two plugins claim an exclusive rule
     settings: {floor_penalties: [-1, -1, -2, -2, -2, -3, -3]}
 
-``extends`` merges ``settings`` and ``decide`` key by key; every other field,
-and each setting's value, replaces the base's. ``name`` is never inherited.
+``extends`` merges mappings key by key, at every depth (``settings``,
+``decide``, and a setting whose value is a mapping, such as ``factories``);
+lists and scalars replace the base's. ``name`` and ``description`` are never
+inherited: they describe the file that says them.
 
 Loading checks everything it can and reports every problem at once, each at
 its place (``VariantError.problems``): it goes on past a problem as long as
@@ -32,10 +34,11 @@ from .plugins import (LoadedPlugin, PluginError, ask_all, load_plugin, new_manag
                       register_plugins, unknown_hooks)
 from .rules import Rules, VariantRulesError
 from .settings import Setting, Settings
-from .variant_files import Located, Problem, item_position, position, read_mapping
+from .variant_files import Located, Problem, position, read_mapping
 
 FIELDS = ("name", "description", "extends", "players", "plugins", "decide", "settings")
 #: Fields whose mappings ``extends`` merges key by key.
+#: Fields whose entries get their own origin in ``Variant.origins``.
 MERGED_FIELDS = ("settings", "decide")
 SUFFIXES = (".yaml", ".yml", ".toml")
 MAX_EXTENDS_DEPTH = 32
@@ -113,11 +116,11 @@ def find_variant(ref: str, relative_to: Path | None = None) -> Path:
             path = relative_to / path
         if path.is_file():
             return path
-        raise VariantError([Problem(ref, 1, 1, "variant file not found")])
+        raise VariantError([Problem(ref, 0, 0, "variant file not found")])
     known = known_variants()
     if ref in known:
         return known[ref]
-    raise VariantError([Problem(ref, 1, 1, f"unknown variant '{ref}' (known: {', '.join(known)})"
+    raise VariantError([Problem("", 0, 0, f"unknown variant '{ref}' (known: {', '.join(known)})"
                                            f"{_did_you_mean(ref, known)}")])
 
 
@@ -180,8 +183,13 @@ def _read_chain(path: Path, problems: list[Problem], chain: tuple[Path, ...] = (
     try:
         base_path = find_variant(base_ref, path.parent)
     except VariantError as exc:
-        message = exc.problems[0].message if not looks_like_path(base_ref) \
-            else f"base variant file '{base_ref}' not found (looked in {_shown(path.parent)})"
+        if looks_like_path(base_ref):
+            folder = (path.parent / base_ref).parent
+            nearby = [p.name for p in folder.iterdir() if p.suffix in SUFFIXES] if folder.is_dir() else []
+            message = (f"base variant file '{base_ref}' not found (looked in {_shown(folder)})"
+                       f"{_did_you_mean(Path(base_ref).name, nearby)}")
+        else:
+            message = exc.problems[0].message
         problems.append(Problem(*here, message))
         own.complete = False
         return own
@@ -209,22 +217,22 @@ def _record_places(merged: _Merged, mapping: Any, shown: str, prefix: str) -> No
 
 def _merge(base: dict, own: dict) -> dict:
     merged = Located(base)
-    merged.where = dict(getattr(base, "where", {}))
+    merged.where = {**getattr(base, "where", {}), **getattr(own, "where", {})}
     for key, value in own.items():
-        if key in MERGED_FIELDS and isinstance(value, dict) and isinstance(merged.get(key), dict):
-            inner = Located({**merged[key], **value})
-            inner.where = {**getattr(merged[key], "where", {}), **getattr(value, "where", {})}
-            merged[key] = inner
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
         else:
             merged[key] = value
     return merged
 
 
 def _shown(path: Path) -> str:
+    """A path as messages show it: relative below the working directory, else absolute."""
     try:
-        return os.path.relpath(path)
-    except ValueError:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
         return str(path)
+    return str(Path(path).absolute()) if relative.startswith("..") else relative
 
 
 # ---------------------------------------------------------------- resolving
@@ -312,10 +320,14 @@ class _Resolver:
         return Variant(name, description, self.path, tuple(players), plugins, settings, decide,
                        rules, origins, declared)
 
+    def own(self, key: str) -> Any:
+        """The value of ``key`` if this file (not a base) sets it."""
+        written_here = self.merged.origins.get(key, ("",))[0] == _shown(self.path)
+        return self.data.get(key) if written_here else None
+
     def check_name(self) -> str:
-        # A name is never inherited: a file extending 'duel' is not 'duel'.
-        own_name = self.data.get("name") if self.merged.origins.get("name", ("",))[0] \
-            == _shown(self.path) else None
+        # Name and description are never inherited: a file extending 'duel' is not 'duel'.
+        own_name = self.own("name")
         if own_name is None:
             return self.path.stem
         if not isinstance(own_name, str) or not own_name.strip():
@@ -324,7 +336,9 @@ class _Resolver:
         return own_name
 
     def check_description(self) -> str:
-        description = self.data.get("description", "")
+        description = self.own("description")
+        if description is None:
+            return ""
         if not isinstance(description, str):
             self.problem("description", f"'description' must be a string, not {_describe(description)}")
             return ""
@@ -467,7 +481,7 @@ class _Resolver:
             if setting is None:
                 owners = ", ".join(sorted({s.owner for s in declared.values()})) or "none"
                 self.problem(f"settings.{key}", f"unknown setting '{key}'{_did_you_mean(key, declared)} "
-                                                f"(no listed plugin declares it; plugins: {owners})")
+                                                f"(no listed plugin declares it; plugins with settings: {owners})")
                 ok = False
                 continue
             value = _normalise(setting, value)

@@ -32,6 +32,8 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        if not self.line:  # about a name or a whole file, not a place in one
+            return f"{self.file}: {self.message}" if self.file else self.message
         return f"{self.file}:{self.line}:{self.column}: {self.message}"
 
     def to_json(self) -> dict:
@@ -281,9 +283,3 @@ def position(mapping: Any, key: Any) -> tuple[int, int]:
         return mapping.where.get(key, mapping.start)
     return (1, 1)
 
-
-def item_position(items: Any, index: int) -> tuple[int, int] | None:
-    """Where item ``index`` of a list read from a file stood, if known."""
-    if isinstance(items, LocatedList) and 0 <= index < len(items.where):
-        return items.where[index]
-    return None

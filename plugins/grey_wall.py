@@ -7,9 +7,10 @@ line to the floor. Every other rule stays the standard plugin's, but one.
 
 A grey wall can block itself: a row whose missing colours all stand in the
 columns of its free spaces can never be completed, and when every row of
-every wall is blocked, the standard end (a completed row) never comes. The
-rules are silent there; our **decision** (setting ``end_when_blocked``): the
-game then ends after that round's tiling, with the usual bonuses.
+every wall is blocked (that way, or starved of a colour as the standard
+plugin judges it), the standard end (a completed row) never comes. The rules
+are silent there; our **decision** (setting ``end_when_blocked``): the game
+then ends after that round's tiling and penalties, with the usual bonuses.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from itertools import permutations
 from azul_core import hookimpl
 from azul_core.colours import COLOURS
 from azul_core.settings import Setting
+from azul_plugins.standard import circulation, row_can_get_its_tiles
 
 AZUL_API = 1
 
@@ -28,24 +30,45 @@ def legal_columns(wall, row: int, colour: int) -> tuple[int, ...]:
     cells = wall[row]
     if colour in cells:
         return ()
-    return tuple(column for column, cell in enumerate(cells)
-                 if cell is None and all(other[column] != colour for other in wall))
+    # Runs for every tiled line: spelled out for the 5 rows of the wall, for speed.
+    first, second, third, fourth, fifth = wall
+    return tuple([column for column in range(5)
+                  if cells[column] is None and colour != first[column] and colour != second[column]
+                  and colour != third[column] and colour != fourth[column]
+                  and colour != fifth[column]])
 
 
-def row_can_be_completed(wall, row: int) -> bool:
+def row_fits(wall, row: int, columns=None) -> bool:
     """Whether the colours missing from ``row`` can still fill its free spaces, each in a
-    column that does not hold it yet (more tiles on the wall only ever add constraints)."""
+    column that does not hold it yet (more tiles on the wall only ever add constraints).
+    ``columns``: the wall's columns, ``list(zip(*wall))``, when the caller has them."""
     cells = wall[row]
-    missing = [colour for colour in COLOURS if colour not in cells]
+    if columns is None:
+        columns = list(zip(*wall))
     free = [column for column, cell in enumerate(cells) if cell is None]
-    column_colours = [{other[column] for other in wall} for column in free]
-    return any(all(colour not in column_colours[i] for colour, i in zip(missing, order))
-               for order in permutations(range(len(free))))
+    missing = [colour for colour in COLOURS if colour not in cells]
+    return any(all(colour not in columns[column] for colour, column in zip(missing, order))
+               for order in permutations(free))
 
 
-def wall_blocked(wall) -> bool:
-    """Whether no row of ``wall`` can ever be completed."""
-    return not any(row_can_be_completed(wall, row) for row in range(len(wall)))
+def blocked(walls, lines=None, supply=None) -> bool:
+    """Whether no row of any wall can ever be completed: each either can't be filled without a
+    repeated colour, or can't get the tiles it misses (without ``lines`` and ``supply``, only
+    the first is judged)."""
+    # Plenty of every colour: no line is stuck and every row can get its tiles.
+    judge_tiles = lines is not None and supply is not None and min(supply) < len(walls[0])
+    if judge_tiles:
+        available, stuck = circulation(lines, supply)
+    for seat, wall in enumerate(walls):
+        columns = list(zip(*wall))
+        for row, cells in enumerate(wall):
+            if not row_fits(wall, row, columns):
+                continue
+            if judge_tiles and not row_can_get_its_tiles(
+                    cells, row, lines[seat][row][0], available, (seat, row) in stuck):
+                continue
+            return False
+    return True
 
 
 @hookimpl
@@ -70,7 +93,7 @@ def azul_wall_choice():
 
 
 @hookimpl
-def azul_game_over(walls, settings):
-    if settings.end_when_blocked and all(wall_blocked(wall) for wall in walls):
+def azul_game_over(walls, lines, supply, settings):
+    if settings.end_when_blocked and blocked(walls, lines, supply):
         return True
     return None  # the standard end (a completed row) still decides

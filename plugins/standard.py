@@ -5,6 +5,13 @@ its penalties, tiling at the end of the round, the start marker on the floor,
 the end when a row is complete, the 2/7/10 bonuses and the tie-break on
 complete rows. The wall itself comes from another plugin (``colour_wall`` or
 ``grey_wall``).
+
+One **decision** of ours beyond ``rules/standard.md`` (setting
+``end_when_starved``): a game can starve. When every row of every wall
+misses a colour whose tiles can never reach it again (every tile of that
+colour sits on walls or on pattern lines that can never be completed), no
+row can ever be completed and the standard end never comes; the game then
+ends after that round's tiling and penalties, with the usual bonuses.
 """
 
 from __future__ import annotations
@@ -52,6 +59,9 @@ def azul_declare_settings():
         Setting("start_without_marker", "str", "same",
                 "who starts the next round when nobody took from the centre: the 'same' player "
                 "or the 'next' seat", choices=("same", "next")),
+        Setting("end_when_starved", "bool", True,
+                "end the game after a round in which no row of any wall can still get the "
+                "tiles it misses (otherwise such a game never ends)"),
     ]
 
 
@@ -125,12 +135,57 @@ def azul_floor_penalty(floor, settings):
 
 
 @hookimpl
-def azul_game_over(walls):
+def azul_game_over(walls, lines, supply, settings):
     for wall in walls:
         for row in wall:
             if None not in row:
                 return True
-    return False
+    return bool(settings.end_when_starved and lines is not None and supply is not None
+                and starved(walls, lines, supply))
+
+
+def circulation(lines, supply) -> tuple[list[int], set]:
+    """Per colour, the most tiles that can ever be drafted again, and the pattern lines
+    ``(seat, row)`` that can never be completed.
+
+    ``supply``: per colour, the tiles in the bag and the lid. A line waiting for
+    ``need`` more tiles of its colour completes only if that many can reach it;
+    when it does, all but the one that goes to the wall return to circulation.
+    Completing a line never lowers the supply, so completing every line that
+    can be, in any order, finds them all.
+    """
+    available = list(supply)
+    waiting = {(seat, row): (colour, count) for seat, seat_lines in enumerate(lines)
+               for row, (colour, count) in enumerate(seat_lines) if count}
+    progress = True
+    while progress:
+        progress = False
+        for (seat, row), (colour, count) in list(waiting.items()):
+            if row + 1 - count <= available[colour]:
+                available[colour] += count - 1
+                del waiting[seat, row]
+                progress = True
+    return available, set(waiting)
+
+
+def row_can_get_its_tiles(cells, row: int, held, available, stuck: bool) -> bool:
+    """Whether every colour wall row ``row`` misses can still reach it: its pattern line is
+    not stuck, and each missing colour (but the one the line holds) can fill the line."""
+    if stuck:
+        return False
+    return all(available[colour] >= row + 1 for colour in COLOURS
+               if colour not in cells and colour != held)
+
+
+def starved(walls, lines, supply) -> bool:
+    """Whether no row of any wall can ever get the tiles it misses."""
+    if min(supply) >= len(walls[0]):
+        return False  # every colour is plentiful: no line is stuck and every row can fill up
+    available, stuck = circulation(lines, supply)
+    return not any(
+        None in cells and row_can_get_its_tiles(cells, row, lines[seat][row][0], available,
+                                                (seat, row) in stuck)
+        for seat, wall in enumerate(walls) for row, cells in enumerate(wall))
 
 
 def complete_rows(wall):

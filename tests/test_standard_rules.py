@@ -575,3 +575,41 @@ def test_random_decisions_over_whole_games_are_always_legal():
             decision = game.random_decision(rng.random)
             assert decision in game.legal_decisions(), format_decision(decision)
             game.apply(decision)
+
+
+# ------------------------------------------------------------------ a starved game (our decision)
+
+RED_ON_EVERY_LINE = {2: "R", 3: "RR", 4: "RRR", 5: "RRRR"}
+
+
+def starve_of_red(game: GameState) -> None:
+    """All 20 red tiles on both players' lines 2-5, each line waiting for red that can't come."""
+    for seat in (0, 1):
+        set_lines(game, seat, RED_ON_EVERY_LINE)
+    assert game.bag.count(RED) == 0 and game.lid[RED] == 0
+
+
+def test_a_game_in_which_no_row_can_get_its_tiles_ends_after_the_round():
+    game = new_game("standard")
+    starve_of_red(game)
+    close_round(game, "1W1")
+    assert game.phase == OVER and game.round == 1
+    assert game.winners == [0]  # the white tile on seat 0's wall: 1 point
+    assert game.tile_counts() == [20] * 5
+
+
+def test_one_red_tile_left_in_play_keeps_the_game_going():
+    game = new_game("standard")
+    starve_of_red(game)
+    game.players[1].line_count[1] = 0  # line 2's red goes back to the lid: it can feed line 2
+    game.players[1].refresh_accept(game.rules, 1)
+    game.lid[RED] += 1
+    close_round(game, "1W1")
+    assert game.phase == DEAL
+
+
+def test_the_starved_end_is_a_setting():
+    game = new_game("standard", settings={"end_when_starved": False})
+    starve_of_red(game)
+    close_round(game, "1W1")
+    assert game.phase == DEAL

@@ -28,8 +28,11 @@ def simulate_command(
     workers: Annotated[int, typer.Option(
         "--workers", "-w", help="Processes to play in (0: one per CPU); results don't depend on it.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No progress bar (there is none anyway when stderr is not a terminal).")] = False,
 ) -> None:
-    """Play bot games and summarise them: mean score and win share per seat, rounds per game."""
+    """Play bot games and summarise them: scores, win shares with 95% intervals, the start
+    player's advantage, rounds, floor tiles and where the points came from."""
     import random
     import time
 
@@ -43,7 +46,9 @@ def simulate_command(
     run_seed = _seed_value(seed) if seed is not None else random.SystemRandom().randrange(10**9)
     started = time.perf_counter()
     try:
-        run = simulate(loaded, players, games, run_seed, bots, workers, record_dir)
+        with GameProgress(quiet) as bar:
+            run = simulate(loaded, players, games, run_seed, bots, workers, record_dir,
+                           progress=bar.track(loaded.name, games))
     except SimulationError as exc:
         fail(_one_line(str(exc)), INVALID)
     elapsed = time.perf_counter() - started
@@ -53,6 +58,44 @@ def simulate_command(
         typer.echo(json.dumps(summary))
         return
     _print_summary(summary, elapsed)
+
+
+class GameProgress:
+    """A progress bar on stderr for runs of games, one line per ``track``ed run; nothing at
+    all when ``quiet`` or when stderr is not a terminal (a pipe, a file, a test runner)."""
+
+    def __init__(self, quiet: bool = False):
+        self._bar = None
+        if quiet:
+            return
+        from rich.console import Console
+        console = Console(stderr=True)
+        if not console.is_terminal:
+            return
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeRemainingColumn)
+        self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                             TimeRemainingColumn(), console=console, transient=True)
+
+    def __enter__(self) -> "GameProgress":
+        if self._bar is not None:
+            self._bar.start()
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+    def track(self, label: str, games: int):
+        """A ``progress(done, total)`` callback for ``simulate``, or ``None`` with no bar."""
+        bar = self._bar
+        if bar is None:
+            return None
+        task = bar.add_task(label, total=games)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+        return update
 
 
 def _seed_value(text: str):
@@ -74,17 +117,64 @@ def _print_summary(summary: dict, elapsed: float) -> None:
     console.print(f"{summary['variant']}: {games} game{'s' if games != 1 else ''}, "
                   f"{summary['players']} players, seed {summary['seed']}")
     table = Table(box=None, pad_edge=False)
-    for heading in ("seat", "bot", "mean score", "wins", "win share", "placed", "penalties",
-                    "bonuses"):
+    for heading in ("seat", "bot", "mean score", "median", "sd", "quartiles", "wins",
+                    "win share (95%)"):
         table.add_column(heading, justify="left" if heading == "bot" else "right")
     for seat in summary["seats"]:
-        table.add_row(str(seat["seat"]), seat["bot"], f"{seat['mean_score']:.2f}", str(seat["wins"]),
-                      f"{seat['win_share']:.1%}", f"{seat['mean_placement_points']:.2f}",
-                      f"{seat['mean_penalty_points']:.2f}", f"{seat['mean_bonus_points']:.2f}")
+        score = seat["score"]
+        table.add_row(str(seat["seat"]), seat["bot"], f"{seat['mean_score']:.2f}", _number(score["median"]),
+                      f"{score['stdev']:.2f}", f"{_number(score['q1'])}-{_number(score['q3'])}",
+                      str(seat["wins"]), _share_with_interval(seat))
     console.print(table)
-    console.print(f"rounds per game: mean {summary['mean_rounds']:.2f}, min {summary['min_rounds']}, "
-                  f"max {summary['max_rounds']}; shared victories: {summary['shared_victories']}")
+    points = Table(box=None, pad_edge=False, title="points per game", title_justify="left")
+    for heading in ("seat", "placed", "bonuses", "penalties", "spared", "floor tiles/round"):
+        points.add_column(heading, justify="right")
+    for seat in summary["seats"]:
+        parts = seat["points"]
+        points.add_row(str(seat["seat"]), f"{parts['placements']:.2f}", f"{parts['bonuses']:.2f}",
+                       f"{parts['penalties']:.2f}", f"{parts['penalties_waived']:.2f}",
+                       f"{seat['floor_tiles_per_round']:.2f}")
+    console.print(points)
+    for line in summary_lines(summary):
+        console.print(line)
     if summary["record_dir"]:
         console.print(f"records written to {summary['record_dir']}")
     rate = games / elapsed if elapsed > 0 else float("inf")
     console.print(f"{elapsed:.2f} s ({rate:.0f} games/s)")
+
+
+def summary_lines(summary: dict) -> list[str]:
+    """The whole-run lines of the text summary: every seat together."""
+    score, rounds, start = summary["score"], summary["rounds_per_game"], summary["start_player"]
+    points = summary["points"]
+    labels = ", ".join(f"{label} {value:.2f}" for label, value in points["bonuses_by_label"].items())
+    starter = f"seat {start['seat']}" if start["seat"] is not None else "the first player"
+    return [
+        f"scores, every seat: mean {score['mean']:.2f}, median {_number(score['median'])}, "
+        f"sd {score['stdev']:.2f}, quartiles {_number(score['q1'])}-{_number(score['q3'])}, "
+        f"min {_number(score['min'])}, max {_number(score['max'])}",
+        f"start player ({starter}): win share {_share_with_interval(start)}; advantage over a fair "
+        f"{start['fair_share']:.1%}: {_signed_points(start['advantage'])} percentage points "
+        f"(95% interval {_signed_points(start['advantage_low'])} to {_signed_points(start['advantage_high'])})",
+        f"rounds per game: mean {summary['mean_rounds']:.2f}, median {_number(rounds['median'])}, "
+        f"sd {rounds['stdev']:.2f}, min {summary['min_rounds']}, max {summary['max_rounds']}; "
+        f"shared victories: {summary['shared_victories']}",
+        f"floor tiles per round, per player: {summary['floor_tiles_per_round']:.2f}",
+        f"points per player and game, every seat: placements {points['placements']:.2f}, bonuses "
+        f"{points['bonuses']:.2f}" + (f" ({labels})" if labels else "") +
+        f", penalties {points['penalties']:.2f}, spared by the zero floor {points['penalties_waived']:.2f}",
+    ]
+
+
+def _number(value: float) -> str:
+    """A whole number without decimals, else two decimals (medians and quartiles are often whole)."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
+def _signed_points(share: float) -> str:
+    """A difference of shares in percentage points, with its sign."""
+    return f"{share * 100:+.1f}"
+
+
+def _share_with_interval(data: dict) -> str:
+    return f"{data['win_share']:.1%} ({data['win_share_low'] * 100:.1f}-{data['win_share_high'] * 100:.1f})"

@@ -1,0 +1,147 @@
+"""``azul variants`` (list, ``show``) and ``azul rules``: what the variants are and how they play."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from .app import app
+from .common import load_variant_or_fail
+
+variants_app = typer.Typer(
+    name="variants",
+    help="List the built-in and discovered variants, or show one (azul variants show NAME_OR_FILE).",
+    invoke_without_command=True,
+    no_args_is_help=False,
+)
+app.add_typer(variants_app)
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+VariantArgument = Annotated[str, typer.Argument(metavar="NAME_OR_FILE",
+                                                help="A built-in variant name or a variant file.")]
+
+
+@variants_app.callback()
+def variants_command(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """List the variants: built-in ones, then files found in ./variants and $AZUL_VARIANTS_PATH."""
+    if ctx.invoked_subcommand is not None:
+        return
+    entries = _variant_entries()
+    if as_json:
+        typer.echo(json.dumps({"variants": entries}, indent=2))
+        return
+    width = max((len(entry["name"]) for entry in entries), default=4)
+    for entry in entries:
+        players = ", ".join(str(p) for p in entry["players"]) or "-"
+        where = "built-in" if entry["builtin"] else entry["path"]
+        about = entry["description"] if entry["valid"] else f"INVALID: {entry['error']}"
+        typer.echo(f"{entry['name']:<{width}}  {players:<8}  {where}  {about}".rstrip())
+
+
+def _variant_entries() -> list[dict]:
+    from ..variant import VariantError, builtin_variants, known_variants, load_variant
+
+    builtin = builtin_variants()
+    entries = []
+    for name, path in known_variants().items():
+        entry = {"name": name, "path": str(path), "builtin": name in builtin and builtin[name] == path,
+                 "players": [], "description": "", "valid": True}
+        try:
+            variant = load_variant(path)
+        except VariantError as exc:
+            entry.update(valid=False, error=f"{exc.problems[0]}" + (
+                f" (and {len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""))
+        except Exception as exc:  # a broken third-party plugin must not break the listing
+            entry.update(valid=False, error=f"{type(exc).__name__}: {' '.join(str(exc).split())}")
+        else:
+            entry.update(players=list(variant.players), description=variant.description)
+        entries.append(entry)
+    entries.sort(key=lambda e: (not e["builtin"], e["name"]))
+    return entries
+
+
+@variants_app.command("show")
+def show_command(
+    ref: VariantArgument,
+    resolved: Annotated[bool, typer.Option(
+        "--resolved", help="Also say which file each value came from and which plugin decides each rule.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Show a variant's merged configuration (after extends), default settings included."""
+    variant = load_variant_or_fail(ref)
+    document = _configuration(variant, resolved)
+    if as_json:
+        typer.echo(json.dumps(document, indent=2))
+        return
+    for line in _configuration_lines(variant, resolved):
+        typer.echo(line)
+
+
+def _configuration(variant, resolved: bool) -> dict:
+    document = {
+        "name": variant.name,
+        "description": variant.description,
+        "path": str(variant.path) if variant.path else None,
+        "players": list(variant.players),
+        "plugins": [plugin.name for plugin in variant.plugins],
+        "decide": dict(variant.decide),
+        "settings": {name: _jsonable(value) for name, value in variant.settings.items()},
+    }
+    if resolved:
+        document["origins"] = dict(variant.origins)
+        document["plugin_sources"] = {plugin.name: plugin.origin for plugin in variant.plugins}
+        document["deciders"] = dict(variant.rules.deciders)
+    return document
+
+
+def _jsonable(value):
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _configuration_lines(variant, resolved: bool) -> list[str]:
+    from ..rule_differences import format_value
+
+    origins = variant.origins
+
+    def line(text: str, key: str, indent: str = "") -> str:
+        if not resolved:
+            return indent + text
+        origin = origins.get(key, "")
+        return f"{indent}{text}  # {origin}" if origin else indent + text
+
+    lines = [
+        line(f"name: {variant.name}", "name"),
+        line(f"description: {variant.description}", "description"),
+        line(f"players: {format_value(list(variant.players))}", "players"),
+        line(f"plugins: {format_value([p.name for p in variant.plugins])}", "plugins"),
+    ]
+    if variant.decide:
+        lines.append(line("decide:", "decide"))
+        lines += [line(f"{rule}: {plugin}", f"decide.{rule}", "  ") for rule, plugin in variant.decide.items()]
+    lines.append(line("settings:", "settings"))
+    lines += [line(f"{name}: {format_value(value)}", f"settings.{name}", "  ")
+              for name, value in variant.settings.items()]
+    if resolved:
+        lines.append("plugin sources:")
+        lines += [f"  {plugin.name}: {plugin.origin}" + (f" (version {plugin.version})" if plugin.version else "")
+                  for plugin in variant.plugins]
+        lines.append("rules decided by (plugins in the order they are asked):")
+        lines += [f"  {hook}: {plugins or '-'}" for hook, plugins in variant.rules.deciders.items()]
+    return lines
+
+
+@app.command("rules")
+def rules_command(ref: VariantArgument) -> None:
+    """Explain a variant's rules in words, as differences from the standard game."""
+    from ..rule_differences import explain
+
+    variant = load_variant_or_fail(ref)
+    standard = load_variant_or_fail("standard")
+    for line in explain(variant, standard):
+        typer.echo(line)

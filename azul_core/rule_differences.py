@@ -1,0 +1,317 @@
+"""How a variant's effective rules differ from the standard game's, in words.
+
+Everything is derived from the two resolved ``Rules`` and ``Settings``: setup
+answers are compared directly, and each situation hook is asked the same
+questions (probe positions) under both variants. Nothing here looks at a
+variant's name or at which plugins it lists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .colours import BLUE, COLOURS, NAMES
+from .rules import PATTERN_LINES, WALL_SIZE
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One rule that differs: what it is, in the variant and in the standard game."""
+
+    rule: str
+    variant: str
+    standard: str
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.variant} (standard: {self.standard})"
+
+
+def _wall(cells: dict[Cell, int] | list[Cell]) -> list[list]:
+    """A wall holding the given cells (1-based), coloured as the colour wall prints them
+    unless colours are given."""
+    wall = [[None] * WALL_SIZE for _ in range(WALL_SIZE)]
+    items = cells.items() if isinstance(cells, dict) else ((cell, None) for cell in cells)
+    for (row, column), colour in items:
+        wall[row - 1][column - 1] = (column - row) % 5 if colour is None else colour
+    return wall
+
+
+def _rows(text: str) -> list[list]:
+    """A wall from five lines of colour letters, ``.`` for an empty space."""
+    return [[None if ch == "." else "BYRKW".index(ch) for ch in line.split()[0]]
+            for line in text.strip().splitlines()]
+
+
+# Placement probes: the new tile at (3,3), with the neighbours listed.
+_SCORE_PROBES = (
+    ("a tile with no neighbour", [(3, 3)]),
+    ("a tile in a run of 3 across", [(3, 2), (3, 3), (3, 4)]),
+    ("a tile in a run of 3 down", [(2, 3), (3, 3), (4, 3)]),
+    ("a tile with 3 across and 2 down", [(3, 2), (3, 3), (3, 4), (2, 3)]),
+    ("a tile with 5 across and 5 down", [(3, c) for c in range(1, 6)] + [(r, 3) for r in (1, 2, 4, 5)]),
+)
+
+_FULL_ROW = [(1, c) for c in range(1, 6)]
+_FULL_COLUMN = [(r, 1) for r in range(1, 6)]
+_ALL_BLUE = [(r, r) for r in range(1, 6)]
+#: A wall where no row can be completed without a colour twice in a column (a blocked grey wall).
+_BLOCKED = _rows("""
+BYW.R
+RKYB.
+.RKYW
+YWRK.
+...WB
+""")
+
+_END_PROBES = (
+    ("with no complete row, after round 1", lambda: ([_wall([])] * 2, 1)),
+    ("with no complete row, after round 5", lambda: ([_wall([])] * 2, 5)),
+    ("with no complete row, after round 10", lambda: ([_wall([])] * 2, 10)),
+    ("when a player has completed a row", lambda: ([_wall(_FULL_ROW), _wall([])], 3)),
+    ("when a player has completed a column but no row", lambda: ([_wall(_FULL_COLUMN), _wall([])], 3)),
+    ("when no row of any wall can be completed any more", lambda: ([_BLOCKED, _BLOCKED], 8)),
+)
+
+_BONUS_PROBES = (
+    ("a complete row", _FULL_ROW),
+    ("a complete column", _FULL_COLUMN),
+    ("all 5 tiles of one colour", _ALL_BLUE),
+)
+
+_WINNER_PROBES = (
+    ("scores 30 and 20", [30, 20], [_wall([]), _wall([])]),
+    ("a tie on 30, the first player with a complete row", [30, 30], [_wall(_FULL_ROW), _wall([])]),
+    ("a tie on 30, neither with a complete row", [30, 30], [_wall([]), _wall([])]),
+)
+
+
+def _ask(function: Callable, *args) -> Any:
+    try:
+        return function(*args)
+    except Exception as exc:  # a plugin failing on a probe is worth saying, not crashing for
+        return f"error: {type(exc).__name__}"
+
+
+def _columns(columns) -> str:
+    if isinstance(columns, str):
+        return columns
+    columns = list(columns)
+    if not columns:
+        return "no column (the line falls to the floor)"
+    words = ", ".join(str(c + 1) for c in columns)
+    return f"column {words}" if len(columns) == 1 else f"columns {words}"
+
+
+def _colours(mask: int) -> str:
+    names = [NAMES[c] for c in COLOURS if mask >> c & 1]
+    return ", ".join(names) if names else "nothing"
+
+
+def _floor_costs(rules) -> list[int]:
+    return [-_ask(rules.floor_penalty, [BLUE] * count) for count in range(1, rules.floor_spaces + 1)]
+
+
+def _marker(marker) -> str:
+    if marker.placement == "aside":
+        words = "kept in front of its holder: no floor space, no cost"
+    else:
+        words = "onto the leftmost free floor space, costing like a tile"
+        words += ("; on a full floor it is kept without a space" if marker.full_floor == "keep"
+                  else "; on a full floor it bumps the last tile to the lid")
+    return words
+
+
+def _unclaimed(marker) -> str:
+    return "the same player starts again" if marker.unclaimed == "same" else "the next seat starts"
+
+
+def _table(rules, players: int) -> str:
+    try:
+        table = rules.table(players)
+    except Exception as exc:
+        return f"not playable ({' '.join(str(exc).split())})"
+    return (f"{table.factories} factories of {table.tiles_per_factory} tiles, "
+            f"{table.tiles_per_colour} tiles of each colour")
+
+
+def differences(variant, standard) -> list[Difference]:
+    """Every rule in which ``variant`` differs from ``standard`` (both loaded ``Variant``s)."""
+    found: list[Difference] = []
+
+    def compare(rule: str, mine: Any, theirs: Any, show: Callable[[Any], str] = str) -> None:
+        if mine != theirs:
+            found.append(Difference(rule, show(mine), show(theirs)))
+
+    rules, base = variant.rules, standard.rules
+    compare("players", variant.players, standard.players, lambda p: ", ".join(str(n) for n in p))
+    for players in variant.players:
+        compare(f"table for {players} players", _table(rules, players),
+                _table(base, players) if players in standard.players else "not played")
+    compare("floor", (rules.floor_spaces, _floor_costs(rules)), (base.floor_spaces, _floor_costs(base)),
+            lambda f: f"{f[0]} spaces; 1 to {f[0]} tiles cost {', '.join(str(c) for c in f[1])}"
+            if f[0] else "no floor spaces: every tile that falls goes to the lid")
+    compare("tiling", rules.tile_at_turn_end, base.tile_at_turn_end,
+            lambda turn: "a full pattern line is tiled at the end of the turn that filled it, "
+                         "and is empty again for the rest of the round"
+            if turn else "full pattern lines are tiled at the end of the round, lines 1 to 5")
+    compare("start marker", _marker(rules.marker), _marker(base.marker))
+    compare("when nobody took the start marker", _unclaimed(rules.marker), _unclaimed(base.marker))
+    compare("a draft onto a pattern line that can't take the colour", rules.misplaced_to_floor,
+            base.misplaced_to_floor,
+            lambda floor: "allowed as a mistake: all the tiles taken go to the floor"
+            if floor else "refused")
+    _compare_acceptance(rules, base, found)
+    _compare_wall(rules, base, found)
+    compare("who places a tile on the wall", rules.player_chooses_column, base.player_chooses_column,
+            lambda choose: "the player chooses the column" if choose else "the rules place it")
+    for label, cells in _SCORE_PROBES:
+        wall = _wall(cells)
+        compare(f"scoring {label}", _ask(rules.placement_score, wall, 2, 2),
+                _ask(base.placement_score, wall, 2, 2), lambda p: f"{p} points" if isinstance(p, int) else p)
+    for label, probe in _END_PROBES:
+        walls, round_number = probe()
+        compare(f"end of the game {label}", _ask(rules.game_over, walls, round_number),
+                _ask(base.game_over, walls, round_number),
+                lambda over: over if isinstance(over, str) else ("the game ends" if over else "the game goes on"))
+    for label, cells in _BONUS_PROBES:
+        wall = _wall(cells)
+        compare(f"end bonus for {label}", _bonus_total(rules, wall), _bonus_total(base, wall),
+                lambda total: f"{total} points" if isinstance(total, int) else total)
+    for label, scores, walls in _WINNER_PROBES:
+        compare(f"winner with {label}", _ask(rules.winners, scores, walls), _ask(base.winners, scores, walls),
+                _seats)
+    return found
+
+
+def _bonus_total(rules, wall) -> Any:
+    bonuses = _ask(rules.end_bonuses, wall)
+    return bonuses if isinstance(bonuses, str) else sum(points for _label, points in bonuses)
+
+
+def _seats(seats) -> str:
+    if isinstance(seats, str):
+        return seats
+    seats = list(seats)
+    if len(seats) == 1:
+        return f"seat {seats[0]} wins"
+    return "seats " + " and ".join(str(s) for s in seats) + " share the victory"
+
+
+def _compare_acceptance(rules, base, found: list[Difference]) -> None:
+    """The first position where a pattern line takes other colours than in the standard game."""
+    for row in range(PATTERN_LINES):
+        for held in (-1, *COLOURS):
+            for count in ((0,) if held < 0 else range(1, row + 2)):
+                for wall_mask in range(32):
+                    if held >= 0 and wall_mask >> held & 1:
+                        continue  # a line never holds a colour its wall row has
+                    mine = rules.accept_mask(row, held, count, wall_mask)
+                    theirs = base.accept_mask(row, held, count, wall_mask)
+                    if mine != theirs:
+                        line = f"pattern line {row + 1} " + (
+                            "empty" if held < 0 else f"holding {count} {NAMES[held]}")
+                        found.append(Difference(
+                            f"what {line} takes, its wall row holding {_colours(wall_mask)}",
+                            _colours(mine), _colours(theirs)))
+                        return
+
+
+def _compare_wall(rules, base, found: list[Difference]) -> None:
+    """Where a tile may go: on an empty wall, then beside a tile of its colour one row up."""
+    for row in range(WALL_SIZE):
+        for colour in COLOURS:
+            empty = _wall([])
+            mine = _ask(rules.wall_spaces, empty, row, colour)
+            theirs = _ask(base.wall_spaces, empty, row, colour)
+            if list(mine) != list(theirs):
+                found.append(Difference(
+                    f"where a {NAMES[colour]} tile of line {row + 1} goes on an empty wall",
+                    _columns(mine), _columns(theirs)))
+                break
+        else:
+            continue
+        break
+    # A colour already in a column: may the tile of the next row go under it?
+    for colour in COLOURS:
+        wall = _wall({(1, colour + 1): colour})
+        mine = _ask(rules.wall_spaces, wall, 1, colour)
+        theirs = _ask(base.wall_spaces, wall, 1, colour)
+        if list(mine) != list(theirs):
+            found.append(Difference(
+                f"where a {NAMES[colour]} tile of line 2 goes when row 1 has {NAMES[colour]} in "
+                f"column {colour + 1}", _columns(mine), _columns(theirs)))
+            return
+
+
+@dataclass(frozen=True)
+class SettingNote:
+    """A setting whose value differs from the standard game's, or that it does not have."""
+
+    name: str
+    value: Any
+    standard: Any
+    owner: str
+    help: str
+    only_here: bool
+
+
+def setting_notes(variant, standard) -> list[SettingNote]:
+    notes = []
+    for name, value in variant.settings.items():
+        setting = variant.declared.get(name)
+        owner, help_text = (setting.owner, setting.help) if setting else ("", "")
+        if name not in standard.settings:
+            notes.append(SettingNote(name, value, None, owner, help_text, True))
+        elif standard.settings[name] != value:
+            notes.append(SettingNote(name, value, standard.settings[name], owner, help_text, False))
+    return notes
+
+
+def explain(variant, standard) -> list[str]:
+    """The lines ``azul rules`` prints."""
+    found = differences(variant, standard)
+    notes = setting_notes(variant, standard)
+    where = f" ({_shown(variant.path)})" if variant.path else ""
+    lines = [f"Rules of '{variant.name}'{where}: {variant.description}".rstrip(": ")]
+    plugins = ", ".join(p.name for p in variant.plugins)
+    standard_plugins = ", ".join(p.name for p in standard.plugins)
+    lines.append(f"Plugins: {plugins}" + ("" if plugins == standard_plugins
+                                           else f" (standard: {standard_plugins})"))
+    if not found and not any(note.only_here for note in notes):
+        lines.append("It plays exactly as the standard game: no rule differs.")
+        return lines
+    if found:
+        lines.append("Differences from the standard game:")
+        lines += [f"- {difference}" for difference in found]
+    else:
+        lines.append("No rule differs from the standard game in play.")
+    if notes:
+        lines.append("Settings:")
+        for note in notes:
+            if note.only_here:
+                lines.append(f"- {note.name} = {format_value(note.value)} (plugin '{note.owner}'; "
+                             f"not in the standard game): {note.help}")
+            else:
+                lines.append(f"- {note.name} = {format_value(note.value)} "
+                             f"(standard: {format_value(note.standard)})")
+    lines.append("Everything else is as in the standard game.")
+    return lines
+
+
+def _shown(path) -> str:
+    from .variant import builtin_variants
+    return "built-in" if path in builtin_variants().values() else str(path)
+
+
+def format_value(value: Any) -> str:
+    """A setting's value as a variant file would write it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{format_value(k)}: {format_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(format_value(v) for v in value) + "]"
+    return str(value)
