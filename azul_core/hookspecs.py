@@ -85,7 +85,9 @@ def azul_marker_rule(settings: Any) -> Any:
     taken, and counts there like a tile) or ``"aside"`` (it stays in front of
     its holder: no floor space, no cost); ``full_floor`` and ``unclaimed`` say
     what happens on a full floor and when nobody took it. Either way its
-    holder starts the next round. ``None``: no opinion. First result wins.
+    holder starts the next round. ``None``, or a part left ``None``: no
+    opinion, the next plugin's answer decides it. First result wins, part
+    by part (a plugin can change where the marker lies and leave the rest).
     """
 
 

@@ -40,11 +40,17 @@ class MarkerRule:
         (it takes the last space; the tile there goes to the lid).
     unclaimed: who starts the next round when nobody took it: ``"same"``
         player again or the ``"next"`` seat.
+
+    A part left ``None`` is no opinion: the next plugin's answer fills it, so
+    a plugin can change one part and leave the others to their owner.
     """
 
-    placement: str = "floor"
-    full_floor: str = "keep"
-    unclaimed: str = "same"
+    placement: str | None = None
+    full_floor: str | None = None
+    unclaimed: str | None = None
+
+    CHOICES = {"placement": ("floor", "aside"), "full_floor": ("keep", "bump"),
+               "unclaimed": ("same", "next")}
 
 
 class VariantRulesError(Exception):
@@ -127,7 +133,6 @@ CHECKS = {
 SETUP_ANSWERS = {
     "azul_floor_spaces": int,
     "azul_tiling_time": ("round", "turn"),
-    "azul_marker_rule": MarkerRule,
     "azul_misplaced_draft": ("refuse", "floor"),
     "azul_wall_choice": bool,
 }
@@ -166,7 +171,7 @@ class Rules:
 
         self.floor_spaces: int = setup_answer("azul_floor_spaces")
         self.tile_at_turn_end: bool = setup_answer("azul_tiling_time") == "turn"
-        self.marker: MarkerRule = setup_answer("azul_marker_rule")
+        self.marker: MarkerRule = self._marker_rule(only.get("azul_marker_rule"))
         self.misplaced_to_floor: bool = setup_answer("azul_misplaced_draft") == "floor"
         self.player_chooses_column: bool = setup_answer("azul_wall_choice")
         if self.floor_spaces < 0:
@@ -198,6 +203,34 @@ class Rules:
         #: (row, line colour or -1, line count, wall row mask) -> accepted colours (bitmask)
         self.accept_cache: dict[tuple, int] = {}
         self._tables: dict[int, TableSetup] = {}
+
+    def _marker_rule(self, only: str | None) -> MarkerRule:
+        """Every plugin's ``MarkerRule`` in call order, each part from the first that gives it."""
+        hook = "azul_marker_rule"
+        parts: dict[str, str] = {}
+        deciders = []
+        for impl in implementations(self.pm, hook, only):
+            answer, plugin = ask_first(self.pm, hook, impl.plugin_name, settings=self.settings)
+            if answer is None:
+                continue
+            if not isinstance(answer, MarkerRule):
+                raise PluginError(f"plugin '{plugin}' returned {answer!r} from {hook}: expected "
+                                  "a MarkerRule", plugin=plugin, hook=hook)
+            for part, choices in MarkerRule.CHOICES.items():
+                value = getattr(answer, part)
+                if value is None or part in parts:
+                    continue
+                if value not in choices:
+                    raise PluginError(f"plugin '{plugin}' returned {answer!r} from {hook}: "
+                                      f"{part} must be {' or '.join(choices)}", plugin=plugin, hook=hook)
+                parts[part] = value
+                deciders.append(f"{part}: {plugin}")
+        missing = [part for part in MarkerRule.CHOICES if part not in parts]
+        if missing:
+            raise VariantRulesError(f"no plugin answers {hook} for {', '.join(missing)}: "
+                                    "is the 'standard' plugin listed?")
+        self.deciders[hook] = ", ".join(deciders)
+        return MarkerRule(**parts)
 
     def _exclusive_owners(self, decide: dict[str, str]) -> dict[str, str]:
         """For each exclusive hook, the one plugin allowed to answer it."""

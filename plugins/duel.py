@@ -36,10 +36,10 @@ def azul_tiling_time():
 
 
 @hookimpl
-def azul_marker_rule(settings):
-    # Who starts when nobody took the marker stays the standard plugin's setting,
-    # so a variant extending duel can still change it.
-    return MarkerRule("aside", unclaimed=settings.get("start_without_marker", "same"))
+def azul_marker_rule():
+    # Only where the marker lies changes; who starts when nobody took it stays the
+    # standard plugin's answer (its setting start_without_marker).
+    return MarkerRule(placement="aside")
 
 
 @hookimpl

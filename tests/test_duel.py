@@ -49,8 +49,10 @@ def test_five_factories_of_four_tiles(duel):
 
 def test_the_duel_rules_come_from_the_duel_plugin(duel):
     deciders = duel.rules.deciders
-    for hook in ("azul_tiling_time", "azul_marker_rule", "azul_misplaced_draft"):
+    for hook in ("azul_tiling_time", "azul_misplaced_draft"):
         assert deciders[hook] == "duel"
+    # where the marker lies is duel's; the rest of the marker rule stays standard's
+    assert deciders["azul_marker_rule"] == "placement: duel, full_floor: standard, unclaimed: standard"
     assert deciders["azul_placement_score"] == "duel > standard"
     assert deciders["azul_wall_spaces"] == "colour_wall"
 
@@ -294,3 +296,11 @@ def test_random_duel_games_keep_the_invariants(duel):
         assert game.tile_counts() == [20] * 5
         assert all(score >= 0 for score in game.scores())
         assert all(len(board.floor) == 0 for board in game.players)
+
+
+def test_who_starts_when_nobody_took_the_marker_is_still_the_standard_setting(tmp_path):
+    from azul_core.variant import load_variant
+    path = tmp_path / "duel-next.yaml"
+    path.write_text("extends: duel\nsettings: {start_without_marker: next}\n")
+    assert load_variant(path).rules.marker.unclaimed == "next"
+    assert load_variant("duel").rules.marker.unclaimed == "same"
