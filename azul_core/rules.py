@@ -161,6 +161,9 @@ class Rules:
             ok = (isinstance(answer, expected) and not (expected is int and isinstance(answer, bool))
                   if isinstance(expected, type) else answer in expected)
             if answer is None:
+                if only.get(hook):
+                    raise VariantRulesError(f"plugin '{only[hook]}' decides the rule of {hook} "
+                                            f"but does not answer it")
                 raise VariantRulesError(f"no plugin answers {hook}: is the 'standard' plugin listed?")
             if not ok:
                 raise PluginError(f"plugin '{plugin}' returned {answer!r} from {hook}: expected "
@@ -180,6 +183,9 @@ class Rules:
         compiled = {}
         for hook in hookspecs.SITUATION_HOOKS:
             impls = implementations(pm, hook, only.get(hook))
+            if not impls and only.get(hook):
+                raise VariantRulesError(f"plugin '{only[hook]}' decides the rule of {hook} "
+                                        f"but does not implement it")
             if not impls and hook not in hookspecs.COLLECTING_HOOKS:
                 raise VariantRulesError(f"no plugin implements {hook}: is the 'standard' plugin listed?")
             if hook in hookspecs.COLLECTING_HOOKS:
