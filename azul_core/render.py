@@ -224,61 +224,105 @@ def draw_game(state, names: Sequence[str], last: str | None = None, title: str =
 
 
 def describe_decision(state, decision: tuple, names: Sequence[str] | None = None) -> str:
-    """What a decision does, in words, judged from ``state`` before it is taken.
-
-    ``names`` given: a sentence with the mover's name ("ana takes ..."); else
-    a short phrase for the list of legal moves.
-    """
-    who = f"{names[state.to_move]} " if names is not None else ""
+    """What a decision does, in a sentence, judged from ``state`` before it is taken:
+    "ana takes 3 red from factory 2 to line 4, 1 to the floor"."""
+    name = names[state.to_move] if names is not None else "you"
+    person = name == "you"
     board = state.players[state.to_move]
     if len(decision) == 2:
         row, column = decision
-        colour = board.line_colour[row]
-        after = state.clone()
-        after.apply(decision)
-        points = after.players[state.to_move].placement_points - board.placement_points
-        return (f"{who}{'places' if who else 'place'} the {NAMES[colour]} tile of line {row + 1} "
-                f"in wall column {column + 1} (+{points})")
+        return (f"{name} {'place' if person else 'places'} the {NAMES[board.line_colour[row]]} "
+                f"tile of line {row + 1} in wall column {column + 1} (+{placement_points(state, decision)})")
     source, colour, line = decision
-    taken = state.sources[source][colour]
-    verb = ("takes" if who else "take")
-    phrase = f"{who}{verb} {taken} {NAMES[colour]} from {source_name(source)}"
-    marker = source == CENTRE and state.marker_in_centre
-    room = state.rules.floor_spaces - len(board.floor)
-    if marker and state.rules.marker.placement == "floor":
-        room -= 1
-    if line == FLOOR:
+    phrase = f"{name} {'take' if person else 'takes'} {state.sources[source][colour]} {NAMES[colour]} " \
+             f"from {source_name(source)}"
+    effect = _draft_effect(state, decision)
+    if effect["misplaced"]:
+        phrase += f" for line {line + 1}, but {effect['misplaced']}: all to the floor"
+    elif line == FLOOR:
         phrase += " to the floor"
-        falling = taken
-    elif state.is_misplaced(decision):
-        phrase += f" for line {line + 1}, which can't take them ({state.why_not(state.to_move, colour, line)}): " \
-                  "all to the floor"
-        falling = taken
     else:
-        free = line + 1 - board.line_count[line]
-        put = min(taken, free)
-        falling = taken - put
-        phrase += f" to line {line + 1}"
-        if put == free:
-            phrase += " (complete)"
-        if falling:
-            phrase += f", {falling} to the floor"
-    if falling > max(room, 0):
-        phrase += f" ({falling - max(room, 0)} to the lid)"
-    if marker:
+        phrase += f" to line {line + 1}" + (" (complete)" if effect["complete"] else "")
+        if effect["floor"]:
+            phrase += f", {effect['floor']} to the floor"
+    if effect["lid"]:
+        phrase += f" ({effect['lid']} to the lid)"
+    if effect["marker"]:
         phrase += ", and the start marker"
     return phrase
 
 
-def draw_legal(state) -> Text:
-    """Every legal decision in record notation with what it does, one to a line."""
+def placement_points(state, decision: tuple) -> int:
+    """The points a wall placement scores (tried on a copy of the state)."""
+    seat = state.to_move
+    after = state.clone()
+    after.apply(decision)
+    return after.players[seat].placement_points - state.players[seat].placement_points
+
+
+def _draft_effect(state, decision: tuple) -> dict:
+    """Where a draft's tiles go: how many to the line, the floor, the lid; the marker."""
+    source, colour, line = decision
+    board = state.players[state.to_move]
+    taken = state.sources[source][colour]
+    marker = source == CENTRE and state.marker_in_centre
+    room = state.rules.floor_spaces - len(board.floor)
+    if marker and state.rules.marker.placement == "floor":
+        room -= 1
+    misplaced = state.why_not(state.to_move, colour, line) if state.is_misplaced(decision) else ""
+    put = complete = 0
+    if line != FLOOR and not misplaced:
+        free = line + 1 - board.line_count[line]
+        put = min(taken, free)
+        complete = put == free
+    falling = taken - put
+    lid = max(falling - max(room, 0), 0)
+    return {"taken": taken, "line": put, "complete": complete, "floor": falling - lid,
+            "lid": lid, "marker": marker, "misplaced": misplaced}
+
+
+def short_effect(state, decision: tuple) -> str:
+    """What a decision does in a few words, for the list of legal moves."""
+    if len(decision) == 2:
+        return f"wall column {decision[1] + 1}, +{placement_points(state, decision)}"
+    _source, colour, line = decision
+    effect = _draft_effect(state, decision)
+    parts = [f"{effect['taken']} {NAMES[colour]}"]
+    if effect["line"]:
+        parts[0] += f" to line {line + 1}" + (" full" if effect["complete"] else "")
+        if effect["floor"]:
+            parts.append(f"{effect['floor']} floor")
+    elif effect["floor"]:
+        parts[0] += " to floor" if effect["floor"] == effect["taken"] else f", {effect['floor']} floor"
+    else:
+        parts[0] += " to lid"
+    if effect["lid"] and (effect["line"] or effect["floor"]):
+        parts.append(f"{effect['lid']} lid")
+    if effect["marker"]:
+        parts.append("marker")
+    return ", ".join(parts)
+
+
+def draw_legal(state) -> Table:
+    """Every legal decision in record notation with what it does, in two columns when they fit."""
     from .notation import format_decision
-    text = Text()
-    for decision in state.legal_decisions():
-        text.append(f"{format_decision(decision):>5}  ", style="bold")
-        text.append(describe_decision(state, decision) + "\n")
-    text.rstrip()
-    return text
+    entries = [(format_decision(d), short_effect(state, d)) for d in state.legal_decisions()]
+    longest = max((len(code) + 2 + len(effect) for code, effect in entries), default=0)
+    per_row = 2 if 2 * longest + 4 <= WIDTH else 1
+    grid = Table.grid(padding=(0, 4 if per_row == 2 else 0))
+    for _ in range(per_row):
+        grid.add_column(no_wrap=True)
+    cells = []
+    for code, effect in entries:
+        cell = Text(f"{code:<4}", style="bold")
+        cell.append("  " + effect)
+        cells.append(cell)
+    rows = (len(cells) + per_row - 1) // per_row
+    for row in range(rows):
+        # Column-major, so that the moves read down in order.
+        grid.add_row(*[cells[row + rows * col] if row + rows * col < len(cells) else Text()
+                       for col in range(per_row)])
+    return grid
 
 
 # ------------------------------------------------------------------ the end
@@ -286,7 +330,7 @@ def draw_legal(state) -> Text:
 
 def draw_result(state, names: Sequence[str]) -> Group:
     """The bonus breakdown per player, the final scores, the winner(s) and a tie's reason."""
-    table = Table(title="Final scores", title_justify="left", box=None, padding=(0, 2))
+    table = Table(title="Final scores", title_justify="left", box=None, padding=(0, 1))
     table.add_column("player", style="bold")
     table.add_column("tiles", justify="right")
     table.add_column("floor", justify="right")
@@ -296,8 +340,8 @@ def draw_result(state, names: Sequence[str]) -> Group:
             if label not in labels:
                 labels.append(label)
     for label in labels:
-        table.add_column(label, justify="right")
-    table.add_column("rows", justify="right")
+        table.add_column(f"+{label}", justify="right")
+    table.add_column("full rows", justify="right")
     table.add_column("total", justify="right", style="bold")
     for seat, board in enumerate(state.players):
         bonus = dict()
@@ -318,11 +362,12 @@ def winner_line(state, names: Sequence[str]) -> str:
     top = scores[winners[0]]
     tied = [seat for seat, score in enumerate(scores) if score == top]
     shown = " and ".join(names[seat] for seat in winners)
+    wins = "win" if shown == "you" else "wins"
     if len(tied) == 1:
-        return f"{shown} wins with {top} points."
+        return f"{shown} {wins} with {top} points."
     rows = ", ".join(f"{names[seat]} {state.players[seat].complete_rows()}" for seat in tied)
     if len(winners) == 1:
-        return (f"{shown} wins: tied on {top} points with "
+        return (f"{shown} {wins}: tied on {top} points with "
                 f"{' and '.join(names[s] for s in tied if s not in winners)}, "
                 f"won on complete rows ({rows}).")
     if len(winners) == len(tied):
@@ -332,15 +377,7 @@ def winner_line(state, names: Sequence[str]) -> str:
 
 def render_text(renderable, width: int = WIDTH) -> str:
     """A renderable as plain text (no colour), as a test or a log would read it."""
-    console = Console(width=width, color_system=None, force_terminal=False, record=True,
-                      file=_Null())
+    import io
+    console = Console(width=width, color_system=None, force_terminal=False, file=io.StringIO())
     console.print(renderable)
-    return console.export_text()
-
-
-class _Null:
-    def write(self, _text: str) -> int:
-        return 0
-
-    def flush(self) -> None:
-        pass
+    return console.file.getvalue()

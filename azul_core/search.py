@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 from .bots import GreedyBot, board_value, line_worth
-from .state import CENTRE, DEAL, DRAFT, FLOOR, OVER, PLACE
+from .state import CENTRE, DEAL, FLOOR, OVER, PLACE
 
 #: The think time when neither ``think`` nor ``iterations`` is given.
 DEFAULT_THINK = 0.5

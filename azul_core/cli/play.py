@@ -8,25 +8,9 @@ from typing import Annotated, Optional
 import typer
 
 from .app import app
-from .common import INVALID, USAGE, fail
+from .common import USAGE, fail
 
 DEFAULT_PLAYERS = "human,mcts"
-
-HELP_TEXT = """\
-Type a move in record notation or in words, then Enter:
-  2R4               all red tiles of factory 2 onto pattern line 4
-  CK-               all black tiles of the centre onto the floor
-  2 red 4           the same as 2R4;  'centre black floor' the same as CK-
-  w1:3 (or just 3)  when asked: the tile of pattern line 1 goes to wall column 3
-Tiles that don't fit on the line fall to the floor; taking from the centre first
-also takes the start marker. On the wall an upper-case letter is a tile, a
-lower-case one the colour printed on an empty space, '.' an empty space.
-Commands:
-  ?        list the legal moves and what each does
-  board    draw the board again
-  undo     take back your last move (when you are the only person playing)
-  help     this text
-  quit     save and leave (Ctrl-D and Ctrl-C too); resume with --resume FILE"""
 
 
 @app.command("play")
@@ -39,7 +23,8 @@ def play_command(
         help="One kind per seat, seat 1 first: 'human' or a bot name (random, greedy, mcts, ...). "
              f"Several 'human' seats play hot-seat. Default: {DEFAULT_PLAYERS}.")] = None,
     seed: Annotated[Optional[str], typer.Option(
-        "--seed", help="Seed of the deals (round n is dealt from seed and n). Default: a fresh one.")] = None,
+        "--seed", metavar="SEED",
+        help="Seed of the deals (round n is dealt from seed and n). Default: a fresh one.")] = None,
     record: Annotated[Optional[Path], typer.Option(
         "--record", metavar="PATH",
         help="Save the game record here (after every decision). Default: a new file in "
@@ -85,4 +70,4 @@ def _seed_value(text: str):
     return int(text) if text.lstrip("-").isdigit() and len(text) < 100 else text
 
 
-__all__ = ["play_command", "HELP_TEXT", "INVALID"]
+__all__ = ["play_command"]

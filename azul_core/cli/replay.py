@@ -1,0 +1,171 @@
+"""``azul replay``: step through a game record with the board drawn as ``azul play`` draws it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .app import app
+from .common import INVALID, USAGE, debugging, fail
+
+REPLAY_HELP = """\
+Enter or n  next action        p  previous action
+r N         start of round N   R:A  round R after action A (A=0: right after the deal)
+first, end  first or last position
+q           leave"""
+
+_AT = re.compile(r"^\s*(\d+)\s*:\s*(\d+)\s*$")
+
+
+@app.command("replay")
+def replay_command(
+    record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (azul-record/1).")],
+    final: Annotated[bool, typer.Option("--final", help="Print the last position and the result, "
+                                                        "then exit.")] = False,
+    at: Annotated[Optional[str], typer.Option(
+        "--at", metavar="ROUND:ACTION",
+        help="Print the position in ROUND after ACTION actions (0: right after the deal), then exit.")] = None,
+) -> None:
+    """Replay a record: step through it action by action, or print one position (--final, --at)."""
+    from ..plugins import PluginError
+    from ..record import RecordError, ReplayError, iter_replay, read_record, record_variant
+    from ..render import make_console
+    from ..variant import VariantError
+
+    if final and at is not None:
+        fail("--final and --at can't be used together", USAGE)
+    target = None
+    if at is not None:
+        match = _AT.match(at)
+        if not match:
+            fail(f"--at '{at}': expected ROUND:ACTION, e.g. 3:0 or 2:14", USAGE)
+        target = (int(match.group(1)), int(match.group(2)))
+    try:
+        saved = read_record(record)
+    except RecordError as exc:
+        fail(str(exc))
+    try:
+        variant = record_variant(saved)
+    except VariantError as exc:
+        if debugging():
+            raise
+        for problem in exc.problems:
+            typer.echo(f"azul: {record}: variant {problem}", err=True)
+        raise typer.Exit(INVALID)
+    steps = []
+    error = None
+    try:
+        for step in iter_replay(saved, variant):
+            steps.append(step)
+    except ReplayError as exc:
+        error = f"{record}: can't be replayed past {exc}"
+    except PluginError as exc:
+        error = f"{record}: a rule plugin failed while replaying: {' '.join(str(exc).split())}"
+    if not steps:
+        fail(error or f"{record}: the record has no rounds to replay")
+    console = make_console(highlight=False)
+    viewer = _Viewer(steps, list(saved.players), console)
+    if final or target is not None:
+        if target is not None:
+            index = viewer.find(*target)
+            if index is None:
+                fail(viewer.missing(*target))
+        else:
+            index = len(steps) - 1
+        viewer.show(index, result=final)
+        if error:
+            fail(error)
+        return
+    if error:
+        typer.echo(f"azul: {error}; the steps before it can be viewed", err=True)
+    viewer.interact()
+
+
+class _Viewer:
+    """The replay's positions and the commands that move between them."""
+
+    def __init__(self, steps, names: list[str], console):
+        self.steps = steps
+        self.names = names
+        self.console = console
+
+    def find(self, round_number: int, action: int) -> int | None:
+        for index, step in enumerate(self.steps):
+            if step.round == round_number and step.action == action:
+                return index
+        return None
+
+    def missing(self, round_number: int, action: int) -> str:
+        rounds = self.steps[-1].round
+        if not 1 <= round_number <= rounds:
+            return f"no round {round_number}: the record replays rounds 1 to {rounds}"
+        last = max(step.action for step in self.steps if step.round == round_number)
+        return f"no action {action} in round {round_number}: it has actions 0 (the deal) to {last}"
+
+    def describe(self, index: int) -> str:
+        from ..notation import parse_decision
+        from ..render import describe_decision
+        step = self.steps[index]
+        if step.action == 0:
+            return f"round {step.round} dealt: {step.text.removeprefix('deal ')}"
+        before = self.steps[index - 1].state
+        return f"{step.action}. {describe_decision(before, parse_decision(step.text), self.names)}"
+
+    def show(self, index: int, result: bool = False) -> None:
+        from ..render import draw_game, draw_result
+        from ..state import OVER
+        step = self.steps[index]
+        self.console.print(draw_game(step.state, self.names, self.describe(index),
+                                     title=f"{step.state.rules.name}  [{step.round}:{step.action}]"))
+        if result and step.state.phase == OVER:
+            self.console.print(draw_result(step.state, self.names))
+
+    def interact(self) -> None:
+        from rich.text import Text
+        index = 0
+        self.show(index)
+        self.console.print(Text("Enter: next action; p: previous; r N: round N; help for more; q: quit"),
+                           soft_wrap=True)
+        while True:
+            step = self.steps[index]
+            try:
+                line = input(f"replay {step.round}:{step.action}> ").strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                self.console.print()
+                return
+            moved = None
+            if line in ("", "n", "next"):
+                moved = index + 1 if index + 1 < len(self.steps) else None
+                if moved is None:
+                    self.say("That was the last position. p goes back, q leaves.")
+            elif line in ("p", "prev", "previous", "back"):
+                moved = index - 1 if index > 0 else None
+                if moved is None:
+                    self.say("This is the first position.")
+            elif line in ("first", "start"):
+                moved = 0
+            elif line in ("end", "last", "final"):
+                moved = len(self.steps) - 1
+            elif line in ("q", "quit", "exit"):
+                return
+            elif line in ("help", "h", "?"):
+                self.say(REPLAY_HELP)
+            elif _AT.match(line) or re.match(r"^(r|round)\s*\d+$", line):
+                match = _AT.match(line)
+                wanted = (int(match.group(1)), int(match.group(2))) if match else \
+                    (int(re.sub(r"\D", "", line)), 0)
+                moved = self.find(*wanted)
+                if moved is None:
+                    self.say(self.missing(*wanted))
+            else:
+                self.say(f"'{line}' is not a replay command: Enter, p, r N, R:A, first, end, q, help.")
+            if moved is not None:
+                index = moved
+                self.show(index, result=True)
+
+    def say(self, message: str) -> None:
+        from rich.text import Text
+        self.console.print(Text(message), soft_wrap=True)

@@ -1,0 +1,450 @@
+"""A game played at the terminal: seats for people and bots, the prompt, undo, saving, resuming.
+
+``azul play`` builds a ``GameSession`` and runs it. The session keeps the
+game as a record (``azul_core.record.Recorder``) and saves it after every
+decision, so a game left by Ctrl-D, Ctrl-C or ``quit`` (or stopped by a
+broken plugin) can be resumed exactly where it stopped: the record holds
+every deal, and the deal of round ``n`` is drawn from
+``random.Random(f"{seed}:round:{n}")``, so the rounds not dealt yet come out
+the same as if the game had never stopped.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from .bots import HUMAN, available_bots, broken_bots, make_bot
+from .colours import NAMES
+from .notation import NotationError, parse_decision
+from .plugins import PluginError
+from .record import GameRecord, Recorder, RecordError, ReplayError, read_record, record_variant, replay_state
+from .render import describe_decision, draw_game, draw_legal, draw_result, make_console
+from .state import DEAL, DRAFT, PLACE, GameState, IllegalDecision
+
+#: The exit code of invalid input (``azul_core.cli.common.INVALID``).
+INVALID = 1
+
+#: The record field (beside the spec's) that says which seats are people and which bots.
+KINDS_FIELD = "player_kinds"
+
+HELP_TEXT = """\
+Type a move in record notation or in words, then Enter:
+  2R4               all red tiles of factory 2 onto pattern line 4
+  CK-               all black tiles of the centre onto the floor
+  2 red 4           the same as 2R4;  'centre black floor' the same as CK-
+  w1:3 (or just 3)  when asked: the tile of pattern line 1 goes to wall column 3
+Tiles that don't fit on the line fall to the floor; the first to take from the
+centre also takes the start marker (shown as 1). On the wall an upper-case
+letter is a tile, a lower-case one the colour printed on an empty space, '.' an
+empty space. Under the floor: what each space costs.
+Commands:
+  ?        list the legal moves and what each does
+  board    draw the board again
+  undo     take back your last move (when you are the only person playing)
+  help     this text
+  quit     save and leave (Ctrl-D and Ctrl-C too); resume with --resume FILE"""
+
+QUIT_WORDS = ("quit", "exit", "q")
+
+
+class SessionError(Exception):
+    """A game that can't start: one or more one-line reasons and the exit code."""
+
+    def __init__(self, lines: str | Sequence[str], code: int = INVALID):
+        self.lines = [lines] if isinstance(lines, str) else list(lines)
+        super().__init__("; ".join(self.lines))
+        self.code = code
+
+
+class _Quit(Exception):
+    """The player asked to leave."""
+
+
+def data_folder() -> Path:
+    """Where games are saved by default: ``$XDG_DATA_HOME/azul`` or ``~/.local/share/azul``."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".local" / "share"
+    return root / "azul"
+
+
+def default_record_path(variant_name: str) -> Path:
+    folder = data_folder()
+    stem = f"{variant_name}-{time.strftime('%Y%m%d-%H%M%S')}"
+    path = folder / f"{stem}.json"
+    number = 2
+    while path.exists():
+        path = folder / f"{stem}-{number}.json"
+        number += 1
+    return path
+
+
+def parse_kinds(text: str, rules) -> list[str]:
+    """One kind per seat from ``human,greedy``: ``human`` or a known bot's name."""
+    kinds = [part.strip().lower() for part in text.split(",")]
+    if any(not kind for kind in kinds):
+        raise SessionError(f"--players '{text}': name one kind per seat, e.g. human,greedy")
+    known = available_bots(rules)
+    for kind in kinds:
+        if kind != HUMAN and kind not in known:
+            broken = broken_bots()
+            if kind in broken:
+                raise SessionError(f"--players: bot '{kind}' is installed but fails to import: {broken[kind]}")
+            import difflib
+            close = difflib.get_close_matches(kind, [HUMAN, *known], n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise SessionError(f"--players: unknown kind '{kind}' (human or a bot: "
+                               f"{', '.join(sorted(known))}){hint}")
+    return kinds
+
+
+def seat_names(kinds: Sequence[str]) -> list[str]:
+    """Display names: 'you' for a lone person, 'player N' for hot-seat people, the bot's name
+    (numbered when it plays more than one seat)."""
+    names = []
+    for seat, kind in enumerate(kinds):
+        if kind == HUMAN:
+            names.append("you" if kinds.count(HUMAN) == 1 else f"player {seat + 1}")
+        elif kinds.count(kind) == 1:
+            names.append(kind)
+        else:
+            names.append(f"{kind} {kinds[:seat + 1].count(kind)}")
+    return names
+
+
+def _variant_ref_for(ref: str, variant_path: Path | None, record_path: Path) -> str:
+    """How a record names its variant: a built-in name as is, a file relative to the record."""
+    from .variant import looks_like_path
+    if not looks_like_path(ref) or variant_path is None:
+        return ref
+    return os.path.relpath(Path(variant_path).resolve(), record_path.resolve().parent)
+
+
+class GameSession:
+    """One game at the terminal. Build it with ``new`` or ``resume``, then ``run()``."""
+
+    def __init__(self, variant, kinds: list[str], names: list[str], seed: Any, path: Path,
+                 recorder: Recorder, think: float | None, console=None,
+                 read: Callable[[str], str] | None = None):
+        self.variant = variant
+        self.rules = variant.rules
+        self.kinds = kinds
+        self.names = names
+        self.seed = seed
+        self.path = path
+        self.recorder = recorder
+        self.think = think
+        self.console = console if console is not None else make_console(highlight=False)
+        self.read = read if read is not None else _terminal_reader()
+        self.recorder.extra[KINDS_FIELD] = list(kinds)
+        self.bots = {seat: make_bot(kind, self.rules, seed=f"{seed}:seat:{seat}", think=think)
+                     for seat, kind in enumerate(kinds) if kind != HUMAN}
+        self.humans = [seat for seat, kind in enumerate(kinds) if kind == HUMAN]
+        self.last: str | None = None
+        self.save_failed = False
+        self.state, self.log = self._replay()
+
+    # ------------------------------------------------------------ building
+
+    @classmethod
+    def new(cls, variant_ref: str, players: str, seed: Any, record: Path | None,
+            think: float | None, **options) -> "GameSession":
+        variant = _load_variant(variant_ref)
+        kinds = parse_kinds(players, variant.rules)
+        if len(kinds) not in variant.players:
+            allowed = ", ".join(str(p) for p in variant.players)
+            raise SessionError(f"--players names {len(kinds)} seat(s), but variant '{variant.name}' "
+                               f"is played by {allowed}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(10 ** 9)
+        path = record if record is not None else default_record_path(variant.name)
+        ref = _variant_ref_for(variant_ref, variant.path, path)
+        recorder = Recorder(ref, seat_names(kinds), seed)
+        return cls(variant, kinds, seat_names(kinds), seed, path, recorder, think, **options)
+
+    @classmethod
+    def resume(cls, path: Path, players: str | None, record: Path | None, think: float | None,
+               **options) -> "GameSession":
+        from .variant import VariantError, looks_like_path
+        try:
+            saved = read_record(path)
+        except RecordError as exc:
+            raise SessionError(f"can't resume: {exc}") from None
+        try:
+            variant = record_variant(saved)
+        except VariantError as exc:
+            raise SessionError([f"can't resume {path}: variant {p}" for p in exc.problems]) from None
+        try:
+            replay_state(saved, variant)
+        except ReplayError as exc:
+            raise SessionError(f"can't resume {path}: {exc}") from None
+        except PluginError as exc:
+            raise SessionError(f"can't resume {path}: {exc}") from None
+        names = list(saved.players)
+        if players is not None:
+            kinds = parse_kinds(players, variant.rules)
+        else:
+            kinds = _saved_kinds(saved, variant.rules)
+        if len(kinds) != len(names):
+            raise SessionError(f"--players names {len(kinds)} seat(s), but the record has "
+                               f"{len(names)}: {', '.join(names)}")
+        target = record if record is not None else path
+        recorder = Recorder.from_record(saved)
+        if looks_like_path(saved.variant) and target.resolve().parent != saved.folder.resolve():
+            recorder.variant = os.path.relpath((saved.folder / saved.variant).resolve(),
+                                               target.resolve().parent)
+        seed = saved.seed if saved.seed is not None else random.SystemRandom().randrange(10 ** 9)
+        recorder.seed = seed
+        return cls(variant, kinds, names, seed, target, recorder, think, **options)
+
+    def _replay(self) -> tuple[GameState, list[tuple[int, int, int, bool]]]:
+        """The state after the recorded rounds, and for each action (round index, action
+        index, seat, whether it was forced: a lone legal wall column)."""
+        state = GameState(self.rules, len(self.kinds))
+        log = []
+        for round_index, entry in enumerate(self.recorder.rounds):
+            state.deal_tiles([_counts(letters) for letters in entry.factories])
+            for action_index, text in enumerate(entry.actions):
+                forced = state.phase == PLACE and len(state.legal_decisions()) == 1
+                log.append((round_index, action_index, state.to_move, forced))
+                state.apply(parse_decision(text))
+        self.recorder.state = state
+        return state, log
+
+    # ------------------------------------------------------------ output
+
+    def say(self, message: str, style: str | None = None) -> None:
+        from rich.text import Text
+        self.console.print(Text(message, style=style or ""), soft_wrap=True)
+
+    def draw(self) -> None:
+        self.console.print(draw_game(self.state, self.names, self.last))
+
+    def save(self) -> None:
+        try:
+            self.recorder.save(self.path, self.state)
+        except OSError as exc:
+            if not self.save_failed:
+                self.say(f"warning: can't save the game to {self.path}: {exc.strerror or exc}", "bold red")
+            self.save_failed = True
+
+    # ------------------------------------------------------------ playing
+
+    def run(self) -> int:
+        """Play until the game ends or the player leaves; the exit code."""
+        self.save()
+        if self.save_failed:
+            return INVALID
+        self.say(f"{self.variant.name}: {', '.join(self.names)}; seed {self.seed}. "
+                 f"Saved after every move to {self.path}")
+        if self.humans:
+            self.say("Type a move like 2R4 or '2 red 4', ? for the legal moves, help for help.")
+        try:
+            self._loop()
+        except (_Quit, EOFError, KeyboardInterrupt):
+            self.save()
+            self.say("")
+            self.say(f"Game saved to {self.path}")
+            self.say(f"Continue it with: azul play --resume {self.path}")
+            return 0
+        except PluginError as exc:
+            # The record holds only decisions the engine accepted: it replays up to the last one.
+            self.recorder.state = None
+            self.state = None
+            try:
+                self.recorder.save(self.path)
+            except OSError:
+                pass
+            self.say(f"azul: a rule plugin failed, the game stops: {' '.join(str(exc).split())}",
+                     "bold red")
+            self.say(f"The game up to the last good move is saved to {self.path}")
+            if os.environ.get("AZUL_DEBUG") == "1":
+                raise
+            return INVALID
+        self.draw()
+        self.console.print(draw_result(self.state, self.names))
+        self.say(f"Game saved to {self.path}")
+        return 0
+
+    def _loop(self) -> None:
+        state_changed = True
+        while not self.state.over:
+            state = self.state
+            if state.phase == DEAL:
+                # The bag's order depends on past draws and is lost in a record; sorted, the
+                # same seed deals the same tiles whether the game was resumed or not.
+                state.bag.sort()
+                state.deal(random.Random(f"{self.seed}:round:{state.round}"))
+                self.recorder.dealt(state)
+                self.save()
+                self.say(f"Round {state.round}: the factories are filled.", "bold")
+                state_changed = True
+                continue
+            seat = state.to_move
+            if seat in self.bots:
+                decision = self.bots[seat].choose(state)
+                self._take(decision)
+                self.say(self.last)
+                state_changed = True
+                continue
+            if state.phase == PLACE and len(state.placing[2]) == 1:
+                decision = state.legal_decisions()[0]
+                self._take(decision)
+                self.say(f"{self.last} (the only legal space)")
+                state_changed = True
+                continue
+            if state_changed:
+                self.draw()
+                state_changed = False
+            state_changed = self._human_turn(seat)
+
+    def _take(self, decision: tuple) -> None:
+        """Apply a decision the rules accept, describe it, record it and save."""
+        state = self.state
+        before = state.clone()
+        seat = state.to_move
+        forced = state.phase == PLACE and len(state.legal_decisions()) == 1
+        round_index = len(self.recorder.rounds) - 1
+        action_index = len(self.recorder.rounds[-1].actions)
+        state.apply(decision)  # IllegalDecision: nothing changed, nothing recorded
+        text = describe_decision(before, decision, self.names)
+        self.log.append((round_index, action_index, seat, forced))
+        self.recorder.decided(decision, state)
+        self.last = text
+        self.save()
+
+    def _prompt(self, seat: int) -> str:
+        state = self.state
+        who = self.names[seat] if len(self.humans) > 1 else "your move"
+        if state.phase == PLACE:
+            _seat, row, columns = state.placing
+            colour = NAMES[state.players[seat].line_colour[row]]
+            options = ", ".join(str(c + 1) for c in columns)
+            return f"{self.names[seat]}: wall column for the {colour} tile of line {row + 1} ({options})> "
+        return f"{who}> "
+
+    def _human_turn(self, seat: int) -> bool:
+        """Read one line and act on it; True when the game moved on."""
+        line = self.read(self._prompt(seat)).strip()
+        word = line.lower()
+        if not line:
+            return False
+        if word in QUIT_WORDS:
+            raise _Quit
+        if word in ("?", "moves", "list"):
+            self.console.print(draw_legal(self.state))
+            return False
+        if word in ("help", "h"):
+            self.say(HELP_TEXT)
+            return False
+        if word == "board":
+            self.draw()
+            return False
+        if word == "undo":
+            return self._undo(seat)
+        decision = self._parse(line)
+        if decision is None:
+            return False
+        state = self.state
+        if state.is_misplaced(decision) and self.rules.misplaced_to_floor:
+            _source, colour, row = decision
+            self.say(f"Careful: {state.why_not(seat, colour, row)}, so all the {NAMES[colour]} "
+                     "tiles fall to the floor.", "bold yellow")
+        try:
+            self._take(decision)
+        except IllegalDecision as exc:
+            self.say(f"Not legal: {exc}. Type ? for the legal moves.")
+            return False
+        self.say(self.last)
+        return True
+
+    def _parse(self, line: str) -> tuple | None:
+        state = self.state
+        if state.phase == PLACE:
+            row = state.placing[1]
+            if line.isdigit():
+                return (row, int(line) - 1)
+        try:
+            decision = parse_decision(line)
+        except NotationError as exc:
+            self.say(f"{exc}; ? lists the legal moves, help explains.")
+            return None
+        if state.phase == PLACE and len(decision) == 3:
+            self.say(f"A wall column is asked for now: type its number, e.g. {state.placing[2][0] + 1}.")
+            return None
+        if state.phase == DRAFT and len(decision) == 2:
+            self.say("It is time to take tiles, not to place one on the wall: type a draft like 2R4.")
+            return None
+        return decision
+
+    def _undo(self, seat: int) -> bool:
+        if len(self.humans) != 1:
+            self.say("Undo works only when one person plays against bots.")
+            return False
+        chosen = [entry for entry in self.log if entry[2] == seat and not entry[3]]
+        if not chosen:
+            self.say("Nothing to undo: you have not moved yet.")
+            return False
+        round_index, action_index, _seat, _forced = chosen[-1]
+        rounds = self.recorder.rounds[:round_index + 1]
+        taken_back = rounds[round_index].actions[action_index]
+        later = (len(self.log) - self.log.index(chosen[-1])) - 1
+        rounds[round_index].actions = rounds[round_index].actions[:action_index]
+        self.recorder.rounds = rounds
+        self.state, self.log = self._replay()
+        self.last = None
+        self.save()
+        replies = f" and {later} move{'s' if later != 1 else ''} after it" if later else ""
+        self.say(f"Took back your move {taken_back}{replies}.")
+        return True
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _counts(letters_laid: str) -> list[int]:
+    from .colours import COLOUR_OF_LETTER
+    counts = [0] * 5
+    for letter in letters_laid:
+        counts[COLOUR_OF_LETTER[letter]] += 1
+    return counts
+
+
+def _load_variant(ref: str):
+    from .variant import VariantError, load_variant
+    try:
+        return load_variant(ref)
+    except VariantError as exc:
+        raise SessionError([str(problem) for problem in exc.problems]) from None
+
+
+def _saved_kinds(saved: GameRecord, rules) -> list[str]:
+    """The seats' kinds as the record saved them, or guessed from the names: a bot's name
+    (possibly numbered, 'greedy 2') is that bot, any other name a person."""
+    kinds = saved.extra.get(KINDS_FIELD)
+    known = available_bots(rules)
+    if isinstance(kinds, list) and len(kinds) == len(saved.players) and \
+            all(isinstance(k, str) and (k == HUMAN or k in known) for k in kinds):
+        return list(kinds)
+    guessed = []
+    for name in saved.players:
+        first = name.split()[0].lower() if name.split() else ""
+        guessed.append(first if first in known else HUMAN)
+    return guessed
+
+
+def _terminal_reader() -> Callable[[str], str]:
+    """``input``, with line editing where the terminal has it."""
+    import sys
+    if sys.stdin is not None and sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401  (line editing and history for input())
+        except ImportError:
+            pass
+    return input
+
+
+__all__ = ["GameSession", "SessionError", "HELP_TEXT", "data_folder", "parse_kinds", "seat_names"]

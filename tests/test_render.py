@@ -1,0 +1,186 @@
+"""The drawing: what a player reads on the board, with or without colour, in 80 columns."""
+
+from __future__ import annotations
+
+import io
+import random
+from types import SimpleNamespace
+
+import pytest
+from rich.console import Console
+
+from azul_core.bots import GreedyBot
+from azul_core.colours import BLUE, COLOUR_OF_LETTER, RED, WHITE, YELLOW
+from azul_core.render import (describe_decision, draw_board, draw_game, draw_legal, draw_result,
+                              floor_costs, printed_wall, render_text, short_effect, winner_line)
+from azul_core.notation import format_decision
+from azul_core.state import DEAL, FLOOR, GameState
+from azul_core.variant import load_variant
+
+
+@pytest.fixture(scope="module")
+def variants():
+    return {name: load_variant(name) for name in ("standard", "grey-wall", "duel")}
+
+
+def counts(letters: str) -> list[int]:
+    found = [0] * 5
+    for letter in letters:
+        found[COLOUR_OF_LETTER[letter]] += 1
+    return found
+
+
+def dealt(variant, factories, players=2) -> GameState:
+    state = GameState(variant.rules, players)
+    state.deal_tiles([counts(f) for f in factories])
+    return state
+
+
+def played(variant, players: int, drafts: int, seed: int = 1) -> GameState:
+    """A game some way in: greedy bots, a fixed deal."""
+    state = GameState(variant.rules, players)
+    bot, deal = GreedyBot(seed=seed), random.Random(seed)
+    done = 0
+    while not state.over and done < drafts:
+        if state.phase == DEAL:
+            state.deal(deal)
+            continue
+        state.apply(bot.choose(state))
+        done += 1
+    return state
+
+
+def names(players: int) -> list[str]:
+    return ["you", "greedy", "ana", "bo"][:players]
+
+
+def test_the_colour_wall_prints_each_colour_where_the_wall_hook_puts_it(variants):
+    printed = printed_wall(variants["standard"].rules)
+    assert printed[0] == (0, 1, 2, 3, 4)        # blue yellow red black white
+    assert printed[1][0] == WHITE               # (2,1) is white: each row shifts right
+    assert printed[4][0] == YELLOW
+    assert printed_wall(variants["grey-wall"].rules) == ((None,) * 5,) * 5
+
+
+def test_an_empty_colour_wall_shows_lower_case_letters_and_tiles_upper_case(variants):
+    state = dealt(variants["standard"], ["BBBB", "YYRR", "KKWW", "BYRK", "WWWB"])
+    text = render_text(draw_board(state, 0, "you"))
+    assert " 1         . | b y r k w" in text
+    assert " 2       . . | w b y r k" in text
+    state.apply((2, YELLOW, 1))   # 2 yellow: line 2 full
+    text = render_text(draw_board(state, 0, "you"))
+    assert " 2       Y Y | w b y r k" in text
+
+
+def test_the_grey_wall_shows_dots(variants):
+    state = dealt(variants["grey-wall"], ["BBBB", "YYRR", "KKWW", "BYRK", "WWWB"])
+    assert " 1         . | . . . . ." in render_text(draw_board(state, 0, "you"))
+
+
+def test_the_floor_shows_what_each_space_costs(variants):
+    assert floor_costs(variants["standard"].rules) == [-1, -1, -2, -2, -2, -3, -3]
+    assert floor_costs(variants["duel"].rules) == [-1, -1, -2, -2, -3, -3, -4, -4]
+    state = dealt(variants["standard"], ["BBBB", "YYRR", "KKWW", "BYRK", "WWWB"])
+    state.apply((1, BLUE, 0))            # one to line 1, three to the floor
+    text = render_text(draw_board(state, 0, "you"))
+    assert " floor  B  B  B  .  .  .  .  -4" in text
+    assert "-1 -1 -2 -2 -2 -3 -3" in text
+
+
+def test_the_start_marker_is_in_the_centre_then_on_the_floor(variants):
+    state = dealt(variants["standard"], ["BBBB", "YYRR", "KKWW", "BYRK", "WWWB"])
+    assert "Centre    1 (start marker)" in render_text(draw_game(state, names(2)))
+    state.apply((2, YELLOW, 1))          # red goes to the centre
+    state.apply((0, RED, 2))             # the other player takes it, and the marker
+    text = render_text(draw_game(state, names(2)))
+    assert "(start marker)" not in text
+    assert " floor  1  .  ." in text
+
+
+def test_in_duel_the_marker_is_kept_beside_its_holder(variants):
+    state = dealt(variants["duel"], ["BBBB", "YYRR", "KKWW", "BYRK", "WWWB"])
+    state.apply((2, YELLOW, 1))
+    state.apply((0, RED, 2))
+    assert "greedy  score 0  1 start marker" in render_text(draw_game(state, names(2)))
+
+
+@pytest.mark.parametrize("variant_name,players", [("standard", 2), ("standard", 3), ("standard", 4),
+                                                  ("grey-wall", 4), ("duel", 2)])
+def test_a_game_fits_80_columns(variants, variant_name, players):
+    state = played(variants[variant_name], players, drafts=12)
+    text = render_text(draw_game(state, names(players), last="x" * 70), width=200)
+    assert max(len(line.rstrip()) for line in text.splitlines()) <= 80
+    for seat in range(players):
+        assert names(players)[seat] in text
+
+
+def test_the_drawing_is_readable_with_no_color(monkeypatch, variants):
+    monkeypatch.setenv("NO_COLOR", "1")
+    state = played(variants["standard"], 2, drafts=6)
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=80)
+    console.print(draw_game(state, names(2)))
+    drawn = out.getvalue()
+    assert "\x1b[3" not in drawn and "\x1b[4" not in drawn and ";5;" not in drawn  # no colours
+    assert "b y r k w" in render_text(draw_game(state, names(2))) or "B" in drawn
+
+
+def test_with_colour_tiles_carry_their_colour(variants):
+    state = dealt(variants["standard"], ["BBBB", "YYRR", "KKWW", "BYRK", "WWWB"])
+    out = io.StringIO()
+    Console(file=out, force_terminal=True, color_system="truecolor", width=80).print(
+        draw_game(state, names(2)))
+    assert "\x1b[" in out.getvalue()
+
+
+def test_decisions_are_described_with_where_the_tiles_go(variants):
+    state = dealt(variants["standard"], ["BBBB", "YYRR", "KKWW", "BYRK", "WWWB"])
+    assert describe_decision(state, (1, BLUE, 0), names(2)) == \
+        "you take 4 blue from factory 1 to line 1 (complete), 3 to the floor"
+    assert short_effect(state, (1, BLUE, 0)) == "4 blue to line 1 full, 3 floor"
+    assert short_effect(state, (1, BLUE, FLOOR)) == "4 blue to floor"
+    state.apply((2, YELLOW, 4))
+    assert describe_decision(state, (0, RED, 2), names(2)) == \
+        "greedy takes 2 red from the centre to line 3, and the start marker"
+    assert short_effect(state, (0, RED, 2)) == "2 red to line 3, marker"
+
+
+def test_a_misplaced_duel_draft_is_described_as_falling(variants):
+    state = dealt(variants["duel"], ["BBBB", "YYRR", "KKWW", "BYRK", "WWWB"])
+    state.apply((4, BLUE, 4))        # line 5 holds blue
+    state.apply((3, WHITE, 4))
+    assert state.is_misplaced((2, YELLOW, 4))
+    assert describe_decision(state, (2, YELLOW, 4), names(2)) == \
+        "you take 2 yellow from factory 2 for line 5, but pattern line 5 holds blue: all to the floor"
+
+
+def test_the_legal_moves_list_names_every_decision(variants):
+    state = dealt(variants["standard"], ["BBBB", "YYRR", "KKWW", "BYRK", "WWWB"])
+    text = render_text(draw_legal(state))
+    for decision in state.legal_decisions():
+        assert format_decision(decision) in text
+    assert max(len(line.rstrip()) for line in text.splitlines()) <= 80
+
+
+def test_the_result_shows_the_bonuses_and_the_winner(variants):
+    state = played(variants["standard"], 2, drafts=10 ** 6, seed=3)
+    assert state.over
+    text = render_text(draw_result(state, names(2)))
+    for label, points in state.players[0].bonuses:
+        assert f"+{label}" in text
+    assert "wins" in text or "share" in text
+    assert str(state.players[0].score) in text
+
+
+def _tied(scores, rows, winners):
+    boards = [SimpleNamespace(complete_rows=lambda r=r: r) for r in rows]
+    return SimpleNamespace(winners=winners, scores=lambda: scores, players=boards)
+
+
+def test_a_tie_says_why():
+    who = ["ana", "bo", "cy"]
+    assert winner_line(_tied([40, 30, 20], [1, 0, 0], [0]), who) == "ana wins with 40 points."
+    assert winner_line(_tied([40, 40, 20], [2, 1, 0], [0]), who) == \
+        "ana wins: tied on 40 points with bo, won on complete rows (ana 2, bo 1)."
+    assert winner_line(_tied([40, 40, 20], [1, 1, 0], [0, 1]), who) == \
+        "ana and bo share the victory: tied on 40 points and on complete rows (ana 1, bo 1)."
