@@ -22,7 +22,7 @@ app = typer.Typer(
 )
 
 # Each module adds its command(s) to ``app`` when imported.
-COMMAND_MODULES = ("simulate", "validate", "variants", "play", "replay", "plugins_cmd", "compare")
+COMMAND_MODULES = ("play", "replay", "simulate", "compare", "validate", "variants", "plugins_cmd")
 
 
 def _register() -> None:

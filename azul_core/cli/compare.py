@@ -44,8 +44,10 @@ def compare_command(
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="No progress bar (there is none anyway when stderr is not a terminal).")] = False,
 ) -> None:
-    """Play the same seeded bot games under each variant and show them side by side, marking
-    differences from the first variant that are statistically clear at 95%."""
+    """Play the same seeded games under each variant and show them side by side.
+
+    Differences from the first variant that are statistically clear at 95% are marked.
+    """
     import random
     import time
 

@@ -31,8 +31,10 @@ def simulate_command(
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="No progress bar (there is none anyway when stderr is not a terminal).")] = False,
 ) -> None:
-    """Play bot games and summarise them: scores, win shares with 95% intervals, the start
-    player's advantage, rounds, floor tiles and where the points came from."""
+    """Play bot games and summarise them: scores, win shares, rounds, where the points came from.
+
+    Also the start player's advantage and floor tiles per round, with 95% intervals.
+    """
     import random
     import time
 
