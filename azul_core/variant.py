@@ -292,15 +292,18 @@ class _Resolver:
         raw_settings = self.check_settings_mapping()
         if plugin_refs is None:
             return None  # what follows needs the plugin list
-        plugins = self.load_plugins(plugin_refs)
-        if plugins is None or not self.merged.complete:
-            return None  # settings can't be judged without every plugin and the base's values
+        plugins, every_plugin = self.load_plugins(plugin_refs)
         try:
             pm = register_plugins(plugins)
         except PluginError as exc:
             self.problem("plugins", str(exc), self.plugin_index(plugins, exc.plugin))
             return None
         declared = self.declared_settings(pm, plugins)
+        if not every_plugin or not self.merged.complete:
+            # A missing plugin may own any unknown setting, but the values of the settings the
+            # loaded plugins declare can still be judged: report those too, all at once.
+            self.setting_values(declared, raw_settings, judge_unknown=False)
+            return None
         values = self.setting_values(declared, raw_settings)
         decide_ok = self.check_decide_rules(decide)
         if values is None or not decide_ok:
@@ -415,8 +418,9 @@ class _Resolver:
 
     # ------------------------------------------------------------ plugins
 
-    def load_plugins(self, refs: list[str]) -> list[LoadedPlugin] | None:
-        """Every plugin loaded and checked alone, or ``None`` after reporting each failure."""
+    def load_plugins(self, refs: list[str]) -> tuple[list[LoadedPlugin], bool]:
+        """The plugins that load and pass their own checks, and whether all of them did
+        (each failure reported)."""
         plugins: list[LoadedPlugin] = []
         failed = False
         for index, ref in enumerate(refs):
@@ -430,11 +434,13 @@ class _Resolver:
                 self.problem("plugins", f"plugin '{plugin.name}' is listed twice", index)
                 failed = True
                 continue
-            for message in _plugin_problems(plugin):
+            problems = _plugin_problems(plugin)
+            for message in problems:
                 self.problem("plugins", message, index)
-                failed = True
-            plugins.append(plugin)
-        return None if failed else plugins
+            failed = failed or bool(problems)
+            if not problems:
+                plugins.append(plugin)
+        return plugins, not failed
 
     @staticmethod
     def plugin_index(plugins: list[LoadedPlugin], name: str) -> int | None:
@@ -470,14 +476,19 @@ class _Resolver:
                     declared[setting.name] = Setting(**{**setting.__dict__, "owner": plugin})
         return declared if ok else None
 
-    def setting_values(self, declared: dict[str, Setting] | None, raw: dict) -> dict | None:
-        """Defaults overridden by the file's values; ``None`` when any value is refused."""
+    def setting_values(self, declared: dict[str, Setting] | None, raw: dict,
+                       judge_unknown: bool = True) -> dict | None:
+        """Defaults overridden by the file's values; ``None`` when any value is refused.
+        ``judge_unknown``: report settings no plugin declares (not when a plugin is missing)."""
         if declared is None:
             return None
         values = {name: setting.default for name, setting in declared.items()}
         ok = True
         for key, value in raw.items():
             setting = declared.get(key)
+            if setting is None and not judge_unknown:
+                ok = False
+                continue
             if setting is None:
                 owners = ", ".join(sorted({s.owner for s in declared.values()})) or "none"
                 self.problem(f"settings.{key}", f"unknown setting '{key}'{_did_you_mean(key, declared)} "

@@ -487,3 +487,17 @@ def test_a_problem_prints_as_file_line_column_message():
     assert str(Problem("v.yaml", 3, 7, "bad")) == "v.yaml:3:7: bad"
     assert Problem("v.yaml", 3, 7, "bad").to_json() == {"file": "v.yaml", "line": 3, "column": 7,
                                                         "message": "bad"}
+
+
+def test_a_missing_plugin_does_not_hide_the_value_problems_of_the_settings_others_own(tmp_path):
+    path = write(tmp_path, "v.yaml", """\
+        name: v
+        plugins: [standard, colour_wal]
+        settings: {floor_penalties: [1], no_such_setting: 3}
+        """)
+    found = problems_of(path)
+    messages = [p.message for p in found]
+    assert places(found) == [("v.yaml", 2, 21), ("v.yaml", 3, 30)]
+    assert "did you mean 'colour_wall'?" in messages[0]
+    assert messages[1] == "setting 'floor_penalties': 1 is above the maximum 0"
+    # no_such_setting might belong to the plugin that is missing: not reported
