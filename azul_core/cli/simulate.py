@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -68,8 +69,8 @@ class GameProgress:
 
     def __init__(self, quiet: bool = False):
         self._bar = None
-        if quiet:
-            return
+        if quiet or not sys.stderr.isatty():
+            return  # before importing rich: a piped run starts faster
         from rich.console import Console
         console = Console(stderr=True)
         if not console.is_terminal:
