@@ -168,20 +168,25 @@ def _points(boards) -> dict:
     """Where a seat's points came from, as means per game. Scores never go below 0, so a
     player can be spared some penalties: ``penalties_waived`` makes the parts add up to the
     mean score."""
-    boards = list(boards)
-    labels = list(dict.fromkeys(label for board in boards for label, _points in board.bonuses))
-    placements = _mean(board.placement_points for board in boards)
-    penalties = _mean(board.penalty_points for board in boards)
-    bonuses = _mean(board.bonus_points for board in boards)
-    waived = _mean(board.score - board.placement_points - board.penalty_points - board.bonus_points
-                   for board in boards)
+    placements = penalties = bonuses = scores = games = 0
+    by_label: dict[str, int] = {}
+    for board in boards:  # one pass: this runs over every seat of every game of a run
+        games += 1
+        placements += board.placement_points
+        penalties += board.penalty_points
+        scores += board.score
+        for label, points in board.bonuses:
+            bonuses += points
+            by_label[label] = by_label.get(label, 0) + points
+
+    def per_game(total: int) -> float:
+        return _round(total / games) if games else 0.0
     return {
-        "placements": placements,
-        "penalties": penalties,
-        "bonuses": bonuses,
-        "bonuses_by_label": {label: _mean(sum(points for name, points in board.bonuses if name == label)
-                                          for board in boards) for label in labels},
-        "penalties_waived": waived,
+        "placements": per_game(placements),
+        "penalties": per_game(penalties),
+        "bonuses": per_game(bonuses),
+        "bonuses_by_label": {label: per_game(total) for label, total in by_label.items()},
+        "penalties_waived": per_game(scores - placements - penalties - bonuses),
     }
 
 

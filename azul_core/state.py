@@ -305,10 +305,10 @@ class GameState:
         if self.phase == DRAFT:
             key = self.players[self.current].accept_key
             held = self.colour_sources
-            parts = [held[0] * _DRAFT_COUNT[key & 31], held[1] * _DRAFT_COUNT[key >> 5 & 31],
+            parts = (held[0] * _DRAFT_COUNT[key & 31], held[1] * _DRAFT_COUNT[key >> 5 & 31],
                      held[2] * _DRAFT_COUNT[key >> 10 & 31], held[3] * _DRAFT_COUNT[key >> 15 & 31],
-                     held[4] * _DRAFT_COUNT[key >> 20 & 31]]
-            pick = int(random() * sum(parts))
+                     held[4] * _DRAFT_COUNT[key >> 20 & 31])
+            pick = int(random() * (parts[0] + parts[1] + parts[2] + parts[3] + parts[4]))
             for colour in COLOURS:
                 part = parts[colour]
                 if pick < part:
@@ -427,7 +427,8 @@ class GameState:
         overflow = taken
         if line != FLOOR:
             count = board.line_count[line]
-            put = min(taken, line + 1 - count)
+            room = line + 1 - count
+            put = taken if taken < room else room
             count += put
             board.line_count[line] = count
             board.line_colour[line] = colour
