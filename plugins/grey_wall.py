@@ -47,6 +47,11 @@ def row_fits(wall, row: int, columns=None) -> bool:
         columns = list(zip(*wall))
     free = [column for column, cell in enumerate(cells) if cell is None]
     missing = [colour for colour in COLOURS if colour not in cells]
+    for colour, column in zip(missing, free):  # the usual case: colours in order fit
+        if colour in columns[column]:
+            break
+    else:
+        return True
     return any(all(colour not in columns[column] for colour, column in zip(missing, order))
                for order in permutations(free))
 
