@@ -30,12 +30,13 @@ def legal_columns(wall, row: int, colour: int) -> tuple[int, ...]:
     cells = wall[row]
     if colour in cells:
         return ()
-    # Runs for every tiled line: spelled out for the 5 rows of the wall, for speed.
-    first, second, third, fourth, fifth = wall
-    return tuple([column for column in range(5)
-                  if cells[column] is None and colour != first[column] and colour != second[column]
-                  and colour != third[column] and colour != fourth[column]
-                  and colour != fifth[column]])
+    free = [column for column, cell in enumerate(cells) if cell is None]
+    for other in wall:  # a row holds a colour at most once: one column to strike per row
+        if colour in other:
+            taken = other.index(colour)
+            if taken in free:
+                free.remove(taken)
+    return tuple(free)
 
 
 def row_fits(wall, row: int, columns=None) -> bool:
@@ -56,12 +57,20 @@ def row_fits(wall, row: int, columns=None) -> bool:
                for order in permutations(free))
 
 
+def _tiles(wall) -> int:
+    return sum(len(row) - row.count(None) for row in wall)
+
+
 def blocked(walls, lines=None, supply=None) -> bool:
     """Whether no row of any wall can ever be completed: each either can't be filled without a
     repeated colour, or can't get the tiles it misses (without ``lines`` and ``supply``, only
     the first is judged)."""
     # Plenty of every colour: no line is stuck and every row can get its tiles.
     judge_tiles = lines is not None and supply is not None and min(supply) < len(walls[0])
+    if not judge_tiles and any(_tiles(wall) < len(wall) for wall in walls):
+        # A row can't fit only if some colour it misses stands in enough of its free columns:
+        # that takes at least 5 tiles on the wall (its own and those in the way).
+        return False
     if judge_tiles:
         available, stuck = circulation(lines, supply)
     for seat, wall in enumerate(walls):
