@@ -17,8 +17,7 @@ _DRAFT = re.compile(r"^([Cc1-9])([BYRKWbyrkw])([1-5-])$")
 _PLACEMENT = re.compile(r"^[wW]([1-5]):([1-5])$")
 _SOURCE_WORDS = {"c": CENTRE, "centre": CENTRE, "center": CENTRE, "middle": CENTRE}
 _LINE_WORDS = {"-": FLOOR, "f": FLOOR, "floor": FLOOR}
-_COLOUR_WORDS = {**COLOUR_OF_NAME, **{k.lower(): v for k, v in COLOUR_OF_LETTER.items()},
-                 "grey": None}
+_COLOUR_WORDS = {**COLOUR_OF_NAME, **{k.lower(): v for k, v in COLOUR_OF_LETTER.items()}}
 
 
 class NotationError(ValueError):

@@ -2,13 +2,13 @@
 
 A variant file (YAML, or TOML with the same fields)::
 
-    name: grey-wall
-    description: Free placement on a wall with no printed colours.
+    name: grey-family
+    description: Free placement, and a gentler floor.
     extends: standard            # a built-in name or a path relative to this file
     players: [2, 3, 4]
-    plugins: [standard, grey_wall]
-    decide: {wall: grey_wall}    # only where two plugins claim an exclusive rule
-    settings: {floor_penalties: [-1, -1, -2, -2, -2, -3, -3]}
+    plugins: [standard, colour_wall, grey_wall]
+    decide: {wall: grey_wall}    # two plugins make the wall: say which one decides
+    settings: {floor_penalties: [-1, -1, -1, -1, -1, -1, -1]}
 
 ``extends`` merges mappings key by key, at every depth (``settings``,
 ``decide``, and a setting whose value is a mapping, such as ``factories``);
