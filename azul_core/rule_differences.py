@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .colours import BLUE, COLOURS, NAMES
+from .colours import BLUE, COLOURS, MARKER, NAMES
 from .rules import PATTERN_LINES, WALL_SIZE
 
 Cell = tuple[int, int]
@@ -56,7 +56,9 @@ _SCORE_PROBES = (
 
 _FULL_ROW = [(1, c) for c in range(1, 6)]
 _FULL_COLUMN = [(r, 1) for r in range(1, 6)]
-_ALL_BLUE = [(r, r) for r in range(1, 6)]
+# Yellow, not blue: on the colour wall the five blues make the main diagonal, which a
+# diagonal bonus would claim as well.
+_ALL_YELLOW = [(r, r % 5 + 1) for r in range(1, 6)]
 #: A wall where no row can be completed without a colour twice in a column (a blocked grey wall).
 _BLOCKED = _rows("""
 BYW.R
@@ -66,19 +68,28 @@ YWRK.
 ...WB
 """)
 
+_EMPTY_LINES = [((None, 0),) * 5] * 2
+_PLENTY = [20] * 5
+
+#: (label, walls, round number, pattern lines, tiles in bag and lid) for azul_game_over.
 _END_PROBES = (
-    ("with no complete row, after round 1", lambda: ([_wall([])] * 2, 1)),
-    ("with no complete row, after round 5", lambda: ([_wall([])] * 2, 5)),
-    ("with no complete row, after round 10", lambda: ([_wall([])] * 2, 10)),
-    ("when a player has completed a row", lambda: ([_wall(_FULL_ROW), _wall([])], 3)),
-    ("when a player has completed a column but no row", lambda: ([_wall(_FULL_COLUMN), _wall([])], 3)),
-    ("when no row of any wall can be completed any more", lambda: ([_BLOCKED, _BLOCKED], 8)),
+    ("with no complete row, after round 1", lambda: ([_wall([])] * 2, 1, _EMPTY_LINES, _PLENTY)),
+    ("with no complete row, after round 5", lambda: ([_wall([])] * 2, 5, _EMPTY_LINES, _PLENTY)),
+    ("with no complete row, after round 10", lambda: ([_wall([])] * 2, 10, _EMPTY_LINES, _PLENTY)),
+    ("when a player has completed a row", lambda: ([_wall(_FULL_ROW), _wall([])], 3, _EMPTY_LINES, _PLENTY)),
+    ("when a player has completed a column but no row",
+     lambda: ([_wall(_FULL_COLUMN), _wall([])], 3, _EMPTY_LINES, _PLENTY)),
+    ("when every row's free spaces are blocked by the colours in their columns",
+     lambda: ([_BLOCKED, _BLOCKED], 1, _EMPTY_LINES, _PLENTY)),
+    ("when every row misses a colour none of whose tiles is left in play",
+     lambda: ([_wall([])] * 2, 1, _EMPTY_LINES, [0, 20, 20, 20, 20])),
 )
 
 _BONUS_PROBES = (
     ("a complete row", _FULL_ROW),
     ("a complete column", _FULL_COLUMN),
-    ("all 5 tiles of one colour", _ALL_BLUE),
+    ("all 5 tiles of one colour", _ALL_YELLOW),
+    ("the main diagonal", [(r, r) for r in range(1, 6)]),
 )
 
 _WINNER_PROBES = (
@@ -112,6 +123,12 @@ def _colours(mask: int) -> str:
 
 def _floor_costs(rules) -> list[int]:
     return [-_ask(rules.floor_penalty, [BLUE] * count) for count in range(1, rules.floor_spaces + 1)]
+
+
+def _marker_costs(rules) -> list[int]:
+    """What a floor costs with the start marker first, then 0 to 6 tiles."""
+    return [-_ask(rules.floor_penalty, [MARKER] + [BLUE] * count)
+            for count in range(rules.floor_spaces)]
 
 
 def _marker(marker) -> str:
@@ -158,6 +175,10 @@ def differences(variant, standard) -> list[Difference]:
                          "and is empty again for the rest of the round"
             if turn else "full pattern lines are tiled at the end of the round, lines 1 to 5")
     compare("start marker", _marker(rules.marker), _marker(base.marker))
+    if rules.marker.placement == "floor" and base.marker.placement == "floor":
+        compare("a floor holding the start marker", _marker_costs(rules), _marker_costs(base),
+                lambda costs: "the marker and 0 to {} tiles cost {}".format(
+                    len(costs) - 1, ", ".join(str(c) for c in costs)))
     compare("when nobody took the start marker", _unclaimed(rules.marker), _unclaimed(base.marker))
     compare("a draft onto a pattern line that can't take the colour", rules.misplaced_to_floor,
             base.misplaced_to_floor,
@@ -172,9 +193,9 @@ def differences(variant, standard) -> list[Difference]:
         compare(f"scoring {label}", _ask(rules.placement_score, wall, 2, 2),
                 _ask(base.placement_score, wall, 2, 2), lambda p: f"{p} points" if isinstance(p, int) else p)
     for label, probe in _END_PROBES:
-        walls, round_number = probe()
-        compare(f"end of the game {label}", _ask(rules.game_over, walls, round_number),
-                _ask(base.game_over, walls, round_number),
+        situation = probe()
+        compare(f"end of the game {label}", _ask(rules.game_over, *situation),
+                _ask(base.game_over, *situation),
                 lambda over: over if isinstance(over, str) else ("the game ends" if over else "the game goes on"))
     for label, cells in _BONUS_PROBES:
         wall = _wall(cells)

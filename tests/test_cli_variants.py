@@ -10,6 +10,8 @@ from typer.testing import CliRunner
 
 from azul_core.cli.app import _register, app
 
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
 _register()
 ENV = {"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0", "AZUL_DEBUG": "", "AZUL_VARIANTS_PATH": ""}
 
@@ -149,8 +151,20 @@ def test_rules_of_the_grey_wall():
     out = azul("rules", "grey-wall").stdout
     assert "on an empty wall: columns 1, 2, 3, 4, 5 (standard: column 1)" in out
     assert "the player chooses the column (standard: the rules place it)" in out
-    assert "when no row of any wall can be completed any more: the game ends (standard: the game goes on)" in out
+    assert ("when every row's free spaces are blocked by the colours in their columns: the game ends "
+            "(standard: the game goes on)") in out
+    assert "misses a colour none of whose tiles" not in out     # both end a starved game
     assert "floor" not in out.split("Settings:")[0]
+
+
+def test_rules_of_house_rules_name_only_what_they_change():
+    diagonals = azul("rules", str(EXAMPLES / "diagonals" / "diagonals.yaml")).stdout
+    assert "- end bonus for the main diagonal: 15 points (standard: 10 points)" in diagonals
+    assert "all 5 tiles of one colour" not in diagonals          # yellow's tiles make no diagonal
+    free_marker = azul("rules", str(EXAMPLES / "free-marker" / "free-marker.yaml")).stdout
+    assert "- a floor holding the start marker: the marker and 0 to 6 tiles cost 0, 1, 3" in free_marker
+    five = azul("rules", str(EXAMPLES / "five-rounds" / "five-rounds.yaml")).stdout
+    assert "after round 5: the game ends" in five and "blocked" not in five
 
 
 def test_rules_are_derived_from_the_rules_not_from_the_name(tmp_path):
