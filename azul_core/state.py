@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .colours import COLOURS, LETTERS, MARKER, NAMES
+from .plugins import PluginError
 from .rules import PATTERN_LINES, Rules, WALL_SIZE
 
 FLOOR = 5
@@ -326,7 +327,12 @@ class GameState:
         raise IllegalDecision("no decision to take now")
 
     def apply(self, decision: tuple) -> None:
-        """Take a decision for the player to move; an illegal one changes nothing and raises."""
+        """Take a decision for the player to move; an illegal one changes nothing and raises.
+
+        A rule plugin failing on the way (``PluginError``) changes nothing either: the
+        decisions that run situation hooks (a placement, a draft that fills a line tiled at
+        once or ends the round) are applied to a state restored on failure.
+        """
         if self.phase == DRAFT:
             if len(decision) != 3:
                 raise IllegalDecision("a draft is expected now (source, colour, line)")
@@ -394,7 +400,21 @@ class GameState:
                 if not rules.misplaced_to_floor:
                     raise IllegalDecision(self.why_not(seat, colour, line))
                 line = FLOOR
-        self._take(source, colour, line)
+        ends_round = taken == self.tiles_on_table
+        fills = line != FLOOR and rules.tile_at_turn_end and board.line_count[line] + taken > line
+        if ends_round or fills:
+            self._restored_on_plugin_error(self._take, source, colour, line)
+        else:
+            self._take(source, colour, line)
+
+    def _restored_on_plugin_error(self, step, *args) -> None:
+        snapshot = self.clone()
+        try:
+            step(*args)
+        except PluginError:
+            for name in GameState.__slots__:
+                setattr(self, name, getattr(snapshot, name))
+            raise
 
     def _take(self, source: int, colour: int, line: int) -> None:
         """Carry out a legal draft (its line already turned to the floor if misplaced)."""
@@ -403,6 +423,14 @@ class GameState:
         board = self.players[seat]
         rules = self.rules
         taken = sources[source][colour]
+        if line != FLOOR:
+            # What the line will take, worked out (and the rules asked) before anything changes.
+            room = line + 1 - board.line_count[line]
+            put = taken if taken < room else room
+            count = board.line_count[line] + put
+            mask = rules.accept_cache.get((line, colour, count, board.wall_rows[line]))
+            if mask is None:
+                mask = rules.accept_mask(line, colour, count, board.wall_rows[line])
         # Take the tiles; the rest of a factory goes to the centre.
         held = self.colour_sources
         if source == CENTRE:
@@ -414,27 +442,20 @@ class GameState:
                 self._marker_to_floor(board)
         else:
             centre = sources[CENTRE]
-            for other, count in enumerate(sources[source]):
-                if count:
+            for other, tiles in enumerate(sources[source]):
+                if tiles:
                     held[other] -= 1
                     if other != colour:
                         if not centre[other]:
                             held[other] += 1
-                        centre[other] += count
+                        centre[other] += tiles
             sources[source] = [0, 0, 0, 0, 0]
         self.tiles_on_table -= taken
         # Lay them on the line; what does not fit falls to the floor.
         overflow = taken
         if line != FLOOR:
-            count = board.line_count[line]
-            room = line + 1 - count
-            put = taken if taken < room else room
-            count += put
             board.line_count[line] = count
             board.line_colour[line] = colour
-            mask = rules.accept_cache.get((line, colour, count, board.wall_rows[line]))
-            if mask is None:
-                mask = rules.accept_mask(line, colour, count, board.wall_rows[line])
             board.accept[line] = mask
             board.accept_key = board.accept_key & _OTHER_LINES[line] | _SCATTER[line][mask]
             overflow = taken - put
@@ -518,7 +539,7 @@ class GameState:
             raise IllegalDecision(f"wall column {column + 1} is not legal for the "
                                   f"{NAMES[self.players[seat].line_colour[row]]} tile of line "
                                   f"{row + 1} (legal: {legal})")
-        self._place_at(row, column)
+        self._restored_on_plugin_error(self._place_at, row, column)
 
     def _place_at(self, row: int, column: int) -> None:
         """Carry out a legal placement of the tile being placed, then go on with the game."""

@@ -384,6 +384,19 @@ def play(state: GameState, moves: Iterable[str] | str) -> GameState:
     return state
 
 
+def snapshot(state: GameState) -> tuple:
+    """Everything in a game that a decision could change, to check that one changed nothing.
+
+    >>> game = new_game()
+    >>> before = snapshot(game)
+    >>> snapshot(game.clone()) == before
+    True
+    """
+    def fields(obj, skip=()):
+        return tuple(repr(getattr(obj, name)) for name in type(obj).__slots__ if name not in skip)
+    return fields(state, skip=("rules", "table", "players")) + tuple(fields(b) for b in state.players)
+
+
 def scores(state: GameState) -> list[int]:
     """Every player's score, in seat order."""
     return state.scores()

@@ -377,3 +377,55 @@ def test_zero_is_an_answer_not_no_opinion(tmp_path):
     write(tmp_path / "free.py", HOUSE_RULE.format(penalty=0))
     variant = load_variant(variant_file(tmp_path, ["standard", "colour_wall", "ten.py", "free.py"]))
     assert floor_cost(variant) == 0
+
+
+# ---------------------------------------------------------------- a failing plugin changes nothing
+
+class NegativePlacement:
+    """Scores every placed tile -1, which the engine refuses."""
+
+    @hookimpl
+    def azul_placement_score(self):
+        return -1
+
+
+class FussyLines:
+    """Raises as soon as a pattern line holding red is judged."""
+
+    @hookimpl
+    def azul_line_accepts(self, line_colour):
+        if line_colour == 2:
+            raise RuntimeError("no red here")
+
+
+def test_a_refused_score_on_the_last_draft_leaves_the_game_as_it_was():
+    from azul_core.testing import snapshot
+    game = new_game("standard", plugins=[NegativePlacement()])
+    set_lines(game, 0, {1: ""})
+    set_table(game, ["B"])
+    before = snapshot(game)
+    with pytest.raises(PluginError, match="NegativePlacement|azul_placement_score"):
+        play(game, ["1B1"])  # fills line 1 and ends the round: the tiling scores it
+    assert snapshot(game) == before
+
+
+def test_a_refused_score_on_a_grey_wall_placement_leaves_the_game_as_it_was():
+    from azul_core.testing import snapshot
+    game = new_game("grey-wall", plugins=[NegativePlacement()])
+    set_table(game, ["B"])
+    play(game, ["1B1"])
+    assert game.phase == "place"
+    before = snapshot(game)
+    with pytest.raises(PluginError, match="can't cost points"):
+        play(game, ["w1:3"])
+    assert snapshot(game) == before
+
+
+def test_a_line_rule_raising_mid_draft_leaves_the_game_as_it_was():
+    from azul_core.testing import snapshot
+    game = new_game("standard", plugins=[FussyLines()])
+    set_table(game, ["RRBY", "KKWW"])
+    before = snapshot(game)
+    with pytest.raises(PluginError, match="no red here"):
+        play(game, ["1R3"])
+    assert snapshot(game) == before

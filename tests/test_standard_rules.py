@@ -16,7 +16,7 @@ from azul_core.rules import PATTERN_LINES
 from azul_core.state import CENTRE, DEAL, DRAFT, FLOOR, OVER, GameState, IllegalDecision
 from azul_core.testing import (
     MoveRefused, counts_of, deal, floor_of, lines_of, new_game, play, play_out, run_round,
-    scores, set_bag, set_floor, set_lines, set_table, set_wall, wall_text,
+    scores, set_bag, set_floor, set_lines, set_table, set_wall, snapshot, wall_text,
 )
 
 EMPTY_WALL = ". . . . .\n" * 5
@@ -26,13 +26,6 @@ def close_round(game: GameState, move: str = "1W5") -> None:
     """End the drafting with one harmless draft: a lone white tile onto line 5 by the player to move."""
     set_table(game, ["W"])
     play(game, [move])
-
-
-def snapshot(game: GameState) -> tuple:
-    """Everything in a game that a decision could change, for 'unchanged' comparisons."""
-    def fields(obj, skip=()):
-        return tuple(repr(getattr(obj, name)) for name in type(obj).__slots__ if name not in skip)
-    return fields(game, skip=("rules", "table", "players")) + tuple(fields(b) for b in game.players)
 
 
 # ------------------------------------------------------------------ components and setup
