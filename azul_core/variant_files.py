@@ -155,7 +155,12 @@ def read_mapping(path: Path, shown: str | None = None) -> tuple[Located | None, 
 
 def _read_yaml(text: str, shown: str) -> tuple[Located | None, list[Problem]]:
     problems: list[Problem] = []
-    loader = _LocatingLoader(text, problems, shown)
+    try:
+        loader = _LocatingLoader(text, problems, shown)
+    except yaml.reader.ReaderError as exc:  # the reader checks every character up front
+        line, column = _line_and_column(text, exc.position)
+        return None, [Problem(shown, line, column, f"not a text file: character {exc.character:#06x} "
+                                                   "is not allowed in YAML")]
     try:
         node = loader.get_single_node()
         if node is None:
@@ -182,6 +187,11 @@ def _read_yaml(text: str, shown: str) -> tuple[Located | None, list[Problem]]:
                                          f"a variant file must be a mapping (key: value lines), "
                                          f"not {_kind_of(data)}")]
     return data, problems
+
+
+def _line_and_column(text: str, position: int) -> tuple[int, int]:
+    before = text[:position]
+    return before.count("\n") + 1, position - (before.rfind("\n") + 1) + 1
 
 
 def _kind_of(value: Any) -> str:

@@ -501,3 +501,11 @@ def test_a_missing_plugin_does_not_hide_the_value_problems_of_the_settings_other
     assert "did you mean 'colour_wall'?" in messages[0]
     assert messages[1] == "setting 'floor_penalties': 1 is above the maximum 0"
     # no_such_setting might belong to the plugin that is missing: not reported
+
+
+def test_a_control_character_is_a_message_with_its_place(tmp_path):
+    path = tmp_path / "nul.yaml"
+    path.write_bytes(b"name: x\n  y: \x00\n")
+    found = problems_of(path)
+    assert places(found) == [("nul.yaml", 2, 6)]
+    assert found[0].message == "not a text file: character 0x0000 is not allowed in YAML"
