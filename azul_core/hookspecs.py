@@ -24,13 +24,19 @@ change it. ``settings`` is the variant's read-only ``Settings``.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 import pluggy
+
+if TYPE_CHECKING:  # for the annotations only: rules.py imports this module
+    from .rules import MarkerRule, TableSetup
+    from .settings import Setting, Settings
 
 hookspec = pluggy.HookspecMarker("azul")
 
 Wall = Sequence[Sequence["int | None"]]
+#: Per seat, its pattern lines as ``(colour or None, count)``.
+Lines = Sequence[Sequence["tuple[int | None, int]"]]
 
 
 # --------------------------------------------------------------------------
@@ -39,7 +45,7 @@ Wall = Sequence[Sequence["int | None"]]
 
 
 @hookspec
-def azul_declare_settings() -> Sequence[Any]:
+def azul_declare_settings() -> Sequence[Setting]:
     """Declare the settings this plugin reads.
 
     Return a list of ``azul_core.settings.Setting``. Every plugin's
@@ -49,7 +55,7 @@ def azul_declare_settings() -> Sequence[Any]:
 
 
 @hookspec(firstresult=True)
-def azul_game_setup(settings: Any, players: int) -> Any:
+def azul_game_setup(settings: Settings, players: int) -> TableSetup | str:
     """Decide the table for ``players`` players.
 
     Return an ``azul_core.rules.TableSetup`` (factories, tiles per factory,
@@ -59,7 +65,7 @@ def azul_game_setup(settings: Any, players: int) -> Any:
 
 
 @hookspec(firstresult=True)
-def azul_floor_spaces(settings: Any) -> int:
+def azul_floor_spaces(settings: Settings) -> int:
     """Decide how many spaces a floor line has; tiles past them go to the lid.
 
     ``None``: no opinion. First result wins.
@@ -67,7 +73,7 @@ def azul_floor_spaces(settings: Any) -> int:
 
 
 @hookspec(firstresult=True)
-def azul_tiling_time(settings: Any) -> str:
+def azul_tiling_time(settings: Settings) -> str:
     """Decide when a full pattern line is tiled onto the wall.
 
     Return ``"round"`` (after the round's last draft, every player's lines 1
@@ -77,7 +83,7 @@ def azul_tiling_time(settings: Any) -> str:
 
 
 @hookspec(firstresult=True)
-def azul_marker_rule(settings: Any) -> Any:
+def azul_marker_rule(settings: Settings) -> MarkerRule:
     """Decide what taking the start marker from the centre does.
 
     Return an ``azul_core.rules.MarkerRule``: its ``placement`` is
@@ -92,7 +98,7 @@ def azul_marker_rule(settings: Any) -> Any:
 
 
 @hookspec(firstresult=True)
-def azul_misplaced_draft(settings: Any) -> str:
+def azul_misplaced_draft(settings: Settings) -> str:
     """Decide what happens to a draft onto a pattern line that can't take it.
 
     Return ``"refuse"`` (the draft is not legal) or ``"floor"`` (it is a
@@ -102,7 +108,7 @@ def azul_misplaced_draft(settings: Any) -> str:
 
 
 @hookspec(firstresult=True)
-def azul_wall_choice(settings: Any) -> bool:
+def azul_wall_choice(settings: Settings) -> bool:
     """Decide whether the player chooses the wall column of each tiled line.
 
     ``True``: every tile that goes to the wall is a decision (written to a
@@ -115,7 +121,7 @@ def azul_wall_choice(settings: Any) -> bool:
 
 
 @hookspec
-def azul_register_bots() -> Any:
+def azul_register_bots() -> Mapping[str, Callable[..., Any]]:
     """Offer bots: return a mapping of bot name to a factory.
 
     A factory is called as ``factory(seed=int, think=float | None)`` and
@@ -130,7 +136,7 @@ def azul_register_bots() -> Any:
 
 
 @hookspec(firstresult=True)
-def azul_wall_spaces(wall: Wall, row: int, colour: int, settings: Any) -> Sequence[int]:
+def azul_wall_spaces(wall: Wall, row: int, colour: int, settings: Settings) -> Sequence[int]:
     """Decide which columns of wall ``row`` the tile of a full line may go to.
 
     ``row`` is the pattern line being tiled, ``colour`` its colour. Return
@@ -144,7 +150,7 @@ def azul_wall_spaces(wall: Wall, row: int, colour: int, settings: Any) -> Sequen
 @hookspec(firstresult=True)
 def azul_line_accepts(
     row: int, line_colour: "int | None", line_count: int, capacity: int,
-    wall_row: frozenset, colour: int, settings: Any,
+    wall_row: frozenset, colour: int, settings: Settings,
 ) -> bool:
     """Decide whether pattern line ``row`` may receive tiles of ``colour``.
 
@@ -158,7 +164,7 @@ def azul_line_accepts(
 
 
 @hookspec(firstresult=True)
-def azul_placement_score(wall: Wall, row: int, column: int, settings: Any) -> int:
+def azul_placement_score(wall: Wall, row: int, column: int, settings: Settings) -> int:
     """Decide the points for the tile just placed at (``row``, ``column``).
 
     ``wall`` already holds the new tile. Return a whole number of points,
@@ -167,7 +173,7 @@ def azul_placement_score(wall: Wall, row: int, column: int, settings: Any) -> in
 
 
 @hookspec(firstresult=True)
-def azul_floor_penalty(floor: Sequence[int], settings: Any) -> int:
+def azul_floor_penalty(floor: Sequence[int], settings: Settings) -> int:
     """Decide the round's floor penalty for one player.
 
     ``floor`` lists what lies on the floor, left to right: colours, and
@@ -178,8 +184,8 @@ def azul_floor_penalty(floor: Sequence[int], settings: Any) -> int:
 
 
 @hookspec(firstresult=True)
-def azul_game_over(walls: Sequence[Wall], round_number: int, lines: Any, supply: Any,
-                   settings: Any) -> bool:
+def azul_game_over(walls: Sequence[Wall], round_number: int, lines: Lines | None,
+                   supply: Sequence[int] | None, settings: Settings) -> bool:
     """Decide, after a round's tiling and penalties, whether the game ends.
 
     ``walls`` are the players' walls in seat order, ``round_number`` counts
@@ -193,7 +199,7 @@ def azul_game_over(walls: Sequence[Wall], round_number: int, lines: Any, supply:
 
 
 @hookspec
-def azul_end_bonuses(wall: Wall, settings: Any) -> Sequence[tuple]:
+def azul_end_bonuses(wall: Wall, settings: Settings) -> Sequence[tuple]:
     """Award end-of-game bonuses for one player's wall.
 
     Return a list of ``(label, points)`` pairs, for example
@@ -203,7 +209,7 @@ def azul_end_bonuses(wall: Wall, settings: Any) -> Sequence[tuple]:
 
 
 @hookspec(firstresult=True)
-def azul_winners(scores: Sequence[int], walls: Sequence[Wall], settings: Any) -> Sequence[int]:
+def azul_winners(scores: Sequence[int], walls: Sequence[Wall], settings: Settings) -> Sequence[int]:
     """Decide who won, after the end bonuses.
 
     Return the winning seats, several on a shared victory. ``None``: no
