@@ -117,8 +117,7 @@ class GameState:
 
     __slots__ = ("rules", "table", "players", "bag", "lid", "sources", "tiles_on_table",
                  "colour_sources", "marker_in_centre", "marker_holder", "first_player", "current",
-                 "round",
-                 "phase", "pending", "placing", "winners", "round_scores", "last_round")
+                 "round", "phase", "pending", "placing", "winners", "round_scores")
 
     def __init__(self, rules: Rules | None = None, players: int = 2, first_player: int = 0):
         if rules is None:  # clone() fills every slot
@@ -145,7 +144,6 @@ class GameState:
         self.placing: tuple[int, int, tuple[int, ...]] | None = None
         self.winners: list[int] = []
         self.round_scores: list[tuple[int, ...]] = []
-        self.last_round = False
 
     # ------------------------------------------------------------------ views
 
@@ -186,7 +184,6 @@ class GameState:
         other.placing = self.placing
         other.winners = self.winners[:]
         other.round_scores = self.round_scores[:]
-        other.last_round = self.last_round
         return other
 
     def tile_counts(self) -> list[int]:
@@ -279,7 +276,6 @@ class GameState:
             self.phase = DRAFT
         else:
             # Nothing could be dealt: nobody can ever move again, so the game ends.
-            self.last_round = True
             self._finish_game()
 
     # --------------------------------------------------------- decisions
@@ -591,7 +587,6 @@ class GameState:
             lines = PatternLines(self.players)
             supply = [self.bag.count(colour) + lid[colour] for colour in COLOURS]
         if rules.game_over([board.wall for board in self.players], self.round, lines, supply):
-            self.last_round = True
             self._finish_game()
             return
         holder = self.marker_holder
