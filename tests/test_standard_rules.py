@@ -606,3 +606,11 @@ def test_the_starved_end_is_a_setting():
     starve_of_red(game)
     close_round(game, "1W1")
     assert game.phase == DEAL
+
+
+def test_a_round_in_which_not_one_tile_can_be_dealt_ends_the_game():
+    game = new_game("standard")
+    set_bag(game, "", "")  # every tile gone from bag and lid
+    game.deal(random.Random(1))
+    assert game.phase == OVER and game.winners == [0, 1]
+    assert [board.bonuses for board in game.players] == [[("rows", 0), ("columns", 0), ("colours", 0)]] * 2
