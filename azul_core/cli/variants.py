@@ -32,12 +32,14 @@ def variants_command(ctx: typer.Context, as_json: JsonOption = False) -> None:
     if as_json:
         typer.echo(json.dumps({"variants": entries}, indent=2))
         return
-    width = max((len(entry["name"]) for entry in entries), default=4)
+    rows = [("name", "players", "from", "description")]
     for entry in entries:
-        players = ", ".join(str(p) for p in entry["players"]) or "-"
-        where = "built-in" if entry["builtin"] else entry["path"]
-        about = entry["description"] if entry["valid"] else f"INVALID: {entry['error']}"
-        typer.echo(f"{entry['name']:<{width}}  {players:<8}  {where}  {about}".rstrip())
+        rows.append((entry["name"], ", ".join(str(p) for p in entry["players"]) or "-",
+                     "built-in" if entry["builtin"] else entry["path"],
+                     entry["description"] if entry["valid"] else f"INVALID: {entry['error']}"))
+    widths = [max(len(row[column]) for row in rows) for column in range(3)]
+    for row in rows:
+        typer.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
 
 
 def _variant_entries() -> list[dict]:
