@@ -30,10 +30,15 @@ def load_variant_or_fail(ref: str):
     try:
         return load_variant(ref)
     except VariantError as exc:
-        if debugging():
-            raise
-        for problem in exc.problems:
-            typer.echo(f"azul: {problem}", err=True)
-        raise typer.Exit(INVALID)
+        fail_with_problems(exc)
     except PluginError as exc:
         fail(str(exc))
+
+
+def fail_with_problems(exc, prefix: str = "") -> NoReturn:
+    """Report every problem of a ``VariantError``, one line each, and exit 1."""
+    if debugging():
+        raise exc
+    for problem in exc.problems:
+        typer.echo(f"azul: {prefix}{problem}", err=True)
+    raise typer.Exit(INVALID)

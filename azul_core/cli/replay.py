@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from .app import app
-from .common import INVALID, USAGE, debugging, fail
+from .common import USAGE, fail, fail_with_problems
 
 REPLAY_HELP = """\
 Enter or n  next action        p  previous action
@@ -50,11 +50,7 @@ def replay_command(
     try:
         variant = record_variant(saved)
     except VariantError as exc:
-        if debugging():
-            raise
-        for problem in exc.problems:
-            typer.echo(f"azul: {record}: variant {problem}", err=True)
-        raise typer.Exit(INVALID)
+        fail_with_problems(exc, prefix=f"{record}: variant ")
     steps = []
     error = None
     try:
