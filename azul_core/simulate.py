@@ -216,17 +216,20 @@ def game_seed(seed: Any, game: int) -> str:
 
 
 def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_index: int,
-              record: bool = False, variant_ref: str | None = None) -> GameResult:
+              record: bool = False, variant_ref: str | None = None,
+              think: float | None = None) -> GameResult:
     """Play game ``game_index`` of a run seeded with ``seed``, bots by name, one per seat.
 
     With ``record`` the result carries the game record; its variant is
-    ``variant_ref`` (default: the variant's name).
+    ``variant_ref`` (default: the variant's name). ``think``: the seconds a
+    searching bot may take per move (its own default when ``None``).
     """
     seed_text = game_seed(seed, game_index)
     rng = random.Random(seed_text)
     factories = bot_factories(rules)
     try:
-        bots = [factories[name](seed=f"{seed_text}:{seat}", think=None) for seat, name in enumerate(bot_names)]
+        bots = [factories[name](seed=f"{seed_text}:{seat}", think=think)
+                for seat, name in enumerate(bot_names)]
     except KeyError as exc:
         raise SimulationError(f"unknown bot '{exc.args[0]}' (known: {', '.join(sorted(factories))})") from None
     state = _start_state(rules, players).clone()
@@ -337,7 +340,8 @@ def resolve_bots(names: str | Sequence[str], players: int, rules=None) -> list[s
 
 def simulate(variant, players: int, games: int, seed: Any = 0, bots: str | Sequence[str] = "random",
              workers: int = 1, record_dir: str | Path | None = None,
-             progress: Callable[[int, int], Any] | None = None) -> Simulation:
+             progress: Callable[[int, int], Any] | None = None,
+             think: float | None = None) -> Simulation:
     """Play ``games`` games; results in game order, identical for any ``workers``.
 
     ``variant`` is a ``Variant`` or a name/path for ``load_variant``.
@@ -368,7 +372,8 @@ def simulate(variant, players: int, games: int, seed: Any = 0, bots: str | Seque
         except OSError as exc:
             raise SimulationError(f"can't create the record folder {folder}: {exc.strerror or exc}") from None
         ref = record_variant_ref(variant, folder)
-    job = _Job(str(variant.path), players, seed, bot_names, str(folder) if folder else None, ref)
+    job = _Job(str(variant.path), players, seed, bot_names, str(folder) if folder else None, ref,
+               think)
     numbers = list(range(1, games + 1))
     if workers == 1 or games == 1:
         results = _play_here(job, numbers, variant, progress)
@@ -397,6 +402,7 @@ class _Job:
     bots: list[str]
     record_dir: str | None
     variant_ref: str | None
+    think: float | None = None
 
 
 def _play_games(job: _Job, numbers: Sequence[int], variant=None) -> list[GameResult]:
@@ -406,7 +412,8 @@ def _play_games(job: _Job, numbers: Sequence[int], variant=None) -> list[GameRes
     want_records = job.record_dir is not None
     results = []
     for number in numbers:
-        result = play_game(rules, job.players, job.seed, job.bots, number, want_records, job.variant_ref)
+        result = play_game(rules, job.players, job.seed, job.bots, number, want_records,
+                           job.variant_ref, job.think)
         if want_records:
             from .record import write_record
             write_record(Path(job.record_dir) / f"game-{number:05d}.json", result.record, durable=False)

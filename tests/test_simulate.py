@@ -169,3 +169,31 @@ def test_records_in_processes_match_records_in_one(standard, tmp_path):
     for i in range(1, 7):
         name = f"game-{i:05d}.json"
         assert (tmp_path / "one" / name).read_text() == (tmp_path / "two" / name).read_text()
+
+
+def test_think_reaches_the_search_bot(monkeypatch):
+    import azul_core.simulate as simulation
+    seen = []
+    real = simulation.bot_factories
+
+    def spying(rules):
+        factories = dict(real(rules))
+        make_random = factories["random"]
+
+        def random_that_notes(seed, think):
+            seen.append(think)
+            return make_random(seed=seed, think=think)
+        factories["random"] = random_that_notes
+        return factories
+    monkeypatch.setattr(simulation, "bot_factories", spying)
+    simulation.simulate("standard", 2, 1, seed=1, bots="random", think=0.05)
+    assert seen == [0.05, 0.05]
+
+
+def test_think_must_be_positive():
+    from typer.testing import CliRunner
+    from azul_core.cli.app import _register, app
+    _register()
+    result = CliRunner().invoke(app, ["simulate", "--games", "1", "--think", "0"],
+                                env={"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0"})
+    assert result.exit_code == 2 and "--think must be a positive number" in result.stderr

@@ -16,7 +16,7 @@ from typing import Annotated, Callable, Optional
 import typer
 
 from .app import app
-from .common import INVALID, fail, load_variant_or_fail
+from .common import INVALID, USAGE, fail, load_variant_or_fail
 from .simulate import GameProgress, _number, _one_line, _seed_value
 
 INSTALL_PLOT = "pip install 'azul-variants[plot]'"
@@ -43,6 +43,8 @@ def compare_command(
         "--html", metavar="FILE", help="Write a one-page report: the table and the pictures.")] = None,
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="No progress bar (there is none anyway when stderr is not a terminal).")] = False,
+    think: Annotated[Optional[float], typer.Option(
+        "--think", metavar="SECONDS", help="Thinking time per move of a search bot (mcts: 0.5).")] = None,
 ) -> None:
     """Play the same seeded games under each variant and show them side by side.
 
@@ -57,6 +59,8 @@ def compare_command(
         fail(f"--games must be 2 or more to compare, not {games}")
     if workers < 0:
         fail(f"--workers must be 0 (one per CPU) or more, not {workers}")
+    if think is not None and not think > 0:
+        fail(f"--think must be a positive number of seconds, not {think}", USAGE)
     for path in (plot, html):
         if path is not None and not path.parent.is_dir():
             fail(f"can't write {path}: no folder {path.parent}")
@@ -78,7 +82,7 @@ def compare_command(
             for variant, label in zip(loaded, labels):
                 started = time.perf_counter()
                 runs.append(simulate(variant, players, games, run_seed, bots, workers,
-                                     progress=bar.track(label, games)))
+                                     progress=bar.track(label, games), think=think))
                 seconds.append(time.perf_counter() - started)
     except SimulationError as exc:
         fail(f"{label}: {_one_line(str(exc))}", INVALID)

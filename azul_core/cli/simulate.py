@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from .app import app
-from .common import INVALID, fail, load_variant_or_fail
+from .common import INVALID, USAGE, fail, load_variant_or_fail
 
 
 @app.command("simulate")
@@ -31,6 +31,8 @@ def simulate_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="No progress bar (there is none anyway when stderr is not a terminal).")] = False,
+    think: Annotated[Optional[float], typer.Option(
+        "--think", metavar="SECONDS", help="Thinking time per move of a search bot (mcts: 0.5).")] = None,
 ) -> None:
     """Play bot games and summarise them: scores, win shares, rounds, where the points came from.
 
@@ -45,13 +47,15 @@ def simulate_command(
         fail(f"--games must be 1 or more, not {games}")
     if workers < 0:
         fail(f"--workers must be 0 (one per CPU) or more, not {workers}")
+    if think is not None and not think > 0:
+        fail(f"--think must be a positive number of seconds, not {think}", USAGE)
     loaded = load_variant_or_fail(variant)
     run_seed = _seed_value(seed) if seed is not None else random.SystemRandom().randrange(10**9)
     started = time.perf_counter()
     try:
         with GameProgress(quiet) as bar:
             run = simulate(loaded, players, games, run_seed, bots, workers, record_dir,
-                           progress=bar.track(loaded.name, games))
+                           progress=bar.track(loaded.name, games), think=think)
     except SimulationError as exc:
         fail(_one_line(str(exc)), INVALID)
     elapsed = time.perf_counter() - started
