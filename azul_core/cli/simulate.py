@@ -147,7 +147,8 @@ def _print_summary(summary: dict, elapsed: float) -> None:
     if summary["record_dir"]:
         console.print(f"records written to {summary['record_dir']}")
     rate = games / elapsed if elapsed > 0 else float("inf")
-    console.print(f"{elapsed:.2f} s ({rate:.0f} games/s)")
+    shown = f"{rate:.0f}" if rate >= 10 else f"{rate:.2g}"  # a slow search bot: 0.31, not 0
+    console.print(f"{elapsed:.2f} s ({shown} games/s)")
 
 
 def summary_lines(summary: dict) -> list[str]:
