@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import NoReturn
+from typing import Annotated, NoReturn, Optional
 
 import typer
 
 OK, INVALID, USAGE = 0, 1, 2
+
+# Options that every command playing bot games takes, spelled the same everywhere.
+PlayersOption = Annotated[int, typer.Option("--players", "-p", help="Players at the table.")]
+BotsOption = Annotated[str, typer.Option(
+    "--bots", "-b", help="A bot for every seat ('random'), or one per seat ('greedy,random').")]
+WorkersOption = Annotated[int, typer.Option(
+    "--workers", "-w", help="Processes to play in (0: one per CPU); results don't depend on it.")]
+ThinkOption = Annotated[Optional[float], typer.Option(
+    "--think", metavar="SECONDS", help="Thinking time per move of a search bot (mcts: 0.5).")]
+QuietOption = Annotated[bool, typer.Option(
+    "--quiet", "-q", help="No progress bar (there is none anyway when stderr is not a terminal).")]
 
 
 def debugging() -> bool:
@@ -21,6 +32,29 @@ def fail(message: str, code: int = INVALID) -> NoReturn:
         raise
     typer.echo(f"azul: {message}", err=True)
     raise typer.Exit(code)
+
+
+def check_run_options(games: int, least_games: int, workers: int, think: float | None) -> None:
+    """Refuse, in one line each, run options no run can use."""
+    if games < least_games:
+        fail(f"--games must be {least_games} or more, not {games}")
+    if workers < 0:
+        fail(f"--workers must be 0 (one per CPU) or more, not {workers}")
+    if think is not None and not think > 0:
+        fail(f"--think must be a positive number of seconds, not {think}", USAGE)
+
+
+def seed_value(text: str | None):
+    """A seed as given: a whole number stays a number (so --seed 7 and "seed": 7 agree).
+    ``None`` stays ``None``."""
+    if text is None:
+        return None
+    text = text.strip()
+    return int(text) if text.lstrip("-").isdigit() and len(text) < 100 else text
+
+
+def one_line(message: str) -> str:
+    return " ".join(message.split())
 
 
 def load_variant_or_fail(ref: str):

@@ -16,8 +16,9 @@ from typing import Annotated, Callable, Optional
 import typer
 
 from .app import app
-from .common import INVALID, USAGE, fail, load_variant_or_fail
-from .simulate import GameProgress, _number, _one_line, _seed_value
+from .common import (INVALID, BotsOption, PlayersOption, QuietOption, ThinkOption, WorkersOption,
+                     check_run_options, fail, load_variant_or_fail, one_line, seed_value)
+from .simulate import GameProgress, _number
 
 INSTALL_PLOT = "pip install 'azul-variants[plot]'"
 
@@ -27,24 +28,20 @@ def compare_command(
     variants: Annotated[list[str], typer.Argument(
         metavar="VARIANT_OR_FILE", help="Built-in variant names or variant files; the first is the "
                                            "baseline the others are tested against.")],
-    players: Annotated[int, typer.Option("--players", "-p", help="Players at the table.")] = 2,
-    bots: Annotated[str, typer.Option(
-        "--bots", "-b", help="A bot for every seat ('random'), or one per seat ('greedy,random').")] = "random",
+    players: PlayersOption = 2,
+    bots: BotsOption = "random",
     games: Annotated[int, typer.Option("--games", "-n", help="Games per variant (2 or more).")] = 1000,
     seed: Annotated[Optional[str], typer.Option(
         "--seed", "-s", help="Seed of the run, the same for every variant. "
                              "Default: a fresh seed, printed so the run can be repeated.")] = None,
-    workers: Annotated[int, typer.Option(
-        "--workers", "-w", help="Processes to play in (0: one per CPU); results don't depend on it.")] = 1,
+    workers: WorkersOption = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as one JSON object.")] = False,
     plot: Annotated[Optional[Path], typer.Option(
         "--plot", metavar="FILE.png", help="Draw score distributions and win shares (needs matplotlib).")] = None,
     html: Annotated[Optional[Path], typer.Option(
         "--html", metavar="FILE", help="Write a one-page report: the table and the pictures.")] = None,
-    quiet: Annotated[bool, typer.Option(
-        "--quiet", "-q", help="No progress bar (there is none anyway when stderr is not a terminal).")] = False,
-    think: Annotated[Optional[float], typer.Option(
-        "--think", metavar="SECONDS", help="Thinking time per move of a search bot (mcts: 0.5).")] = None,
+    quiet: QuietOption = False,
+    think: ThinkOption = None,
 ) -> None:
     """Play the same seeded games under each variant and show them side by side.
 
@@ -55,12 +52,7 @@ def compare_command(
 
     from ..simulate import SimulationError, simulate
 
-    if games < 2:
-        fail(f"--games must be 2 or more to compare, not {games}")
-    if workers < 0:
-        fail(f"--workers must be 0 (one per CPU) or more, not {workers}")
-    if think is not None and not think > 0:
-        fail(f"--think must be a positive number of seconds, not {think}", USAGE)
+    check_run_options(games, 2, workers, think)
     for path in (plot, html):
         if path is not None and not path.parent.is_dir():
             fail(f"can't write {path}: no folder {path.parent}")
@@ -74,7 +66,7 @@ def compare_command(
                for v in loaded if players not in v.rules.players]
     if refused:
         fail(f"can't compare with {players} players: variant {'; variant '.join(refused)}")
-    run_seed = _seed_value(seed) if seed is not None else random.SystemRandom().randrange(10**9)
+    run_seed = seed_value(seed) if seed is not None else random.SystemRandom().randrange(10**9)
     labels = _labels(loaded, variants)
     runs, seconds = [], []
     try:
@@ -85,7 +77,7 @@ def compare_command(
                                      progress=bar.track(label, games), think=think))
                 seconds.append(time.perf_counter() - started)
     except SimulationError as exc:
-        fail(f"{label}: {_one_line(str(exc))}", INVALID)
+        fail(f"{label}: {one_line(str(exc))}", INVALID)
     comparison = compare_runs(runs, labels, variants)
     picture = None
     if figure_maker is not None:

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from .app import app
-from .common import USAGE, fail
+from .common import USAGE, ThinkOption, fail, seed_value
 
 DEFAULT_PLAYERS = "human,mcts"
 
@@ -31,8 +31,7 @@ def play_command(
              "$XDG_DATA_HOME/azul (~/.local/share/azul).")] = None,
     resume: Annotated[Optional[Path], typer.Option(
         "--resume", metavar="PATH", help="Continue the game saved in this record.")] = None,
-    think: Annotated[Optional[float], typer.Option(
-        "--think", metavar="SECONDS", help="Thinking time per move of a search bot (mcts: 0.5).")] = None,
+    think: ThinkOption = None,
 ) -> None:
     """Play a game at the terminal: you against a bot, by default the standard game.
 
@@ -52,7 +51,7 @@ def play_command(
             session = GameSession.resume(resume, players, record, think)
         else:
             session = GameSession.new(variant or "standard", players or DEFAULT_PLAYERS,
-                                      _seed_value(seed) if seed is not None else None, record, think)
+                                      seed_value(seed), record, think)
     except SessionError as exc:
         for line in exc.lines:
             typer.echo(f"azul: {line}", err=True)
@@ -62,12 +61,6 @@ def play_command(
     code = session.run()
     if code:
         raise typer.Exit(code)
-
-
-def _seed_value(text: str):
-    """A seed as given: a whole number stays a number (so --seed 7 and "seed": 7 agree)."""
-    text = text.strip()
-    return int(text) if text.lstrip("-").isdigit() and len(text) < 100 else text
 
 
 __all__ = ["play_command"]

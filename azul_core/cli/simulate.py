@@ -10,29 +10,26 @@ from typing import Annotated, Optional
 import typer
 
 from .app import app
-from .common import INVALID, USAGE, fail, load_variant_or_fail
+from .common import (INVALID, BotsOption, PlayersOption, QuietOption, ThinkOption, WorkersOption,
+                     check_run_options, fail, load_variant_or_fail, one_line, seed_value)
 
 
 @app.command("simulate")
 def simulate_command(
     variant: Annotated[str, typer.Option(
         "--variant", metavar="NAME_OR_FILE", help="A built-in variant name or a variant file.")] = "standard",
-    players: Annotated[int, typer.Option("--players", "-p", help="Players at the table.")] = 2,
+    players: PlayersOption = 2,
     games: Annotated[int, typer.Option("--games", "-n", help="Games to play (1 or more).")] = 100,
     seed: Annotated[Optional[str], typer.Option(
         "--seed", "-s", help="Seed of the run: game i is seeded from (seed, i). "
                              "Default: a fresh seed, printed so the run can be repeated.")] = None,
-    bots: Annotated[str, typer.Option(
-        "--bots", "-b", help="A bot for every seat ('random'), or one per seat ('greedy,random').")] = "random",
+    bots: BotsOption = "random",
     record_dir: Annotated[Optional[Path], typer.Option(
         "--record-dir", metavar="DIR", help="Write each game's record there as game-NNNNN.json.")] = None,
-    workers: Annotated[int, typer.Option(
-        "--workers", "-w", help="Processes to play in (0: one per CPU); results don't depend on it.")] = 1,
+    workers: WorkersOption = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
-    quiet: Annotated[bool, typer.Option(
-        "--quiet", "-q", help="No progress bar (there is none anyway when stderr is not a terminal).")] = False,
-    think: Annotated[Optional[float], typer.Option(
-        "--think", metavar="SECONDS", help="Thinking time per move of a search bot (mcts: 0.5).")] = None,
+    quiet: QuietOption = False,
+    think: ThinkOption = None,
 ) -> None:
     """Play bot games and summarise them: scores, win shares, rounds, where the points came from.
 
@@ -43,21 +40,16 @@ def simulate_command(
 
     from ..simulate import SimulationError, simulate
 
-    if games < 1:
-        fail(f"--games must be 1 or more, not {games}")
-    if workers < 0:
-        fail(f"--workers must be 0 (one per CPU) or more, not {workers}")
-    if think is not None and not think > 0:
-        fail(f"--think must be a positive number of seconds, not {think}", USAGE)
+    check_run_options(games, 1, workers, think)
     loaded = load_variant_or_fail(variant)
-    run_seed = _seed_value(seed) if seed is not None else random.SystemRandom().randrange(10**9)
+    run_seed = seed_value(seed) if seed is not None else random.SystemRandom().randrange(10**9)
     started = time.perf_counter()
     try:
         with GameProgress(quiet) as bar:
             run = simulate(loaded, players, games, run_seed, bots, workers, record_dir,
                            progress=bar.track(loaded.name, games), think=think)
     except SimulationError as exc:
-        fail(_one_line(str(exc)), INVALID)
+        fail(one_line(str(exc)), INVALID)
     elapsed = time.perf_counter() - started
     summary = run.summary()
     summary["variant_ref"] = variant
@@ -103,16 +95,6 @@ class GameProgress:
         def update(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
         return update
-
-
-def _seed_value(text: str):
-    """A seed as given: a whole number stays a number (so --seed 7 and "seed": 7 agree)."""
-    text = text.strip()
-    return int(text) if text.lstrip("-").isdigit() and len(text) < 100 else text
-
-
-def _one_line(message: str) -> str:
-    return " ".join(message.split())
 
 
 def _print_summary(summary: dict, elapsed: float) -> None:
