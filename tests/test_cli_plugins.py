@@ -5,7 +5,6 @@ unless --debug."""
 from __future__ import annotations
 
 import json
-import sys
 import textwrap
 from pathlib import Path
 
@@ -84,18 +83,6 @@ def test_plugins_of_an_unknown_variant_is_one_line_and_exit_1():
     assert result.exit_code == 1
     assert "unknown variant 'standrd'" in result.stderr and "did you mean 'standard'?" in result.stderr
     assert "Traceback" not in result.output
-
-
-@pytest.fixture
-def site_folder(tmp_path, monkeypatch):
-    """A folder on sys.path where a test installs distributions by hand."""
-    folder = tmp_path / "site"
-    folder.mkdir()
-    monkeypatch.syspath_prepend(str(folder))
-    yield folder
-    for name, module in list(sys.modules.items()):  # only what was imported from the folder
-        if str(getattr(module, "__file__", None) or "").startswith(str(folder)):
-            del sys.modules[name]
 
 
 def install(folder: Path, plugin: str, code: str) -> None:

@@ -3,7 +3,6 @@ each problem is a PluginError (or a VariantError line) naming the plugin, the ho
 
 from __future__ import annotations
 
-import sys
 import textwrap
 from pathlib import Path
 
@@ -83,21 +82,9 @@ def test_a_missing_py_file_names_where_it_was_looked_for(tmp_path):
     assert f"plugin file 'nothere.py' not found (looked for {tmp_path / 'nothere.py'})" in problems_of(excinfo)
 
 
-@pytest.fixture
-def importable(tmp_path, monkeypatch):
-    """A folder on sys.path; modules imported from it are forgotten afterwards."""
-    folder = tmp_path / "site"
-    folder.mkdir()
-    monkeypatch.syspath_prepend(str(folder))
-    yield folder
-    for name, module in list(sys.modules.items()):  # only what was imported from the folder
-        if str(getattr(module, "__file__", None) or "").startswith(str(folder)):
-            del sys.modules[name]
-
-
-def test_a_dotted_module_importable_from_the_environment(importable, tmp_path):
-    write(importable / "club_rules" / "__init__.py", "")
-    write(importable / "club_rules" / "floor.py", HOUSE_RULE.format(penalty=-1))
+def test_a_dotted_module_importable_from_the_environment(site_folder, tmp_path):
+    write(site_folder / "club_rules" / "__init__.py", "")
+    write(site_folder / "club_rules" / "floor.py", HOUSE_RULE.format(penalty=-1))
     variant = load_variant(variant_file(tmp_path, ["standard", "colour_wall", "club_rules.floor"]))
     plugin = variant.plugins[-1]
     assert (plugin.name, plugin.origin, plugin.version) == ("club_rules.floor", "module club_rules.floor", "2.5")
@@ -113,8 +100,8 @@ def install_entry_point(folder: Path, plugin_name: str, module: str, code: str, 
     write(folder / f"{module}.py", code)
 
 
-def test_an_installed_plugin_is_found_by_its_entry_point_name(importable, tmp_path):
-    install_entry_point(importable, "cheap_floor", "azul_house_cheap_floor", HOUSE_RULE.format(penalty=-1))
+def test_an_installed_plugin_is_found_by_its_entry_point_name(site_folder, tmp_path):
+    install_entry_point(site_folder, "cheap_floor", "azul_house_cheap_floor", HOUSE_RULE.format(penalty=-1))
     variant = load_variant(variant_file(tmp_path, ["standard", "colour_wall", "cheap_floor"]))
     plugin = variant.plugins[-1]
     assert plugin.name == "cheap_floor"
@@ -135,8 +122,8 @@ def test_an_unknown_name_lists_the_installed_plugins_with_a_did_you_mean():
     assert excinfo.value.plugin == "standrd"
 
 
-def test_an_installed_plugin_that_fails_to_import_is_named(importable, tmp_path):
-    install_entry_point(importable, "broken", "azul_house_broken", "import no_such_module_here\n")
+def test_an_installed_plugin_that_fails_to_import_is_named(site_folder, tmp_path):
+    install_entry_point(site_folder, "broken", "azul_house_broken", "import no_such_module_here\n")
     with pytest.raises(VariantError) as excinfo:
         load_variant(variant_file(tmp_path, ["standard", "colour_wall", "broken"]))
     text = problems_of(excinfo)
