@@ -1,0 +1,33 @@
+"""Every variant as an environment game-playing agents already speak (``pip install ".[rl]"``).
+
+* PettingZoo: ``azul_core.rl.env(variant="grey-wall", players=3)`` is an AEC
+  environment (``azul_core.rl.pettingzoo_env``).
+* OpenSpiel: ``import azul_core.rl.openspiel`` registers the game
+  ``python_azul`` (parameters ``variant``, ``players``, ``reward``), with the
+  factory fills as explicit chance nodes.
+
+Both take the variant's rules from the engine: legal moves, line sizes, scores
+and the end of the game are whatever the variant's plugins make them.
+Actions and observations: ``azul_core.rl.encoding`` and docs/ai.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def env(variant: str | Path = "standard", players: int = 2, **options):
+    """A PettingZoo AEC environment of ``variant`` (a built-in name or a variant file) for
+    ``players`` players; options: ``reward`` ("score", "round", "win"), ``max_rounds``,
+    ``render_mode`` ("ansi", "human")."""
+    from .pettingzoo_env import env as make
+    return make(variant, players, **options)
+
+
+def raw_env(variant: str | Path = "standard", players: int = 2, **options):
+    """The environment without PettingZoo's checking wrappers."""
+    from .pettingzoo_env import AzulEnv
+    return AzulEnv(variant, players, **options)
+
+
+__all__ = ["env", "raw_env"]

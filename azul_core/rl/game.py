@@ -1,0 +1,83 @@
+"""What both adapters share: loading a variant by name or file, returns, and game records.
+
+Nothing here decides a rule: a game is an engine ``GameState``, its legal
+moves are ``legal_decisions()``, its scores and winners what the variant's
+plugins made of it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..notation import format_decision
+from ..record import Recorder, RoundRecord
+from ..rules import Rules
+from ..state import GameState, letters
+from ..variant import builtin_variants, find_variant, load_variant
+
+#: A game still going after this many rounds is cut short (a house rule that never ends).
+MAX_ROUNDS = 100
+REWARDS = ("score", "win")
+
+_loaded: dict[tuple, tuple] = {}
+
+
+def load(variant: str | Path) -> tuple[Rules, str]:
+    """The resolved rules of a variant (a built-in name or a variant file) and the name a game
+    record gives it: the built-in name, else the file's absolute path.
+
+    Loaded once per file version; ``VariantError`` (every problem with its place) otherwise.
+    """
+    path = find_variant(str(variant))
+    resolved = path.resolve()
+    key = (str(resolved), resolved.stat().st_mtime_ns)
+    found = _loaded.get(key)
+    if found is None:
+        ref = next((name for name, builtin in builtin_variants().items()
+                    if builtin.resolve() == resolved), resolved.as_posix())
+        found = _loaded[key] = (load_variant(path).rules, ref)
+    return found
+
+
+def check_players(rules: Rules, players: int) -> None:
+    if not isinstance(players, int) or isinstance(players, bool) or players not in rules.players:
+        allowed = ", ".join(str(p) for p in rules.players)
+        raise ValueError(f"variant '{rules.name}' is for {allowed} players, not {players!r}")
+
+
+def check_reward(reward: str) -> None:
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+
+
+def score_differences(scores: Sequence[float]) -> list[float]:
+    """Each seat's score minus the mean of the others' (zero-sum; with 2 players, the plain
+    difference)."""
+    n = len(scores)
+    total = sum(scores)
+    return [score - (total - score) / (n - 1) for score in scores]
+
+
+def win_returns(state: GameState) -> list[float]:
+    """Zero-sum win returns from the variant's winners: with 2 players +1 / -1 (0 each for a
+    shared victory); with n, a winner's share s (1/number of winners) gives (n*s - 1)/(n - 1)."""
+    n = len(state.players)
+    share = 1 / len(state.winners) if state.winners else 0
+    return [(n * (share if seat in state.winners else 0) - 1) / (n - 1) for seat in range(n)]
+
+
+def final_returns(state: GameState, reward: str) -> list[float]:
+    return win_returns(state) if reward == "win" else score_differences(state.scores())
+
+
+def build_record(ref: str, names: Sequence[str], seed: Any, rounds: Sequence[tuple],
+                 state: GameState) -> dict:
+    """An ``azul-record/1`` record (as a dict) of a game: ``rounds`` holds, per round, the
+    factory fills (colour counts per factory) and the decisions taken; scores and the result
+    come from ``state``, the game's position now."""
+    recorder = Recorder(ref, list(names), seed)
+    recorder.rounds = [RoundRecord([letters(counts) for counts in fills],
+                                   [format_decision(d) for d in decisions])
+                       for fills, decisions in rounds]
+    return recorder.to_dict(state)

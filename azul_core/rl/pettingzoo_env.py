@@ -1,0 +1,218 @@
+"""Any variant as a PettingZoo AEC environment: ``azul_core.rl.env(variant="grey-wall", players=3)``.
+
+Agents are ``player_0`` .. ``player_{n-1}`` (seat order; seat 0 starts round 1).
+The agent to act is the engine's ``to_move``: the drafter, or in variants where
+the player chooses a wall column (grey wall), the seat whose tile is placed.
+The factories are filled inside the environment from its seeded generator,
+so after ``reset(seed=s)`` the game is a function of ``s`` and the actions.
+
+Each observation is ``{"observation": float32 vector, "action_mask": int8
+vector}`` (see ``azul_core.rl.encoding``). An action outside the mask is
+refused with ``ValueError``: the engine's legal decisions are the only moves.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..record import write_record
+from ..state import DEAL, OVER, GameState, IllegalDecision
+from . import encoding
+from .game import MAX_ROUNDS, build_record, check_players, load, score_differences, win_returns
+
+REWARDS = ("score", "round", "win")
+
+
+def env(variant: str | Path = "standard", players: int = 2, **options) -> AECEnv:
+    """The environment wrapped as PettingZoo recommends (order of calls and action bounds
+    checked); ``env.unwrapped`` is the ``AzulEnv`` itself."""
+    wrapped = AzulEnv(variant, players, **options)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class AzulEnv(AECEnv):
+    """One game of a variant at a time; see the module's docstring.
+
+    ``reward``: ``"score"`` (default) gives each agent, when the game ends, its
+    final score minus the mean of the others' (with 2 players, the score
+    difference); ``"round"`` gives the change of that difference after every
+    round (they add up to the same total); ``"win"`` gives +1 / -1 (0 each for a
+    shared victory, as the variant decides winners; with n players
+    (n * share - 1) / (n - 1)). A game still going after ``max_rounds`` rounds
+    (a house rule that never ends) is truncated, without a final reward.
+    """
+
+    metadata = {"name": "azul_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    def __init__(self, variant: str | Path = "standard", players: int = 2, reward: str = "score",
+                 max_rounds: int = MAX_ROUNDS, render_mode: str | None = None):
+        super().__init__()
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
+        self.rules, self.variant_ref = load(variant)
+        check_players(self.rules, players)
+        self.reward_mode = reward
+        self.max_rounds = max_rounds
+        self.render_mode = render_mode
+        self._start = GameState(self.rules, players)
+        encoding.check_table(self._start)
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        size = encoding.observation_size(players)
+        space = spaces.Dict({
+            "observation": spaces.Box(encoding.OBS_LOW, encoding.OBS_HIGH, (size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (encoding.NUM_ACTIONS,), np.int8),
+        })
+        self.observation_spaces = {agent: space for agent in self.possible_agents}
+        action_space = spaces.Discrete(encoding.NUM_ACTIONS)
+        self.action_spaces = {agent: action_space for agent in self.possible_agents}
+        self._rng = random.Random()
+        self._no_mask = np.zeros(encoding.NUM_ACTIONS, np.int8)
+        self.game: GameState | None = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------ the game
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.reset_seed = seed
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.game = self._start.clone()
+        self._rounds: list[tuple[list, list]] = []
+        self._differences = [0.0] * len(self.agents)
+        self._scored_rounds = 0
+        self._legal_at = -1
+        self._legal: list[tuple] = []
+        self.steps = 0
+        self._deal()
+        self.agent_selection = self.possible_agents[self.game.to_move]
+
+    def _deal(self) -> None:
+        """Fill the factories (the chance event) and note the fill for the record."""
+        state = self.game
+        state.deal(self._rng)
+        self._rounds.append(([source[:] for source in state.sources[1:]], []))
+
+    def _legal_decisions(self) -> list[tuple]:
+        if self._legal_at != self.steps:
+            self._legal = self.game.legal_decisions()
+            self._legal_at = self.steps
+        return self._legal
+
+    def observe(self, agent):
+        state = self.game
+        seat = self._seat[agent]
+        if agent == self.agent_selection and state.phase != OVER and not self.truncations[agent]:
+            decisions = self._legal_decisions()
+            mask = np.zeros(encoding.NUM_ACTIONS, np.int8)
+            mask[list(map(encoding._ENCODED.__getitem__, decisions))] = 1
+        else:
+            mask = self._no_mask.copy()
+        return {"observation": encoding.observation(state, seat), "action_mask": mask}
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.game
+        decision = encoding.decode(int(action), state)
+        if decision not in self._legal_decisions():
+            raise ValueError(f"{agent}: action {int(action)} ({encoding.action_name(int(action))}) "
+                             f"is not legal now: {self._why_not(decision)}")
+        self._cumulative_rewards[agent] = 0
+        self._clear_rewards()
+        state.apply(decision)
+        self._rounds[-1][1].append(decision)
+        self.steps += 1
+        if state.phase == DEAL:
+            if state.round > self.max_rounds:
+                self.truncations = dict.fromkeys(self.agents, True)
+            else:
+                self._deal()
+        if self.reward_mode == "round":
+            if len(state.round_scores) != self._scored_rounds or state.phase == OVER:
+                self._scored_rounds = len(state.round_scores)
+                self._pay(score_differences(state.scores()))
+        if state.phase == OVER:
+            if self.reward_mode == "score":
+                self._pay(score_differences(state.scores()))
+            elif self.reward_mode == "win":
+                self._pay(win_returns(state))
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.possible_agents[(self._seat[agent] + 1) % len(self.agents)]
+        elif self.truncations[agent]:
+            self.agent_selection = self.possible_agents[(self._seat[agent] + 1) % len(self.agents)]
+        else:
+            self.agent_selection = self.possible_agents[state.to_move]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _pay(self, differences: list[float]) -> None:
+        """Reward each agent with the change of its return since the last payment."""
+        for agent, now, before in zip(self.possible_agents, differences, self._differences):
+            self.rewards[agent] = now - before
+        self._differences = differences
+
+    def _why_not(self, decision: tuple) -> str:
+        state = self.game
+        if len(decision) == 2:
+            return "no wall tile is being placed" if state.placing is None else \
+                f"the legal wall columns are {', '.join(str(c + 1) for c in state.placing[2])}"
+        try:
+            probe = state.clone()
+            probe.apply(decision)
+        except IllegalDecision as exc:
+            return str(exc)
+        return "the variant sends such a draft to the floor: use the floor action"
+
+    # ------------------------------------------------------------ extras
+
+    def record(self, path: str | Path | None = None, names: list[str] | None = None) -> dict:
+        """The game so far as an ``azul-record/1`` record (a dict); with ``path``, also written
+        there (``azul validate PATH`` checks it). ``names``: the players' names (default the
+        agents' names)."""
+        if self.game is None:
+            raise RuntimeError("reset() the environment before asking for its record")
+        data = build_record(self.variant_ref, names or self.possible_agents, self.reset_seed,
+                            self._rounds, self.game)
+        if path is not None:
+            write_record(path, data, durable=False)
+        return data
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.game is None:
+            return None
+        text = encoding.observation_text(self.game, 0)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+    def __str__(self) -> str:
+        return f"azul_v0({self.rules.name}, {len(self.possible_agents)} players)"
