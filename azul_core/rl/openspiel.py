@@ -107,13 +107,17 @@ class _Episode:
     never changed in place, only extended into a new tuple chain.
     """
 
-    __slots__ = ("game", "state", "drawn", "draws_left", "events")
+    __slots__ = ("game", "state", "drawn", "draws_left", "draw_count", "pool_now", "bag_size",
+                 "events")
 
     def __init__(self, game: AzulGame):
         self.game = game
         self.state = game.start.clone()
         self.drawn: list[list[int]] | None = None  # the factories being filled
         self.draws_left = 0
+        self.draw_count = 0  # tiles drawn so far in this fill
+        self.pool_now: list[int] = []  # what the next tile is drawn from, by colour
+        self.bag_size = 0  # the bag's tiles when the fill started
         self.events = None  # (previous events, event): ("fill", counts) or ("act", decision)
 
     def __deepcopy__(self, memo):
@@ -122,6 +126,9 @@ class _Episode:
         other.state = self.state.clone()
         other.drawn = None if self.drawn is None else [f[:] for f in self.drawn]
         other.draws_left = self.draws_left
+        other.draw_count = self.draw_count
+        other.pool_now = self.pool_now[:]
+        other.bag_size = self.bag_size
         other.events = self.events
         return other
 
@@ -139,13 +146,9 @@ class _Episode:
         return (_rebuild, (self.game.get_parameters(), events, drawn_tiles))
 
     def _draw_order(self) -> list[int]:
-        per = self.state.table.tiles_per_factory
-        order = []
-        for factory in self.drawn:
-            for colour in COLOURS:
-                order += [colour] * factory[colour]
-        assert all(sum(f) <= per for f in self.drawn)
-        return order
+        """The tiles drawn so far in this fill, factory by factory (their order within a
+        factory does not matter)."""
+        return _colours_of(self.drawn)
 
     def log(self, event) -> None:
         self.events = (self.events, event)
@@ -156,27 +159,31 @@ class _Episode:
         """At a round's start: how many tiles the fill draws (all of bag and lid at most)."""
         state = self.state
         table = state.table
-        available = len(state.bag) + sum(state.lid)
-        self.draws_left = min(available, table.factories * table.tiles_per_factory)
+        self.bag_size = len(state.bag)
+        self.draws_left = min(self.bag_size + sum(state.lid), table.factories * table.tiles_per_factory)
+        self.draw_count = 0
         self.drawn = [[0] * len(COLOURS) for _ in range(table.factories)]
+        self.pool_now = [state.bag.count(c) for c in COLOURS]
+        if not self.bag_size:
+            self.pool_now = state.lid[:]
         if not self.draws_left:
             self.finish_fill()
 
     def pool(self) -> list[int]:
         """Colour counts the next tile is drawn from: the bag, or once it is drawn out, the
         lid poured in."""
-        state = self.state
-        drawn = [sum(f[c] for f in self.drawn) for c in COLOURS]
-        bag = [state.bag.count(c) for c in COLOURS]
-        if sum(drawn) < len(state.bag):
-            return [bag[c] - drawn[c] for c in COLOURS]
-        return [bag[c] + state.lid[c] - drawn[c] for c in COLOURS]
+        return self.pool_now
 
     def draw(self, colour: int) -> None:
+        if not self.pool_now[colour]:
+            raise ValueError(f"no {NAMES[colour]} tile is left to draw")
         per = self.state.table.tiles_per_factory
-        index = sum(map(sum, self.drawn)) // per
-        self.drawn[index][colour] += 1
+        self.drawn[self.draw_count // per][colour] += 1
+        self.draw_count += 1
         self.draws_left -= 1
+        self.pool_now[colour] -= 1
+        if self.draw_count == self.bag_size:  # the bag is empty: the lid is poured in
+            self.pool_now = [a + b for a, b in zip(self.pool_now, self.state.lid)]
         if not self.draws_left:
             self.finish_fill()
 
