@@ -11,7 +11,7 @@ import yaml
 from azul_core.colours import BLACK, MARKER
 from azul_core.testing import (floor_of, new_game, play, play_out, set_lines, set_table, set_wall,
                                wall_from)
-from azul_core.variant import load_variant
+from azul_core.variants.loading import load_variant
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 HOUSE_RULES = {  # folder: (variant file, plugin file, the hook it uses)

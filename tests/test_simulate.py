@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-import azul_core.simulate as simulate_module
-from azul_core.record import validate_record
-from azul_core.simulate import (
+import azul_core.lab.simulate as simulate_module
+from azul_core.records.game_record import validate_record
+from azul_core.lab.simulate import (
     SimulationError, game_seed, play_game, record_variant_ref, resolve_bots, simulate,
 )
-from azul_core.variant import load_variant
+from azul_core.variants.loading import load_variant
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +172,7 @@ def test_records_in_processes_match_records_in_one(standard, tmp_path):
 
 
 def test_think_reaches_the_search_bot(monkeypatch):
-    import azul_core.simulate as simulation
+    import azul_core.lab.simulate as simulation
     seen = []
     real = simulation.bot_factories
 

@@ -7,8 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import app
-from .common import USAGE, ThinkOption, fail, seed_value
+from azul_core.cli.app import app
+from azul_core.cli.common import USAGE, ThinkOption, fail, seed_value
 
 DEFAULT_PLAYERS = "human,mcts"
 
@@ -37,8 +37,8 @@ def play_command(
 
     Type moves like 2R4 or '2 red 4'; '?' lists the legal moves, 'help' explains.
     """
-    from ..plugins import PluginError
-    from ..game_session import GameSession, SessionError
+    from azul_core.engine.plugins import PluginError
+    from azul_core.players.session import GameSession, SessionError
 
     if think is not None and not think > 0:
         fail(f"--think must be a positive number of seconds, not {think}", USAGE)

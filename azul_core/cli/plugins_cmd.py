@@ -8,8 +8,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from .app import app
-from .common import INVALID, fail, load_variant_or_fail
+from azul_core.cli.app import app
+from azul_core.cli.common import INVALID, fail, load_variant_or_fail
 
 INDENT = "    "
 
@@ -27,8 +27,8 @@ def plugins_command(
     'azul.plugins'. A plugin that fails to load is listed with the reason,
     and the command exits 1.
     """
-    from ..plugins import ENTRY_POINT_GROUP
-    from .. import API_VERSION
+    from azul_core.engine.plugins import ENTRY_POINT_GROUP
+    from azul_core import API_VERSION
 
     if variant is None:
         entries = installed_entries()
@@ -61,7 +61,7 @@ def plugins_command(
 
 def installed_entries() -> list[dict[str, Any]]:
     """One description per installed plugin, sorted by name; a broken one carries its error."""
-    from ..plugins import PluginError, installed_plugins, load_plugin
+    from azul_core.engine.plugins import PluginError, installed_plugins, load_plugin
 
     entries = []
     for name, entry_point in sorted(installed_plugins().items()):
@@ -80,7 +80,7 @@ def installed_entries() -> list[dict[str, Any]]:
 
 def _distribution_of(plugin) -> str | None:
     """``"name version"`` of the package that installed an entry-point plugin, else None."""
-    from ..plugins import installed_plugins
+    from azul_core.engine.plugins import installed_plugins
 
     if not plugin.origin.startswith("entry point "):
         return None
@@ -90,8 +90,8 @@ def _distribution_of(plugin) -> str | None:
 
 def describe(plugin, distribution: str | None = None) -> dict[str, Any]:
     """What ``azul plugins`` says about one loaded plugin (a ``LoadedPlugin``)."""
-    from .. import API_VERSION
-    from ..plugins import new_manager
+    from azul_core import API_VERSION
+    from azul_core.engine.plugins import new_manager
 
     wanted = getattr(plugin.module, "AZUL_API", None)
     accepted = wanted if isinstance(wanted, (tuple, list, set, frozenset)) else (wanted,)
@@ -119,7 +119,7 @@ def _entry(name: str, version: str = "", origin: str = "", distribution: str | N
 
 
 def _spec_order() -> list[str]:
-    from .. import hookspecs
+    from azul_core import hookspecs
     return [name for name in vars(hookspecs) if name.startswith("azul_")
             and hasattr(getattr(hookspecs, name), "azul_spec")]
 

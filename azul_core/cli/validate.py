@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from .app import app
-from .common import INVALID, OK, debugging
+from azul_core.cli.app import app
+from azul_core.cli.common import INVALID, OK, debugging
 
 #: The suffix of a file that can only be a record (variant files are YAML or TOML).
 RECORD_SUFFIX = ".json"
@@ -32,7 +32,7 @@ def validate_command(
     a record; any other file is a variant file. Exit 0 if all are valid, 1
     otherwise.
     """
-    from ..record import MAX_RECORD_BYTES
+    from azul_core.records.game_record import MAX_RECORD_BYTES
 
     if games < 1:
         typer.echo(f"azul: --games must be 1 or more, not {games}", err=True)
@@ -92,7 +92,7 @@ def _is_record(path: Path, max_bytes: int) -> bool:
 
 
 def _check_record(path: Path) -> tuple[dict, list[str]]:
-    from ..record import describe_error, validate_record
+    from azul_core.records.game_record import describe_error, validate_record
 
     report = validate_record(path)
     lines = [_record_verdict(report)]
@@ -119,7 +119,7 @@ def _record_verdict(report: dict) -> str:
 
 def _check_variant(path: Path, play: bool, games: int) -> tuple[dict, list[str]]:
     try:
-        from ..variant_check import check_variant_file
+        from azul_core.variants.check import check_variant_file
     except ModuleNotFoundError as exc:
         if exc.name != f"{__package__.rpartition('.')[0]}.variant_check":
             raise
@@ -137,8 +137,8 @@ def _check_variant(path: Path, play: bool, games: int) -> tuple[dict, list[str]]
 
 def _load_only(path: Path) -> tuple[dict, list[str]]:
     """Without the variant checker: the file must at least load."""
-    from ..plugins import PluginError
-    from ..variant import VariantError, load_variant
+    from azul_core.engine.plugins import PluginError
+    from azul_core.variants.loading import VariantError, load_variant
     try:
         variant = load_variant(path)
     except VariantError as exc:

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from .app import app
-from .common import load_variant_or_fail
+from azul_core.cli.app import app
+from azul_core.cli.common import load_variant_or_fail
 
 variants_app = typer.Typer(
     name="variants",
@@ -43,7 +43,7 @@ def variants_command(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
 
 def _variant_entries() -> list[dict]:
-    from ..variant import VariantError, builtin_variants, known_variants, load_variant
+    from azul_core.variants.loading import VariantError, builtin_variants, known_variants, load_variant
 
     builtin = builtin_variants()
     entries = []
@@ -107,7 +107,7 @@ def _jsonable(value):
 
 
 def _configuration_lines(variant, resolved: bool) -> list[str]:
-    from ..rule_differences import format_value
+    from azul_core.variants.differences import format_value
 
     origins = variant.origins
 
@@ -141,7 +141,7 @@ def _configuration_lines(variant, resolved: bool) -> list[str]:
 @app.command("rules")
 def rules_command(ref: VariantArgument) -> None:
     """Explain a variant's rules in words, as differences from the standard game."""
-    from ..rule_differences import explain
+    from azul_core.variants.differences import explain
 
     variant = load_variant_or_fail(ref)
     standard = load_variant_or_fail("standard")

@@ -24,10 +24,9 @@ from typing import Any, Callable, Sequence
 
 import pluggy
 
-from . import API_VERSION, hookspecs
+from azul_core import API_VERSION, hookspecs
 
 ENTRY_POINT_GROUP = "azul.plugins"
-hookimpl = pluggy.HookimplMarker("azul")
 
 
 class PluginError(Exception):

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .colours import COLOURS, LETTERS, MARKER, NAMES
-from .plugins import PluginError
-from .rules import PATTERN_LINES, Rules, WALL_SIZE
+from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
+from azul_core.engine.plugins import PluginError
+from azul_core.engine.rulebook import Rules
+from azul_core.rules import PATTERN_LINES, WALL_SIZE
 
 FLOOR = 5
 CENTRE = 0
