@@ -20,13 +20,13 @@ def env(variant: str | Path = "standard", players: int = 2, **options):
     """A PettingZoo AEC environment of ``variant`` (a built-in name or a variant file) for
     ``players`` players; options: ``reward`` ("score", "round", "win"), ``max_rounds``,
     ``render_mode`` ("ansi", "human")."""
-    from .pettingzoo_env import env as make
+    from azul_core.rl.pettingzoo_env import env as make
     return make(variant, players, **options)
 
 
 def raw_env(variant: str | Path = "standard", players: int = 2, **options):
     """The environment without PettingZoo's checking wrappers."""
-    from .pettingzoo_env import AzulEnv
+    from azul_core.rl.pettingzoo_env import AzulEnv
     return AzulEnv(variant, players, **options)
 
 

@@ -25,9 +25,9 @@ from itertools import chain
 
 import numpy as np
 
-from ..colours import COLOURS, MARKER
-from ..rules import PATTERN_LINES, WALL_SIZE
-from ..state import DRAFT, FLOOR, PLACE
+from azul_core.colours import COLOURS, MARKER
+from azul_core.rules import PATTERN_LINES, WALL_SIZE
+from azul_core.engine.state import DRAFT, FLOOR, PLACE
 
 MAX_FACTORIES = 9
 SOURCES = MAX_FACTORIES + 1
@@ -61,7 +61,7 @@ def decode(action: int, state) -> tuple:
 
 def action_name(action: int) -> str:
     """An action in words, in the record's notation where it has one: ``2R4``, ``CK-``, ``w?:3``."""
-    from ..colours import LETTERS
+    from azul_core.colours import LETTERS
     if not 0 <= action < NUM_ACTIONS:
         return f"action {action} (out of range)"
     if action >= PLACE_BASE:
@@ -209,8 +209,8 @@ def observation(state, viewer: int) -> np.ndarray:
 
 def observation_text(state, viewer: int) -> str:
     """The same information as ``observation`` in a short text (OpenSpiel's observation string)."""
-    from ..colours import LETTERS
-    from ..state import letters
+    from azul_core.colours import LETTERS
+    from azul_core.engine.state import letters
     players = len(state.players)
     parts = [f"round {state.round} {state.phase}"]
     if state.phase in (DRAFT, PLACE):

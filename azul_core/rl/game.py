@@ -10,11 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..notation import format_decision
-from ..record import Recorder, RoundRecord
-from ..rules import Rules
-from ..state import GameState, letters
-from ..variant import builtin_variants, find_variant, load_variant
+from azul_core.engine.notation import format_decision
+from azul_core.records.game_record import Recorder, RoundRecord
+from azul_core.engine.rulebook import Rules
+from azul_core.engine.state import GameState, letters
+from azul_core.variants import builtin_variants, find_variant, load_variant
 
 #: A game still going after this many rounds is cut short (a house rule that never ends).
 MAX_ROUNDS = 100

@@ -26,10 +26,10 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from ..colours import COLOURS, LETTERS, NAMES
-from ..state import DEAL, OVER, GameState
-from . import encoding
-from .game import MAX_ROUNDS, REWARDS, build_record, check_players, final_returns, load
+from azul_core.colours import COLOURS, LETTERS, NAMES
+from azul_core.engine.state import DEAL, OVER, GameState
+from azul_core.rl import encoding
+from azul_core.rl.game import MAX_ROUNDS, REWARDS, build_record, check_players, final_returns, load
 
 SHORT_NAME = "python_azul"
 DEFAULTS = {"variant": "standard", "players": 2, "reward": "score", "max_rounds": MAX_ROUNDS}

@@ -22,10 +22,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..record import write_record
-from ..state import DEAL, OVER, GameState, IllegalDecision
-from . import encoding
-from .game import MAX_ROUNDS, build_record, check_players, load, score_differences, win_returns
+from azul_core.records.game_record import write_record
+from azul_core.engine.state import DEAL, OVER, GameState, IllegalDecision
+from azul_core.rl import encoding
+from azul_core.rl.game import MAX_ROUNDS, build_record, check_players, load, score_differences, win_returns
 
 REWARDS = ("score", "round", "win")
 

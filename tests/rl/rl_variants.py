@@ -1,0 +1,18 @@
+"""The variants the RL adapters are tested with: the shipped ones and house rules."""
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FAMILY_FLOOR = str(ROOT / "examples" / "family-floor" / "family-floor.yaml")
+FIVE_ROUNDS = str(ROOT / "examples" / "five-rounds" / "five-rounds.yaml")
+#: changes the legal drafts (tests/rl/house_rules/late_white.py)
+LATE_WHITE = str(Path(__file__).resolve().parent / "house_rules" / "late-white.yaml")
+
+SHIPPED = [("standard", 2), ("grey-wall", 3), ("duel", 2)]
+HOUSE_RULES = [(FAMILY_FLOOR, 2), (FIVE_ROUNDS, 2), (LATE_WHITE, 2)]
+ALL = SHIPPED + [("standard", 4), ("grey-wall", 2)] + HOUSE_RULES
+
+
+def label(case) -> str:
+    variant, players = case
+    return f"{Path(variant).stem}-{players}p"
