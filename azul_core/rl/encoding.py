@@ -71,28 +71,28 @@ def action_name(action: int) -> str:
     return f"{'C' if source == 0 else source}{LETTERS[colour]}{'-' if line == FLOOR else line + 1}"
 
 
-_ENCODED: dict[tuple, int] = {}
-for _s in range(SOURCES):
-    for _c in COLOURS:
-        for _l in range(DRAFT_LINES):
-            _ENCODED[(_s, _c, _l)] = encode((_s, _c, _l))
-for _r in range(WALL_SIZE):
-    for _col in range(WALL_SIZE):
-        _ENCODED[(_r, _col)] = encode((_r, _col))
-
-
 def legal_actions(state) -> list[int]:
     """The encoded ``state.legal_decisions()``, sorted."""
-    return sorted(map(_ENCODED.__getitem__, state.legal_decisions()))
+    return sorted(_encoded(state.legal_decisions()))
+
+
+def _encoded(decisions: list[tuple]) -> list[int]:
+    if decisions and len(decisions[0]) == 2:
+        return [PLACE_BASE + column for _row, column in decisions]
+    return [(source * COLOUR_COUNT + colour) * DRAFT_LINES + line for source, colour, line in decisions]
+
+
+def mask_of(decisions: list[tuple]) -> np.ndarray:
+    """An int8 vector of ``NUM_ACTIONS``: 1 at the actions of ``decisions``."""
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    if decisions:
+        mask[_encoded(decisions)] = 1
+    return mask
 
 
 def action_mask(state) -> np.ndarray:
     """An int8 vector of ``NUM_ACTIONS``: 1 where the action is legal now."""
-    mask = np.zeros(NUM_ACTIONS, np.int8)
-    decisions = state.legal_decisions()
-    if decisions:
-        mask[list(map(_ENCODED.__getitem__, decisions))] = 1
-    return mask
+    return mask_of(state.legal_decisions())
 
 
 def check_table(state) -> None:
@@ -111,16 +111,18 @@ LINES_SIZE = PATTERN_LINES * COLOUR_COUNT
 WALL_CELLS = WALL_SIZE * WALL_SIZE
 WALL_BLOCK = WALL_CELLS * COLOUR_COUNT
 BOARD_SIZE = LINES_SIZE + WALL_BLOCK
-SEAT_FIELDS = ("score", "floor_tiles", "marker_on_floor", "holds_marker")
+SEAT_FIELDS = ("floor_tiles", "marker_on_floor", "holds_marker")
 TABLE_FIELDS = (("factories", MAX_FACTORIES * COLOUR_COUNT), ("centre", COLOUR_COUNT),
                 ("marker_in_centre", 1), ("bag", COLOUR_COUNT), ("lid", COLOUR_COUNT),
                 ("round", 1), ("placing_row", PATTERN_LINES))
 
 
 def observation_layout(players: int) -> list[tuple[str, int, int]]:
-    """``(name, start, size)`` of every part of the observation vector, in order."""
+    """``(name, start, size)`` of every part of the observation vector, in order. ``seat+k``
+    is the board ``k`` seats after the viewer's (``seat+0`` is the viewer's own)."""
     parts = list(TABLE_FIELDS) + [("to_move", players)]
     parts += [(f"seat+{k}.{name}", 1) for k in range(players) for name in SEAT_FIELDS]
+    parts += [(f"seat+{k}.score", 1) for k in range(players)]
     for k in range(players):
         parts += [(f"seat+{k}.lines", LINES_SIZE), (f"seat+{k}.wall", WALL_BLOCK)]
     layout, start = [], 0
@@ -131,80 +133,79 @@ def observation_layout(players: int) -> list[tuple[str, int, int]]:
 
 
 def observation_size(players: int) -> int:
-    name, start, size = observation_layout(players)[-1]
+    _name, start, size = observation_layout(players)[-1]
     return start + size
 
 
-_ZERO_LINES = np.zeros(LINES_SIZE, np.float32)
-_ZERO_WALL = np.zeros(WALL_BLOCK, np.float32)
 _NO_SOURCE = [0] * COLOUR_COUNT
 _CACHE_LIMIT = 50_000
-#: exact content -> block: pure functions of their key, so shared by every game and clone
-_lines_blocks: dict[tuple, np.ndarray] = {}
-_wall_blocks: dict[tuple, np.ndarray] = {}
+#: a board's lines and wall -> its block: a pure function of the key, so shared by every game
+_board_blocks: dict[tuple, np.ndarray] = {}
 
 
-def _lines_block(board) -> np.ndarray:
-    key = (*board.line_colour, *board.line_count)
-    block = _lines_blocks.get(key)
+def _board_block(board) -> np.ndarray:
+    key = (*board.line_colour, *board.line_count, *chain.from_iterable(board.wall))
+    block = _board_blocks.get(key)
     if block is None:
-        block = _ZERO_LINES.copy()
+        block = np.zeros(BOARD_SIZE, np.float32)
         for row in range(PATTERN_LINES):
             if board.line_count[row]:
                 block[row * COLOUR_COUNT + board.line_colour[row]] = board.line_count[row]
-        if len(_lines_blocks) > _CACHE_LIMIT:
-            _lines_blocks.clear()
-        _lines_blocks[key] = block
-    return block
-
-
-def _wall_block(board) -> np.ndarray:
-    key = tuple(chain.from_iterable(board.wall))
-    block = _wall_blocks.get(key)
-    if block is None:
-        block = _ZERO_WALL.copy()
-        for cell, colour in enumerate(key):
+        for cell, colour in enumerate(chain.from_iterable(board.wall)):
             if colour is not None:
-                block[cell * COLOUR_COUNT + colour] = 1.0
-        if len(_wall_blocks) > _CACHE_LIMIT:
-            _wall_blocks.clear()
-        _wall_blocks[key] = block
+                block[LINES_SIZE + cell * COLOUR_COUNT + colour] = 1.0
+        if len(_board_blocks) > _CACHE_LIMIT:
+            _board_blocks.clear()
+        _board_blocks[key] = block
     return block
 
 
-def observation(state, viewer: int) -> np.ndarray:
-    """The observation vector of ``state`` as ``viewer`` sees it (see ``observation_layout``)."""
+def bag_counts(state) -> list[int]:
+    bag = state.bag
+    return [bag.count(0), bag.count(1), bag.count(2), bag.count(3), bag.count(4)]
+
+
+def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
+    """The observation vector of ``state`` as ``viewer`` sees it (see ``observation_layout``).
+
+    ``bag``: the bag's colour counts when the caller keeps them (they change only when the
+    factories are filled); worked out otherwise.
+    """
     players = len(state.players)
     sources = state.sources
-    numbers = list(chain.from_iterable(sources[1:]))
-    numbers += _NO_SOURCE * (MAX_FACTORIES - len(sources) + 1)
-    numbers += sources[0]
-    numbers.append(1 if state.marker_in_centre and state.phase in (DRAFT, PLACE) else 0)
-    bag = state.bag
-    numbers += (bag.count(0), bag.count(1), bag.count(2), bag.count(3), bag.count(4))
-    numbers += state.lid
-    numbers.append(state.round)
+    # Every number before the scores is a count from 0 to 255 at most: one byte each.
+    small = list(chain.from_iterable(sources[1:]))
+    small += _NO_SOURCE * (MAX_FACTORIES + 1 - len(sources))
+    small += sources[0]
+    phase = state.phase
+    playing = phase == DRAFT or phase == PLACE
+    small.append(1 if state.marker_in_centre and playing else 0)
+    small += bag if bag is not None else bag_counts(state)
+    small += state.lid
+    small.append(min(state.round, 255))
     placing = [0] * PATTERN_LINES
-    if state.phase == PLACE:
+    if phase == PLACE:
         placing[state.placing[1]] = 1
-    numbers += placing
+    small += placing
     to_move = [0] * players
-    if state.phase in (DRAFT, PLACE):
+    if playing:
         to_move[(state.to_move - viewer) % players] = 1
-    numbers += to_move
+    small += to_move
     order = [(viewer + k) % players for k in range(players)]
     holder = state.marker_holder
-    blocks = [None]
+    boards = state.players
+    scores = []
+    blocks = [None, None]
     for seat in order:
-        board = state.players[seat]
+        board = boards[seat]
         floor = board.floor
+        small += (len(floor), 1 if MARKER in floor else 0, 1 if holder == seat else 0)
         score = board.score
-        numbers += (OBS_LOW if score < OBS_LOW else OBS_HIGH if score > OBS_HIGH else score,
-                    len(floor), 1 if MARKER in floor else 0, 1 if holder == seat else 0)
-        blocks.append(_lines_block(board))
-        blocks.append(_wall_block(board))
-    blocks[0] = np.array(numbers, np.float32)
-    return np.concatenate(blocks)
+        scores.append(OBS_LOW if score < OBS_LOW else OBS_HIGH if score > OBS_HIGH else score)
+        blocks.append(_board_block(board))
+    blocks[0] = np.frombuffer(bytes(small), np.uint8)
+    blocks[1] = np.array(scores, np.float32)
+    return np.concatenate(blocks, dtype=np.float32)
 
 
 def observation_text(state, viewer: int) -> str:

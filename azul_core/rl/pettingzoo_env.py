@@ -31,11 +31,10 @@ REWARDS = ("score", "round", "win")
 
 
 def env(variant: str | Path = "standard", players: int = 2, **options) -> AECEnv:
-    """The environment wrapped as PettingZoo recommends (order of calls and action bounds
-    checked); ``env.unwrapped`` is the ``AzulEnv`` itself."""
-    wrapped = AzulEnv(variant, players, **options)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    """The environment in PettingZoo's ``OrderEnforcingWrapper`` (calls before ``reset`` are
+    refused); ``env.unwrapped`` is the ``AzulEnv`` itself. An action outside the mask (or
+    the action space) raises ``ValueError`` in ``step``."""
+    return wrappers.OrderEnforcingWrapper(AzulEnv(variant, players, **options))
 
 
 class AzulEnv(AECEnv):
@@ -112,6 +111,7 @@ class AzulEnv(AECEnv):
         """Fill the factories (the chance event) and note the fill for the record."""
         state = self.game
         state.deal(self._rng)
+        self._bag = encoding.bag_counts(state)  # the bag changes only when the factories are filled
         self._rounds.append(([source[:] for source in state.sources[1:]], []))
 
     def _legal_decisions(self) -> list[tuple]:
@@ -124,12 +124,10 @@ class AzulEnv(AECEnv):
         state = self.game
         seat = self._seat[agent]
         if agent == self.agent_selection and state.phase != OVER and not self.truncations[agent]:
-            decisions = self._legal_decisions()
-            mask = np.zeros(encoding.NUM_ACTIONS, np.int8)
-            mask[list(map(encoding._ENCODED.__getitem__, decisions))] = 1
+            mask = encoding.mask_of(self._legal_decisions())
         else:
             mask = self._no_mask.copy()
-        return {"observation": encoding.observation(state, seat), "action_mask": mask}
+        return {"observation": encoding.observation(state, seat, self._bag), "action_mask": mask}
 
     def step(self, action) -> None:
         agent = self.agent_selection
