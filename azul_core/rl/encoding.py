@@ -84,10 +84,14 @@ def _encoded(decisions: list[tuple]) -> list[int]:
 
 def mask_of(decisions: list[tuple]) -> np.ndarray:
     """An int8 vector of ``NUM_ACTIONS``: 1 at the actions of ``decisions``."""
-    mask = np.zeros(NUM_ACTIONS, np.int8)
-    if decisions:
-        mask[_encoded(decisions)] = 1
-    return mask
+    mask = bytearray(NUM_ACTIONS)
+    if decisions and len(decisions[0]) == 2:
+        for _row, column in decisions:
+            mask[PLACE_BASE + column] = 1
+    else:
+        for source, colour, line in decisions:
+            mask[(source * COLOUR_COUNT + colour) * DRAFT_LINES + line] = 1
+    return np.frombuffer(mask, np.int8)
 
 
 def action_mask(state) -> np.ndarray:
@@ -195,16 +199,19 @@ def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
     holder = state.marker_holder
     boards = state.players
     scores = []
-    blocks = [None, None]
+    blocks = [None]
     for seat in order:
         board = boards[seat]
         floor = board.floor
         small += (len(floor), 1 if MARKER in floor else 0, 1 if holder == seat else 0)
-        score = board.score
-        scores.append(OBS_LOW if score < OBS_LOW else OBS_HIGH if score > OBS_HIGH else score)
+        scores.append(board.score)
         blocks.append(_board_block(board))
-    blocks[0] = np.frombuffer(bytes(small), np.uint8)
-    blocks[1] = np.array(scores, np.float32)
+    if min(scores) >= 0 and max(scores) < 256:  # the usual case: the scores fit in bytes too
+        blocks[0] = np.frombuffer(bytes(small + scores), np.uint8)
+    else:
+        small += [OBS_LOW if score < OBS_LOW else OBS_HIGH if score > OBS_HIGH else score
+                  for score in scores]
+        blocks[0] = np.array(small, np.float32)
     return np.concatenate(blocks, dtype=np.float32)
 
 

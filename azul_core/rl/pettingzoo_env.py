@@ -102,6 +102,7 @@ class AzulEnv(AECEnv):
         self._differences = [0.0] * len(self.agents)
         self._scored_rounds = 0
         self._legal_at = -1
+        self._mask = (-1, None)  # (step, the action mask offered then)
         self._legal: list[tuple] = []
         self.steps = 0
         self._deal()
@@ -125,6 +126,7 @@ class AzulEnv(AECEnv):
         seat = self._seat[agent]
         if agent == self.agent_selection and state.phase != OVER and not self.truncations[agent]:
             mask = encoding.mask_of(self._legal_decisions())
+            self._mask = (self.steps, mask.tobytes())  # a copy: the agent may write to its mask
         else:
             mask = self._no_mask.copy()
         return {"observation": encoding.observation(state, seat, self._bag), "action_mask": mask}
@@ -135,8 +137,12 @@ class AzulEnv(AECEnv):
             self._was_dead_step(action)
             return
         state = self.game
-        decision = encoding.decode(int(action), state)
-        if decision not in self._legal_decisions():
+        action = int(action)
+        decision = encoding.decode(action, state)
+        steps, mask = self._mask
+        legal = mask[action] if steps == self.steps and 0 <= action < encoding.NUM_ACTIONS \
+            else decision in self._legal_decisions()
+        if not legal:
             raise ValueError(f"{agent}: action {int(action)} ({encoding.action_name(int(action))}) "
                              f"is not legal now: {self._why_not(decision)}")
         self._cumulative_rewards[agent] = 0
