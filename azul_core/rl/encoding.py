@@ -148,14 +148,15 @@ _board_blocks: dict[tuple, np.ndarray] = {}
 
 
 def _board_block(board) -> np.ndarray:
-    key = (*board.line_colour, *board.line_count, *chain.from_iterable(board.wall))
+    wall = board.wall
+    key = (*board.line_colour, *board.line_count, *wall[0], *wall[1], *wall[2], *wall[3], *wall[4])
     block = _board_blocks.get(key)
     if block is None:
         block = np.zeros(BOARD_SIZE, np.float32)
         for row in range(PATTERN_LINES):
             if board.line_count[row]:
                 block[row * COLOUR_COUNT + board.line_colour[row]] = board.line_count[row]
-        for cell, colour in enumerate(chain.from_iterable(board.wall)):
+        for cell, colour in enumerate(chain.from_iterable(wall)):
             if colour is not None:
                 block[LINES_SIZE + cell * COLOUR_COUNT + colour] = 1.0
         if len(_board_blocks) > _CACHE_LIMIT:

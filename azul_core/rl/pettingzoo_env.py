@@ -101,6 +101,7 @@ class AzulEnv(AECEnv):
         self._rounds: list[tuple[list, list]] = []
         self._differences = [0.0] * len(self.agents)
         self._scored_rounds = 0
+        self._paid = False
         self._legal_at = -1
         self._mask = (-1, None)  # (step, the action mask offered then)
         self._legal: list[tuple] = []
@@ -146,7 +147,9 @@ class AzulEnv(AECEnv):
             raise ValueError(f"{agent}: action {int(action)} ({encoding.action_name(int(action))}) "
                              f"is not legal now: {self._why_not(decision)}")
         self._cumulative_rewards[agent] = 0
-        self._clear_rewards()
+        if self._paid:  # rewards stay zero between payments: clear them only after one
+            self._clear_rewards()
+            self._paid = False
         state.apply(decision)
         self._rounds[-1][1].append(decision)
         self.steps += 1
@@ -170,7 +173,8 @@ class AzulEnv(AECEnv):
             self.agent_selection = self.possible_agents[(self._seat[agent] + 1) % len(self.agents)]
         else:
             self.agent_selection = self.possible_agents[state.to_move]
-        self._accumulate_rewards()
+        if self._paid:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -179,6 +183,7 @@ class AzulEnv(AECEnv):
         for agent, now, before in zip(self.possible_agents, differences, self._differences):
             self.rewards[agent] = now - before
         self._differences = differences
+        self._paid = True
 
     def _why_not(self, decision: tuple) -> str:
         state = self.game
