@@ -88,6 +88,15 @@ def pettingzoo(variant: str, players: int, games: int, raw: bool = False) -> tup
     return steps, time.process_time() - began
 
 
+def sample(outcomes: list[tuple[int, float]], pick: float) -> int:
+    """The outcome that ``pick`` (uniform in [0, 1)) falls on."""
+    for outcome, probability in outcomes:
+        pick -= probability
+        if pick < 0:
+            return outcome
+    return outcomes[-1][0]
+
+
 def openspiel(variant: str, players: int, games: int) -> tuple[int, float]:
     import pyspiel
 
@@ -100,13 +109,7 @@ def openspiel(variant: str, players: int, games: int) -> tuple[int, float]:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                pick, total = rng.random(), 0.0
-                for action, probability in outcomes:
-                    total += probability
-                    if pick < total:
-                        break
-                state.apply_action(action)
+                state.apply_action(sample(state.chance_outcomes(), rng.random()))
             else:
                 actions = state.legal_actions()
                 state.apply_action(actions[int(rng.random() * len(actions))])

@@ -26,8 +26,8 @@ from itertools import chain
 import numpy as np
 
 from azul_core.colours import COLOURS, MARKER
-from azul_core.rules import PATTERN_LINES, WALL_SIZE
 from azul_core.engine.state import DRAFT, FLOOR, PLACE
+from azul_core.rules import PATTERN_LINES, WALL_SIZE
 
 MAX_FACTORIES = 9
 SOURCES = MAX_FACTORIES + 1

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from azul_core.engine.notation import format_decision
-from azul_core.records.game_record import Recorder, RoundRecord
 from azul_core.engine.rulebook import Rules
 from azul_core.engine.state import GameState, letters
+from azul_core.records.game_record import Recorder, RoundRecord
 from azul_core.variants import builtin_variants, find_variant, load_variant
 
 #: A game still going after this many rounds is cut short (a house rule that never ends).

@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from azul_core.records.game_record import write_record
 from azul_core.engine.state import DEAL, OVER, GameState, IllegalDecision
+from azul_core.records.game_record import write_record
 from azul_core.rl import encoding
 from azul_core.rl.game import MAX_ROUNDS, build_record, check_players, load, score_differences, win_returns
 

@@ -10,13 +10,14 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
+from open_spiel.python.algorithms import mcts  # noqa: E402
+from rl_variants import FAMILY_FLOOR, HOUSE_RULES, LATE_WHITE, SHIPPED, label  # noqa: E402
+
 import azul_core.rl.openspiel  # noqa: E402,F401  (registers python_azul)
 from azul_core.colours import COLOURS  # noqa: E402
 from azul_core.records import validate_record  # noqa: E402
 from azul_core.rl import encoding  # noqa: E402
 from azul_core.rl.game import score_differences  # noqa: E402
-from open_spiel.python.algorithms import mcts  # noqa: E402
-from rl_variants import FAMILY_FLOOR, HOUSE_RULES, LATE_WHITE, SHIPPED, label  # noqa: E402
 
 
 def load(variant, players, **extra):

@@ -14,14 +14,13 @@ pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
+from rl_variants import ALL, FAMILY_FLOOR, FIVE_ROUNDS, HOUSE_RULES, LATE_WHITE, SHIPPED, label  # noqa: E402
 
 import azul_core.rl as rl  # noqa: E402
-from azul_core.engine.state import FLOOR  # noqa: E402
 from azul_core.colours import WHITE  # noqa: E402
 from azul_core.records import validate_record  # noqa: E402
 from azul_core.rl import encoding  # noqa: E402
 from azul_core.rl.game import score_differences  # noqa: E402
-from rl_variants import ALL, FAMILY_FLOOR, FIVE_ROUNDS, HOUSE_RULES, LATE_WHITE, SHIPPED, label  # noqa: E402
 
 #: What api_test says of every environment whose observation is a dict with an action mask
 #: (it knows only PettingZoo's own such environments by name): expected, nothing else is.
