@@ -138,10 +138,12 @@ class AzulEnv(AECEnv):
             return
         state = self.game
         action = int(action)
+        if not 0 <= action < encoding.NUM_ACTIONS:
+            raise ValueError(f"{agent}: action {action} is outside the action space "
+                             f"(0 to {encoding.NUM_ACTIONS - 1})")
         decision = encoding.decode(action, state)
         steps, mask = self._mask
-        legal = mask[action] if steps == self.steps and 0 <= action < encoding.NUM_ACTIONS \
-            else decision in self._legal_decisions()
+        legal = mask[action] if steps == self.steps else decision in self._legal_decisions()
         if not legal:
             raise ValueError(f"{agent}: action {int(action)} ({encoding.action_name(int(action))}) "
                              f"is not legal now: {self._why_not(decision)}")

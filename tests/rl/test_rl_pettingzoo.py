@@ -223,6 +223,15 @@ def test_an_action_outside_the_mask_is_refused_with_the_reason():
     illegal = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(ValueError, match="is not legal now"):
         env.step(illegal)
+    with pytest.raises(ValueError, match="outside the action space"):
+        env.step(encoding.NUM_ACTIONS)
+    first = next(d for d in env.unwrapped.game.legal_decisions() if d[2] == 0)
+    env.step(encoding.encode(first))  # seat 0 fills pattern line 1
+    env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    source, colour = next((s, c) for s, counts in enumerate(env.unwrapped.game.sources)
+                          for c in range(5) if counts[c])
+    with pytest.raises(ValueError, match="pattern line 1 is full"):
+        env.step(encoding.encode((source, colour, 0)))
     with pytest.raises(ValueError, match="players"):
         rl.env("duel", 3)
     with pytest.raises(ValueError, match="reward"):
