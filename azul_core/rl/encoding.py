@@ -170,6 +170,17 @@ def bag_counts(state) -> list[int]:
     return [bag.count(0), bag.count(1), bag.count(2), bag.count(3), bag.count(4)]
 
 
+def _one_hot(size: int, index: int | None) -> tuple[int, ...]:
+    return tuple(1 if i == index else 0 for i in range(size))
+
+
+#: prepared pieces: padding for the factories a table lacks, one-hot rows, seat orders
+_PADDING = {sources: (0,) * (COLOUR_COUNT * (MAX_FACTORIES + 1 - sources)) for sources in range(2, SOURCES + 1)}
+_PLACING = [_one_hot(PATTERN_LINES, row) for row in range(PATTERN_LINES)] + [_one_hot(PATTERN_LINES, None)]
+_RELATIVE: dict[tuple[int, int], tuple[int, ...]] = {}
+_ORDER: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
 def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
     """The observation vector of ``state`` as ``viewer`` sees it (see ``observation_layout``).
 
@@ -178,25 +189,20 @@ def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
     """
     players = len(state.players)
     sources = state.sources
-    # Every number before the scores is a count from 0 to 255 at most: one byte each.
-    small = list(chain.from_iterable(sources[1:]))
-    small += _NO_SOURCE * (MAX_FACTORIES + 1 - len(sources))
-    small += sources[0]
     phase = state.phase
     playing = phase == DRAFT or phase == PLACE
-    small.append(1 if state.marker_in_centre and playing else 0)
-    small += bag if bag is not None else bag_counts(state)
-    small += state.lid
-    small.append(min(state.round, 255))
-    placing = [0] * PATTERN_LINES
-    if phase == PLACE:
-        placing[state.placing[1]] = 1
-    small += placing
-    to_move = [0] * players
-    if playing:
-        to_move[(state.to_move - viewer) % players] = 1
-    small += to_move
-    order = [(viewer + k) % players for k in range(players)]
+    mover = (state.to_move - viewer) % players if playing else players
+    to_move = _RELATIVE.get((players, mover))
+    if to_move is None:
+        to_move = _RELATIVE[(players, mover)] = _one_hot(players, mover)
+    order = _ORDER.get((players, viewer))
+    if order is None:
+        order = _ORDER[(players, viewer)] = tuple((viewer + k) % players for k in range(players))
+    # Every number before the scores is a count from 0 to 255 at most: one byte each.
+    small = [*chain.from_iterable(sources[1:]), *_PADDING[len(sources)], *sources[0],
+             1 if state.marker_in_centre and playing else 0,
+             *(bag if bag is not None else bag_counts(state)), *state.lid, min(state.round, 255),
+             *_PLACING[state.placing[1] if phase == PLACE else PATTERN_LINES], *to_move]
     holder = state.marker_holder
     boards = state.players
     scores = []
@@ -206,7 +212,10 @@ def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
         floor = board.floor
         small += (len(floor), 1 if MARKER in floor else 0, 1 if holder == seat else 0)
         scores.append(board.score)
-        blocks.append(_board_block(board))
+        wall = board.wall
+        key = (*board.line_colour, *board.line_count, *wall[0], *wall[1], *wall[2], *wall[3], *wall[4])
+        block = _board_blocks.get(key)
+        blocks.append(block if block is not None else _board_block(board))
     if min(scores) >= 0 and max(scores) < 256:  # the usual case: the scores fit in bytes too
         blocks[0] = np.frombuffer(bytes(small + scores), np.uint8)
     else:
