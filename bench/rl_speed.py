@@ -11,8 +11,9 @@ seeded games with a uniformly random policy:
 * engine: ``GameState.deal`` and ``apply_random`` (the random bot of ``azul simulate``);
 * engine, listed: ``legal_decisions()`` then ``apply`` of a random one (what an agent
   that sees its moves costs the engine);
-* pettingzoo: ``azul_core.rl.env`` as users get it (PettingZoo's wrappers), ``last()``,
-  a random legal action from the mask, ``step``; "raw" without the wrappers;
+* pettingzoo: ``azul_core.rl.env``, ``last()``, a random legal action from the mask,
+  ``step``; "+ wrapper": inside PettingZoo's ``OrderEnforcingWrapper``, as PettingZoo's
+  own environments come;
 * openspiel: ``python_azul`` through pyspiel: ``legal_actions()``, ``apply_action``; each
   tile of a factory fill is a chance node sampled from ``chance_outcomes()``.
 
@@ -68,9 +69,13 @@ def engine_listed(variant: str, players: int, games: int) -> tuple[int, float]:
     return steps, time.process_time() - began
 
 
-def pettingzoo(variant: str, players: int, games: int, raw: bool = False) -> tuple[int, float]:
+def pettingzoo(variant: str, players: int, games: int, wrapped: bool = False) -> tuple[int, float]:
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
     import azul_core.rl as rl
-    env = rl.raw_env(variant, players) if raw else rl.env(variant, players)
+    env = rl.env(variant, players)
+    if wrapped:
+        env = OrderEnforcingWrapper(env)
     env.reset(seed=1)
     rng = random.Random(1)
     steps = 0
@@ -121,7 +126,7 @@ LOOPS = {
     "engine": engine_random,
     "engine, listed": engine_listed,
     "pettingzoo": pettingzoo,
-    "pettingzoo, raw": lambda v, p, g: pettingzoo(v, p, g, raw=True),
+    "pettingzoo + wrapper": lambda v, p, g: pettingzoo(v, p, g, wrapped=True),
     "openspiel": openspiel,
 }
 

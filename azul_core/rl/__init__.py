@@ -19,15 +19,12 @@ from pathlib import Path
 def env(variant: str | Path = "standard", players: int = 2, **options):
     """A PettingZoo AEC environment of ``variant`` (a built-in name or a variant file) for
     ``players`` players; options: ``reward`` ("score", "round", "win"), ``max_rounds``,
-    ``render_mode`` ("ansi", "human")."""
-    from azul_core.rl.pettingzoo_env import env as make
-    return make(variant, players, **options)
-
-
-def raw_env(variant: str | Path = "standard", players: int = 2, **options):
-    """The environment without PettingZoo's checking wrappers."""
+    ``render_mode`` ("ansi", "human"). See ``azul_core.rl.pettingzoo_env``."""
     from azul_core.rl.pettingzoo_env import AzulEnv
     return AzulEnv(variant, players, **options)
 
+
+#: PettingZoo's name for the environment without wrappers: the same (it needs none).
+raw_env = env
 
 __all__ = ["env", "raw_env"]

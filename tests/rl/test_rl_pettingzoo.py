@@ -56,6 +56,25 @@ def test_pettingzoos_api_test_passes(case):
     assert not unexpected
 
 
+def test_api_test_passes_inside_pettingzoos_order_enforcing_wrapper():
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(OrderEnforcingWrapper(rl.env("grey-wall", 2)), num_cycles=200)
+    assert not {str(w.message) for w in caught if not str(w.message).startswith(DICT_OBSERVATION_NOTES)}
+
+
+def test_calls_out_of_order_are_clear_errors():
+    env = rl.env("standard", 2)
+    for call in (lambda: env.step(0), lambda: env.observe("player_0"), lambda: env.agent_iter()):
+        with pytest.raises(RuntimeError, match="reset"):
+            call()
+    play_random(env, seed=1)
+    assert not env.agents
+    with pytest.raises(RuntimeError, match="the game is over"):
+        env.step(None)
+
+
 @pytest.mark.parametrize("case", SHIPPED + HOUSE_RULES, ids=label)
 def test_pettingzoos_seed_test_passes(case):
     variant, players = case
