@@ -143,25 +143,32 @@ def observation_size(players: int) -> int:
 
 _NO_SOURCE = [0] * COLOUR_COUNT
 _CACHE_LIMIT = 50_000
-#: a board's lines and wall -> its block: a pure function of the key, so shared by every game
-_board_blocks: dict[tuple, np.ndarray] = {}
+#: a board's lines, a wall -> their blocks: pure functions of the keys, shared by every game
+_lines_blocks: dict[tuple, np.ndarray] = {}
+_wall_blocks: dict[tuple, np.ndarray] = {}
 
 
-def _board_block(board) -> np.ndarray:
-    wall = board.wall
-    key = (*board.line_colour, *board.line_count, *wall[0], *wall[1], *wall[2], *wall[3], *wall[4])
-    block = _board_blocks.get(key)
-    if block is None:
-        block = np.zeros(BOARD_SIZE, np.float32)
-        for row in range(PATTERN_LINES):
-            if board.line_count[row]:
-                block[row * COLOUR_COUNT + board.line_colour[row]] = board.line_count[row]
-        for cell, colour in enumerate(chain.from_iterable(wall)):
-            if colour is not None:
-                block[LINES_SIZE + cell * COLOUR_COUNT + colour] = 1.0
-        if len(_board_blocks) > _CACHE_LIMIT:
-            _board_blocks.clear()
-        _board_blocks[key] = block
+def _lines_block(key: tuple) -> np.ndarray:
+    """The lines block of ``key`` = (5 line colours, 5 line counts), made and remembered."""
+    block = np.zeros(LINES_SIZE, np.float32)
+    for row in range(PATTERN_LINES):
+        if key[PATTERN_LINES + row]:
+            block[row * COLOUR_COUNT + key[row]] = key[PATTERN_LINES + row]
+    if len(_lines_blocks) > _CACHE_LIMIT:
+        _lines_blocks.clear()
+    _lines_blocks[key] = block
+    return block
+
+
+def _wall_block(key: tuple) -> np.ndarray:
+    """The wall block of ``key`` = the 25 cells, row by row, made and remembered."""
+    block = np.zeros(WALL_BLOCK, np.float32)
+    for cell, colour in enumerate(key):
+        if colour is not None:
+            block[cell * COLOUR_COUNT + colour] = 1.0
+    if len(_wall_blocks) > _CACHE_LIMIT:
+        _wall_blocks.clear()
+    _wall_blocks[key] = block
     return block
 
 
@@ -212,10 +219,13 @@ def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
         floor = board.floor
         small += (len(floor), 1 if MARKER in floor else 0, 1 if holder == seat else 0)
         scores.append(board.score)
+        key = (*board.line_colour, *board.line_count)
+        block = _lines_blocks.get(key)
+        blocks.append(block if block is not None else _lines_block(key))
         wall = board.wall
-        key = (*board.line_colour, *board.line_count, *wall[0], *wall[1], *wall[2], *wall[3], *wall[4])
-        block = _board_blocks.get(key)
-        blocks.append(block if block is not None else _board_block(board))
+        key = (*wall[0], *wall[1], *wall[2], *wall[3], *wall[4])
+        block = _wall_blocks.get(key)
+        blocks.append(block if block is not None else _wall_block(key))
     if min(scores) >= 0 and max(scores) < 256:  # the usual case: the scores fit in bytes too
         blocks[0] = np.frombuffer(bytes(small + scores), np.uint8)
     else:
