@@ -131,6 +131,39 @@ LOOPS = {
 }
 
 
+def breakdown(variant: str, players: int, positions: int = 300, repeats: int = 5) -> dict:
+    """Microseconds per position, over positions of seeded random games, of what a PettingZoo
+    step does besides the engine's move: list the legal decisions, make the mask, make the
+    observation."""
+    from azul_core.rl import encoding
+    rules, _ref = load(variant)
+    rng = random.Random(2)
+    states = []
+    while len(states) < positions:
+        state = GameState(rules, players)
+        while state.phase != OVER and len(states) < positions:
+            if state.phase == DEAL:
+                state.deal(rng)
+            else:
+                states.append(state.clone())
+                state.apply_random(rng.random)
+    bags = [encoding.bag_counts(state) for state in states]
+    decisions = [state.legal_decisions() for state in states]
+    parts = {
+        "legal decisions": lambda: [state.legal_decisions() for state in states],
+        "mask": lambda: [encoding.mask_of(listed) for listed in decisions],
+        "observation": lambda: [encoding.observation(state, state.to_move, bag)
+                                for state, bag in zip(states, bags)],
+    }
+    best = {}
+    for _ in range(repeats):
+        for name, run in parts.items():
+            began = time.process_time()
+            run()
+            best[name] = min(best.get(name, 1e9), (time.process_time() - began) / positions * 1e6)
+    return {name: round(value, 1) for name, value in best.items()}
+
+
 def measure(variant: str, players: int, games: int, repeats: int) -> dict:
     best: dict[str, float] = {}
     for _ in range(repeats):
@@ -152,15 +185,19 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object instead of the table")
     args = parser.parse_args()
     results = {variant: measure(variant, args.players, args.games, args.repeats) for variant in args.variants}
+    parts = breakdown(args.variants[0], args.players)
     if args.json:
-        print(json.dumps({"players": args.players, "games": args.games, "results": results}, indent=1))
+        print(json.dumps({"players": args.players, "games": args.games, "results": results,
+                          "pettingzoo_parts_us": {args.variants[0]: parts}}, indent=1))
         return
     print(f"{args.players} players, random policy; steps per CPU-second (us per step, times the engine's)")
     for variant, rows in results.items():
         print(f"\n{variant}")
         for name, row in rows.items():
-            print(f"  {name:16} {row['steps_per_s']:>9,}  ({row['us_per_step']:6.1f} us, "
+            print(f"  {name:22} {row['steps_per_s']:>9,}  ({row['us_per_step']:6.1f} us, "
                   f"x{row['times_engine']:.2f})")
+    print(f"\nPettingZoo's work besides the move, {args.variants[0]}, us per step: "
+          + ", ".join(f"{name} {value}" for name, value in parts.items()))
 
 
 if __name__ == "__main__":

@@ -144,32 +144,32 @@ def observation_size(players: int) -> int:
 _NO_SOURCE = [0] * COLOUR_COUNT
 _CACHE_LIMIT = 50_000
 #: a board's lines, a wall -> their blocks: pure functions of the keys, shared by every game
-_lines_blocks: dict[tuple, np.ndarray] = {}
-_wall_blocks: dict[tuple, np.ndarray] = {}
+_lines_blocks: dict[tuple, bytes] = {}
+_wall_blocks: dict[tuple, bytes] = {}
 
 
-def _lines_block(key: tuple) -> np.ndarray:
+def _lines_block(key: tuple) -> bytes:
     """The lines block of ``key`` = (5 line colours, 5 line counts), made and remembered."""
-    block = np.zeros(LINES_SIZE, np.float32)
+    block = bytearray(LINES_SIZE)
     for row in range(PATTERN_LINES):
         if key[PATTERN_LINES + row]:
             block[row * COLOUR_COUNT + key[row]] = key[PATTERN_LINES + row]
     if len(_lines_blocks) > _CACHE_LIMIT:
         _lines_blocks.clear()
-    _lines_blocks[key] = block
-    return block
+    made = _lines_blocks[key] = bytes(block)
+    return made
 
 
-def _wall_block(key: tuple) -> np.ndarray:
+def _wall_block(key: tuple) -> bytes:
     """The wall block of ``key`` = the 25 cells, row by row, made and remembered."""
-    block = np.zeros(WALL_BLOCK, np.float32)
+    block = bytearray(WALL_BLOCK)
     for cell, colour in enumerate(key):
         if colour is not None:
-            block[cell * COLOUR_COUNT + colour] = 1.0
+            block[cell * COLOUR_COUNT + colour] = 1
     if len(_wall_blocks) > _CACHE_LIMIT:
         _wall_blocks.clear()
-    _wall_blocks[key] = block
-    return block
+    made = _wall_blocks[key] = bytes(block)
+    return made
 
 
 def bag_counts(state) -> list[int]:
@@ -213,7 +213,9 @@ def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
     holder = state.marker_holder
     boards = state.players
     scores = []
-    blocks = [None]
+    # Every number is a byte (counts, flags, cells) but the scores, which usually are too:
+    # the vector is the bytes joined, widened to float32 once.
+    parts = [b""]
     for seat in order:
         board = boards[seat]
         floor = board.floor
@@ -221,18 +223,19 @@ def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
         scores.append(board.score)
         key = (*board.line_colour, *board.line_count)
         block = _lines_blocks.get(key)
-        blocks.append(block if block is not None else _lines_block(key))
+        parts.append(block if block is not None else _lines_block(key))
         wall = board.wall
         key = (*wall[0], *wall[1], *wall[2], *wall[3], *wall[4])
         block = _wall_blocks.get(key)
-        blocks.append(block if block is not None else _wall_block(key))
-    if min(scores) >= 0 and max(scores) < 256:  # the usual case: the scores fit in bytes too
-        blocks[0] = np.frombuffer(bytes(small + scores), np.uint8)
-    else:
-        small += [OBS_LOW if score < OBS_LOW else OBS_HIGH if score > OBS_HIGH else score
-                  for score in scores]
-        blocks[0] = np.array(small, np.float32)
-    return np.concatenate(blocks, dtype=np.float32)
+        parts.append(block if block is not None else _wall_block(key))
+    fits = min(scores) >= 0 and max(scores) < 256
+    parts[0] = bytes(small + scores) if fits else bytes(small + [0] * players)
+    vector = np.frombuffer(b"".join(parts), np.uint8).astype(np.float32)
+    if not fits:
+        start = len(small)
+        vector[start:start + players] = [OBS_LOW if score < OBS_LOW else OBS_HIGH if score > OBS_HIGH
+                                         else score for score in scores]
+    return vector
 
 
 def observation_text(state, viewer: int) -> str:

@@ -297,3 +297,16 @@ def test_reset_without_a_seed_goes_on_with_the_generator():
     env.reset()
     assert env.unwrapped.game.sources != first
     assert "seed" not in env.unwrapped.record()  # this game is not a function of a seed
+
+
+def test_scores_beyond_a_byte_are_kept_and_huge_ones_clipped():
+    env = rl.env("standard", 2)
+    env.reset(seed=1)
+    layout = {name: start for name, start, _size in encoding.observation_layout(2)}
+    game = env.unwrapped.game
+    game.players[0].score, game.players[1].score = 300, 5000
+    observation = env.observe("player_0")["observation"]
+    assert observation[layout["seat+0.score"]] == 300
+    assert observation[layout["seat+1.score"]] == encoding.OBS_HIGH
+    assert observation[layout["seat+0.lines"]:].sum() == 0  # the blocks after stay in place
+    assert env.observation_space("player_0")["observation"].contains(observation)
