@@ -18,6 +18,7 @@ from azul_core.variants import builtin_variants, find_variant, load_variant
 
 #: A game still going after this many rounds is cut short (a house rule that never ends).
 MAX_ROUNDS = 100
+#: The final returns both adapters offer (PettingZoo adds per-round payments of the first).
 REWARDS = ("score", "win")
 
 _loaded: dict[tuple, tuple] = {}
@@ -46,9 +47,9 @@ def check_players(rules: Rules, players: int) -> None:
         raise ValueError(f"variant '{rules.name}' is for {allowed} players, not {players!r}")
 
 
-def check_reward(reward: str) -> None:
-    if reward not in REWARDS:
-        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+def check_reward(reward: str, choices: tuple[str, ...] = REWARDS) -> None:
+    if reward not in choices:
+        raise ValueError(f"reward must be one of {', '.join(choices)}, not {reward!r}")
 
 
 def score_differences(scores: Sequence[float]) -> list[float]:

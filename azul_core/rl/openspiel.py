@@ -29,7 +29,7 @@ import pyspiel
 from azul_core.colours import COLOURS, LETTERS, NAMES
 from azul_core.engine.state import DEAL, OVER, GameState
 from azul_core.rl import encoding
-from azul_core.rl.game import MAX_ROUNDS, REWARDS, build_record, check_players, final_returns, load
+from azul_core.rl.game import MAX_ROUNDS, build_record, check_players, check_reward, final_returns, load
 
 SHORT_NAME = "python_azul"
 DEFAULTS = {"variant": "standard", "players": 2, "reward": "score", "max_rounds": MAX_ROUNDS}
@@ -62,8 +62,7 @@ class AzulGame(pyspiel.Game):
         rules, ref = load(params["variant"])
         players = params["players"]
         check_players(rules, players)
-        if params["reward"] not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {params['reward']!r}")
+        check_reward(params["reward"])
         start = GameState(rules, players)
         encoding.check_table(start)
         table = start.table

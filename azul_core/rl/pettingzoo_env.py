@@ -23,7 +23,15 @@ from pettingzoo import AECEnv
 from azul_core.engine.state import DEAL, OVER, GameState, IllegalDecision
 from azul_core.records.game_record import write_record
 from azul_core.rl import encoding
-from azul_core.rl.game import MAX_ROUNDS, build_record, check_players, load, score_differences, win_returns
+from azul_core.rl.game import (
+    MAX_ROUNDS,
+    build_record,
+    check_players,
+    check_reward,
+    load,
+    score_differences,
+    win_returns,
+)
 
 REWARDS = ("score", "round", "win")
 
@@ -56,8 +64,7 @@ class AzulEnv(AECEnv):
     def __init__(self, variant: str | Path = "standard", players: int = 2, reward: str = "score",
                  max_rounds: int = MAX_ROUNDS, render_mode: str | None = None):
         super().__init__()
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        check_reward(reward, REWARDS)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
         self.rules, self.variant_ref = load(variant)
