@@ -132,22 +132,21 @@ class _Episode:
         return other
 
     def __reduce__(self):
-        # Serialised as the game's parameters and the events: replayed through the engine.
+        # Serialised as the game's parameters, the events and the tiles of a fill under way
+        # (factory by factory: their order within a factory does not matter), then replayed
+        # through the engine.
+        drawn_tiles = _colours_of(self.drawn) if self.drawn is not None else []
+        return (_rebuild, (self.game.get_parameters(), self.history(), drawn_tiles))
+
+    def history(self) -> list[tuple]:
+        """The events so far, oldest first."""
         events = []
         node = self.events
         while node is not None:
             node, event = node
             events.append(event)
         events.reverse()
-        drawn_tiles = []
-        if self.drawn is not None:
-            drawn_tiles = self._draw_order()
-        return (_rebuild, (self.game.get_parameters(), events, drawn_tiles))
-
-    def _draw_order(self) -> list[int]:
-        """The tiles drawn so far in this fill, factory by factory (their order within a
-        factory does not matter)."""
-        return _colours_of(self.drawn)
+        return events
 
     def log(self, event) -> None:
         self.events = (self.events, event)
@@ -206,13 +205,9 @@ class _Episode:
         return self.state.phase == DEAL and self.state.round > self.game.max_rounds
 
     def rounds(self) -> list[tuple[list, list]]:
+        """Per round: the factory fills and the decisions taken (what a record holds)."""
         rounds: list[tuple[list, list]] = []
-        events = []
-        node = self.events
-        while node is not None:
-            node, event = node
-            events.append(event)
-        for kind, value in reversed(events):
+        for kind, value in self.history():
             if kind == "fill":
                 rounds.append(([list(f) for f in value], []))
             else:
@@ -227,8 +222,7 @@ def _rebuild(params, events, drawn_tiles):
     for kind, value in events:
         if kind == "act":
             episode.apply(value)
-        # fills happen through the draws below or are checked against them
-        elif episode.drawn is not None:
+        elif episode.drawn is not None:  # a fill: its tiles drawn again (an empty one makes itself)
             for colour in _colours_of(value):
                 episode.draw(colour)
     for colour in drawn_tiles:
