@@ -213,8 +213,8 @@ def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
     holder = state.marker_holder
     boards = state.players
     scores = []
-    # Every number is a byte (counts, flags, cells) but the scores, which usually are too:
-    # the vector is the bytes joined, widened to float32 once.
+    # Every number is a byte (counts, flags, cells), the scores too as a rule: the vector is
+    # the bytes joined, widened to float32 once.
     parts = [b""]
     for seat in order:
         board = boards[seat]
@@ -228,14 +228,15 @@ def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
         key = (*wall[0], *wall[1], *wall[2], *wall[3], *wall[4])
         block = _wall_blocks.get(key)
         parts.append(block if block is not None else _wall_block(key))
-    fits = min(scores) >= 0 and max(scores) < 256
-    parts[0] = bytes(small + scores) if fits else bytes(small + [0] * players)
-    vector = np.frombuffer(b"".join(parts), np.uint8).astype(np.float32)
-    if not fits:
-        start = len(small)
-        vector[start:start + players] = [OBS_LOW if score < OBS_LOW else OBS_HIGH if score > OBS_HIGH
-                                         else score for score in scores]
-    return vector
+    numbers = small + scores
+    try:
+        parts[0] = bytes(numbers)
+    except ValueError:  # a score (or a house rule's count) beyond a byte: patched in below
+        parts[0] = bytes(len(numbers))
+        vector = np.frombuffer(b"".join(parts), np.uint8).astype(np.float32)
+        vector[:len(numbers)] = np.clip(numbers, OBS_LOW, OBS_HIGH)
+        return vector
+    return np.frombuffer(b"".join(parts), np.uint8).astype(np.float32)
 
 
 def observation_text(state, viewer: int) -> str:

@@ -310,3 +310,5 @@ def test_scores_beyond_a_byte_are_kept_and_huge_ones_clipped():
     assert observation[layout["seat+1.score"]] == encoding.OBS_HIGH
     assert observation[layout["seat+0.lines"]:].sum() == 0  # the blocks after stay in place
     assert env.observation_space("player_0")["observation"].contains(observation)
+    game.players[1].score = -4  # a house rule's negative bonus
+    assert env.observe("player_1")["observation"][layout["seat+0.score"]] == -4
