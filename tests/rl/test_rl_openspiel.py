@@ -119,6 +119,8 @@ def test_clone_is_independent_and_serialize_round_trips():
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
     clone = state.clone()
+    assert clone.engine_state is not state.engine_state
+    assert clone.engine_state.rules is state.engine_state.rules  # the engine's clone, no deep copy
     text = str(state)
     play_random(clone, np.random.RandomState(1))
     assert str(state) == text
