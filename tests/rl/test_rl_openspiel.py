@@ -3,7 +3,10 @@ from the bag and then the lid, MCTS playing whole games, and records `azul valid
 
 from __future__ import annotations
 
+import json
 import pickle
+import subprocess
+import sys
 
 import pytest
 
@@ -169,7 +172,7 @@ def test_mcts_plays_whole_games_and_the_record_validates(variant, tmp_path):
         else:
             state.apply_action(bot.step(state))
     path = tmp_path / "mcts.json"
-    path.write_text(__import__("json").dumps(state.record(names=["mcts", "mcts"])))
+    path.write_text(json.dumps(state.record(names=["mcts", "mcts"])))
     report = validate_record(path)
     assert report["valid"], report["errors"]
     assert report["finished"]
@@ -183,7 +186,7 @@ def test_a_record_of_a_random_game_validates_with_the_same_scores(case, tmp_path
     state = play_random(load(variant, players).new_initial_state(), np.random.RandomState(12))
     data = state.record()
     path = tmp_path / "game.json"
-    path.write_text(__import__("json").dumps(data))
+    path.write_text(json.dumps(data))
     report = validate_record(path)
     assert report["valid"], report["errors"]
     assert report["scores"] == state.engine_state.scores() == data["result"]["scores"]
@@ -196,3 +199,14 @@ def test_bad_parameters_are_clear_errors():
         load("no-such-variant", 2)
     with pytest.raises(Exception, match="reward"):
         load("standard", 2, reward="points")
+
+
+def test_azul_validate_accepts_the_record(tmp_path):
+    state = play_random(load("duel", 2).new_initial_state(), np.random.RandomState(6))
+    path = tmp_path / "duel.json"
+    path.write_text(json.dumps(state.record()))
+    done = subprocess.run([sys.executable, "-m", "azul_core.cli", "validate", "--json", str(path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout.splitlines()[0])
+    assert report["valid"] and report["scores"] == state.engine_state.scores()
