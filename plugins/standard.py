@@ -85,6 +85,11 @@ def azul_tiling_time():
 
 
 @hookimpl
+def azul_tiled_line_reopens():
+    return "at_once"
+
+
+@hookimpl
 def azul_marker_rule(settings):
     return MarkerRule("floor", settings.marker_on_full_floor, settings.start_without_marker)
 

@@ -28,6 +28,8 @@ PRINTED_STYLES = ("blue", "yellow", "red", "grey50", "grey82")
 MARKER_STYLE = "bold black on bright_cyan"
 MARKER_LETTER = "1"
 EMPTY = "."
+#: A space of a pattern line tiled this round that takes no tiles until the next round.
+CLOSED = "x"
 
 
 def make_console(**options) -> Console:
@@ -151,11 +153,14 @@ def draw_board(state, seat: int, name: str) -> Text:
         text.append(f" {row + 1} ", style="dim")
         text.append("  " * (PATTERN_LINES - 1 - row))
         count, colour = board.line_count[row], board.line_colour[row]
+        closed = board.closed >> row & 1
         for space in range(row + 1):
             if space:
                 text.append(" ")
             # Tiles fill a line from the wall side, as on the board.
-            if space >= row + 1 - count:
+            if closed:
+                text.append(CLOSED, style="dim")
+            elif space >= row + 1 - count:
                 text.append_text(tile(colour))
             else:
                 text.append(EMPTY, style="dim")
