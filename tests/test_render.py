@@ -10,15 +10,28 @@ from types import SimpleNamespace
 import pytest
 from rich.console import Console
 
-from azul_core.players.bots import GreedyBot
 from azul_core.colours import BLACK, BLUE, COLOUR_OF_LETTER, RED, WHITE, YELLOW
-from azul_core.players.render import (LegalFilterError, describe_decision, draw_board, draw_boards,
-                                      draw_game, draw_legal, draw_result, draw_round_summary,
-                                      floor_costs, legal_filter, new_placements, printed_wall,
-                                      render_text, short_effect, winner_line)
-from azul_core.testing import new_game, play, set_table
 from azul_core.engine.notation import format_decision
 from azul_core.engine.state import DEAL, FLOOR, GameState
+from azul_core.players.bots import GreedyBot
+from azul_core.players.render import (
+    LegalFilterError,
+    describe_decision,
+    draw_board,
+    draw_boards,
+    draw_game,
+    draw_legal,
+    draw_result,
+    draw_round_summary,
+    floor_costs,
+    legal_filter,
+    new_placements,
+    printed_wall,
+    render_text,
+    short_effect,
+    winner_line,
+)
+from azul_core.testing import new_game, play, set_table
 from azul_core.variants.loading import load_variant
 
 
@@ -254,3 +267,19 @@ def test_a_tie_says_why():
         "ana wins: tied on 40 points with bo, won on complete rows (ana 2, bo 1)."
     assert winner_line(_tied([40, 40, 20], [1, 1, 0], [0, 1]), who) == \
         "ana and bo share the victory: tied on 40 points and on complete rows (ana 1, bo 1)."
+
+
+def test_a_rounds_account_lists_each_placed_tile_with_its_points():
+    game = new_game("standard")
+    set_table(game, ["B", "YY"])
+    before = game.clone()
+    start = [(board.score, board.penalty_points) for board in game.players]
+    play(game, ["1B1", "2Y1"])                 # the round ends: each line 1 is tiled, a yellow falls
+    placed = new_placements(before, game)
+    assert placed == [(0, 0, 0, BLUE, 1), (1, 0, 1, YELLOW, 1)]
+    text = render_text(draw_round_summary(1, placed, start, game, ["you", "greedy"]), width=200)
+    assert text.splitlines() == [
+        "Round 1 scored:",
+        "  you     line 1 blue to wall column 1 +1; floor 0; score 0 -> 1",
+        "  greedy  line 1 yellow to wall column 2 +1; floor -1; score 0 -> 0",
+    ]
