@@ -164,6 +164,7 @@ def test_duel_games_never_end_before_round_5(duel, bots):
     """Each line reaches the wall at most once a round, so no wall row fills before round 5.
     (Read the other way, greedy games ended after 1 to 3 rounds.)"""
     import random
+
     from azul_core.players.registry import make_bot
     for seed in range(40):
         game = GameState(duel.rules, 2)
