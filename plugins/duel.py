@@ -28,7 +28,7 @@ def azul_declare_settings():
         Setting("scoring", "str", "neighbours",
                 "how a placed tile scores: 'neighbours' (1 for the tile plus 1 per tile in its "
                 "horizontal and vertical runs) or 'standard' (the standard run lengths); "
-                "the seed can be read either way", choices=SCORING_CHOICES),
+                "the rules can be read either way", choices=SCORING_CHOICES),
         Setting("tiled_line_reopens", "str", "next_round",
                 "when a line tiled during a round takes tiles again: 'next_round' (it stays "
                 "closed for the rest of the round, so each line reaches the wall at most once a "

@@ -1,4 +1,4 @@
-"""Every rule of rules/duel.md with its worked examples, the scoring setting, and misplaced drafts
+"""Every rule of docs/rules/duel.md with its worked examples, the scoring setting, and misplaced drafts
 (refused in standard with the rule in words, sent to the floor in duel)."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def duel():
 
 
 def standard_scoring_duel(tmp_path):
-    """A file extending duel with one line changed: the seed read the standard way."""
+    """A file extending duel with one line changed: the duel rules read the standard way."""
     path = tmp_path / "duel-standard-scoring.yaml"
     path.write_text(textwrap.dedent("""\
         extends: duel
