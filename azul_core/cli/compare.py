@@ -29,7 +29,7 @@ from azul_core.cli.simulate import GameProgress
 @app.command("compare")
 def compare_command(
     variants: Annotated[list[str], typer.Argument(
-        metavar="VARIANT_OR_FILE", help="Built-in variant names or variant files; the first is the "
+        metavar="VARIANT_OR_FILE...", help="Built-in variant names or variant files; the first is the "
                                            "baseline the others are tested against.")],
     players: PlayersOption = 2,
     bots: BotsOption = "random",

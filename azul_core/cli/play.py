@@ -16,7 +16,7 @@ DEFAULT_PLAYERS = "human,mcts"
 @app.command("play")
 def play_command(
     variant: Annotated[Optional[str], typer.Option(
-        "--variant", metavar="NAME_OR_FILE",
+        "--variant", metavar="VARIANT_OR_FILE",
         help="A built-in variant name or a variant file. Default: standard.")] = None,
     players: Annotated[Optional[str], typer.Option(
         "--players", metavar="KINDS",

@@ -28,7 +28,7 @@ from azul_core.cli.common import (
 @app.command("simulate")
 def simulate_command(
     variant: Annotated[str, typer.Option(
-        "--variant", metavar="NAME_OR_FILE", help="A built-in variant name or a variant file.")] = "standard",
+        "--variant", metavar="VARIANT_OR_FILE", help="A built-in variant name or a variant file.")] = "standard",
     players: PlayersOption = 2,
     games: Annotated[int, typer.Option("--games", "-n", help="Games to play (1 or more).")] = 100,
     seed: Annotated[Optional[str], typer.Option(

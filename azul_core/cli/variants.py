@@ -12,14 +12,14 @@ from azul_core.cli.common import load_variant_or_fail
 
 variants_app = typer.Typer(
     name="variants",
-    help="List the built-in and discovered variants, or show one (azul variants show NAME_OR_FILE).",
+    help="List the built-in and discovered variants, or show one (azul variants show VARIANT_OR_FILE).",
     invoke_without_command=True,
     no_args_is_help=False,
 )
 app.add_typer(variants_app)
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
-VariantArgument = Annotated[str, typer.Argument(metavar="NAME_OR_FILE",
+VariantArgument = Annotated[str, typer.Argument(metavar="VARIANT_OR_FILE",
                                                 help="A built-in variant name or a variant file.")]
 
 
@@ -96,11 +96,26 @@ def _configuration_lines(variant, resolved: bool) -> list[str]:
 
 
 @app.command("rules")
-def rules_command(ref: VariantArgument) -> None:
+def rules_command(ref: VariantArgument, as_json: JsonOption = False) -> None:
     """Explain a variant's rules in words, as differences from the standard game."""
-    from azul_core.variants.differences import explain
+    from azul_core.variants.differences import differences, explain, setting_notes
+    from azul_core.variants.loading import builtin_variants
 
     variant = load_variant_or_fail(ref)
     standard = load_variant_or_fail("standard")
+    if as_json:
+        typer.echo(json.dumps({
+            "name": variant.name,
+            "description": variant.description,
+            "path": str(variant.path) if variant.path else None,
+            "builtin": variant.path in builtin_variants().values(),
+            "plugins": [plugin.name for plugin in variant.plugins],
+            "differences": [{"rule": d.rule, "variant": d.variant, "standard": d.standard}
+                            for d in differences(variant, standard)],
+            "settings": [{"name": n.name, "value": n.value, "standard": n.standard, "plugin": n.owner,
+                          "only_here": n.only_here, "help": n.help}
+                         for n in setting_notes(variant, standard)],
+        }, indent=2))
+        return
     for line in explain(variant, standard):
         typer.echo(line)
