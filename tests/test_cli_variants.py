@@ -120,7 +120,7 @@ def test_show_a_broken_file_lists_every_problem_without_a_traceback(tmp_path):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 2 and "Traceback" not in result.stderr
     assert lines[0].startswith("azul: ") and lines[0].endswith("bad.yaml:2:14: players: 99 is out of range (1 to 9)")
-    assert lines[1].endswith("bad.yaml:3:12: setting 'row_bonus' must be a whole number, not str 'x'")
+    assert lines[1].endswith("bad.yaml:3:23: setting 'row_bonus' must be a whole number, not str 'x'")
 
 
 # ------------------------------------------------------------------ azul rules
