@@ -75,3 +75,31 @@ def test_rules_json():
     standard = json.loads(run("rules", "standard", "--json").stdout)
     assert standard["differences"] == [] and standard["settings"] == []
     assert re.match(r"^\{\n", result.stdout)
+
+
+def test_the_variant_listing_wraps_its_descriptions_between_words():
+    from azul_core.cli.variants import listing_lines
+    rows = [("name", "players", "description"),
+            ("duel", "2", "Two players on the colour wall: a full line is tiled at the end of the "
+                          "turn, the marker kept aside, an 8-space floor, neighbour scoring.")]
+    lines = listing_lines(rows, 60)
+    assert all(len(line) <= 60 for line in lines) and len(lines) > 2
+    assert lines[1].startswith("duel  2        Two players")
+    assert all(line.startswith(" " * 15) for line in lines[2:])
+    words = " ".join(line[15:].strip() for line in lines[1:]).split()
+    assert words == rows[1][2].split()            # no word cut in two
+    assert listing_lines(rows) == ["name  players  description", "duel  2        " + rows[1][2]]
+
+
+def test_a_terminal_console_wraps_between_words_and_a_pipe_keeps_lines_whole():
+    import io
+
+    from azul_core.cli.common import text_console
+    sentence = "* differs clearly from standard (two-sided, 95%): Welch's t-test on per-game means"
+    terminal = text_console(file=io.StringIO(), force_terminal=True, width=30)
+    terminal.print(sentence)
+    lines = terminal.file.getvalue().splitlines()
+    assert len(lines) > 1 and " ".join(line.strip() for line in lines) == sentence
+    piped = text_console(file=io.StringIO(), force_terminal=False, width=30)
+    piped.print(sentence)
+    assert piped.file.getvalue() == sentence + "\n"

@@ -22,6 +22,7 @@ from azul_core.cli.common import (
     load_variant_or_fail,
     one_line,
     seed_value,
+    text_console,
 )
 
 
@@ -108,12 +109,11 @@ class GameProgress:
 
 
 def _print_summary(summary: dict, elapsed: float) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     from azul_core.lab.report import number, share_with_interval, summary_lines
 
-    console = Console(highlight=False, soft_wrap=True)
+    console = text_console()
     games = summary["games"]
     console.print(f"{summary['variant']}: {games} game{'s' if games != 1 else ''}, "
                   f"{summary['players']} players, seed {summary['seed']}")

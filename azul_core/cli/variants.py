@@ -39,9 +39,31 @@ def variants_command(ctx: typer.Context, as_json: JsonOption = False) -> None:
         rows.append((entry["name"], ", ".join(str(p) for p in entry["players"]) or "-",
                      "built-in" if entry["builtin"] else entry["path"],
                      entry["description"] if entry["valid"] else f"INVALID: {entry['error']}"))
-    widths = [max(len(row[column]) for row in rows) for column in range(3)]
+    import shutil
+    import sys
+    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    for line in listing_lines(rows, width):
+        typer.echo(line)
+
+
+def listing_lines(rows: list[tuple[str, ...]], width: int | None = None) -> list[str]:
+    """Rows in aligned columns; with ``width``, the last column wraps between words and
+    goes on under itself."""
+    import textwrap
+
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]) - 1)]
+    indent = sum(widths) + 2 * len(widths)
+    room = width - indent if width else 0
+    lines = []
     for row in rows:
-        typer.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
+        head = "  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  "
+        if room < 20:  # no terminal, or too narrow to wrap usefully: each row on one line
+            lines.append(head + row[-1])
+            continue
+        wrapped = textwrap.wrap(row[-1], room, break_long_words=False, break_on_hyphens=False) or [""]
+        lines.append(head + wrapped[0])
+        lines += [" " * indent + part for part in wrapped[1:]]
+    return lines
 
 
 @variants_app.command("show")
