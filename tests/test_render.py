@@ -278,8 +278,28 @@ def test_a_rounds_account_lists_each_placed_tile_with_its_points():
     placed = new_placements(before, game)
     assert placed == [(0, 0, 0, BLUE, 1), (1, 0, 1, YELLOW, 1)]
     text = render_text(draw_round_summary(1, placed, start, game, ["you", "greedy"]), width=200)
-    assert text.splitlines() == [
+    assert [line.rstrip() for line in text.splitlines()] == [
         "Round 1 scored:",
         "  you     line 1 blue to wall column 1 +1; floor 0; score 0 -> 1",
         "  greedy  line 1 yellow to wall column 2 +1; floor -1; score 0 -> 0",
     ]
+
+
+def test_the_legal_moves_legend_is_one_line(variants):
+    state = dealt(variants["standard"], ["BBBB", "YYRR", "KKWW", "BYRK", "WWWB"])
+    state.apply((2, YELLOW, 1))                # the centre holds red and the marker
+    text = render_text(draw_legal(state))
+    assert text.splitlines()[0] == "Type e.g. CR1: source, colour, line (- floor); *: fills the line; +n: n to floor"
+
+
+def test_a_long_account_wraps_under_itself():
+    game = new_game("standard")
+    set_table(game, ["B", "YY"])
+    before = game.clone()
+    play(game, ["1B1", "2Y1"])
+    placed = new_placements(before, game) * 4
+    lines = render_text(draw_round_summary(1, placed, [(0, 0), (0, 0)], game, ["you", "greedy"]),
+                        width=60).splitlines()
+    assert lines[1].startswith("  you     line 1 blue to wall column 1 +1;")
+    assert lines[2].startswith("          ") and lines[2].strip()  # the next line goes on under it
+    assert all(len(line) <= 60 for line in lines)

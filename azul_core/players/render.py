@@ -358,9 +358,9 @@ def draw_legal(state, source: int | None = None, colour: int | None = None) -> G
         parts.append(Text("No legal move matches.", style="dim"))
     else:
         (s, c), lines = next(iter(groups.items()))
-        parts.append(Text(f"Source and colour, then a line 1-5 or - (floor), e.g. "
-                          f"{format_decision((s, c, lines[0]))}. *: the line fills up; "
-                          "+n: n tiles fall to the floor.", style="dim"))
+        # One line of 80 columns at most, so that the list keeps its place on the screen.
+        parts.append(Text(f"Type e.g. {format_decision((s, c, lines[0]))}: source, colour, line "
+                          "(- floor); *: fills the line; +n: n to floor", style="dim"))
     cells = []
     for (s, c), lines in groups.items():
         cell = Text(format_decision((s, c, FLOOR))[:-1], style="bold")
@@ -421,23 +421,31 @@ def new_placements(before, after) -> list[tuple[int, int, int, int, int]]:
     return placed
 
 
-def draw_round_summary(round_number: int, placements, start, state, names: Sequence[str]) -> Text:
+def draw_round_summary(round_number: int, placements, start, state, names: Sequence[str],
+                       wrap: bool = True) -> Group:
     """What a round did to each player: every tile placed and its points, the floor's cost,
     the score before and after. ``start`` holds each seat's (score, floor points so far)
-    when the round began; bonuses of a finished game are left to ``draw_result``."""
-    text = Text(f"Round {round_number} scored:", style="bold")
-    width = max(len(name) for name in names)
+    when the round began; bonuses of a finished game are left to ``draw_result``. With
+    ``wrap`` a long account goes on under itself; without, each player's is one line."""
+    rows = []
     for seat, board in enumerate(state.players):
         score_before, penalty_before = start[seat]
         score_now = board.score - sum(points for _label, points in board.bonuses)
         parts = [f"line {row + 1} {NAMES[colour]} to wall column {column + 1} +{points}"
                  for who, row, column, colour, points in placements if who == seat]
-        floor = board.penalty_points - penalty_before
-        parts.append(f"floor {floor}" if floor else "floor 0")
+        parts.append(f"floor {board.penalty_points - penalty_before}")
         parts.append(f"score {score_before} -> {score_now}")
-        text.append(f"\n  {names[seat]:<{width}}  ")
-        text.append("; ".join(parts))
-    return text
+        rows.append((names[seat], "; ".join(parts)))
+    heading = Text(f"Round {round_number} scored:", style="bold")
+    if not wrap:
+        width = max(len(name) for name in names)
+        return Group(heading, *[Text(f"  {name:<{width}}  {account}") for name, account in rows])
+    grid = Table.grid(padding=(0, 0, 0, 2), pad_edge=True)
+    grid.add_column(no_wrap=True)
+    grid.add_column()  # wraps between words, under itself
+    for row in rows:
+        grid.add_row(*row)
+    return Group(heading, grid)
 
 
 # ------------------------------------------------------------------ the end

@@ -358,9 +358,10 @@ class GameSession:
         self.say(text + note)
         self.placements += new_placements(before, state)
         if state.over or state.round != before.round:
+            terminal = self.console.is_terminal
             self.console.print(draw_round_summary(before.round, self.placements, self.round_start,
-                                                  state, self.names),
-                               soft_wrap=not self.console.is_terminal)
+                                                  state, self.names, wrap=terminal),
+                               soft_wrap=not terminal)
             self.placements = []
 
     def _round_begins(self, state: GameState) -> None:
