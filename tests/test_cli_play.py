@@ -517,3 +517,19 @@ def test_resume_with_other_players_names_them(tmp_path):
     assert "mcts" not in result.stdout and "you" not in result.stdout.split("Final scores")[1]
     assert read_record(path).players == ["greedy", "random"]
     assert re.search(r"(greedy|random) wins|share the victory", result.stdout)
+
+
+def test_at_a_terminal_messages_wrap_between_words(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from azul_core.players.session import GameSession
+    console = Console(file=io.StringIO(), force_terminal=True, width=40, color_system=None)
+    session = GameSession.new("standard", "human,greedy", 3, tmp_path / "g.json", None,
+                              console=console, read=lambda prompt: "quit")
+    message = "you take 2 yellow from the centre to line 1 (complete), 1 to the floor"
+    session.say(message)
+    lines = console.file.getvalue().splitlines()
+    assert len(lines) == 2 and " ".join(line.strip() for line in lines) == message  # no word cut
+    assert all(len(line) <= 40 for line in lines)
