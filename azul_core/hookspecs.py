@@ -93,7 +93,8 @@ def azul_tiled_line_reopens(settings: Settings) -> str:
     it is not offered, and a draft naming it is a misplaced draft, see
     ``azul_misplaced_draft``). Matters only where lines are tiled at the
     end of a turn (``azul_tiling_time``); a line tiled at the end of a round
-    is open for the next round either way. ``None``: no opinion. First
+    is open for the next round either way, and a line whose tiles fell to
+    the floor (no legal wall space) was not tiled and stays open. ``None``: no opinion. First
     result wins. The duel plugin answers ``"next_round"`` (its setting
     ``tiled_line_reopens`` turns it to ``"at_once"``), the standard plugin
     ``"at_once"``.
