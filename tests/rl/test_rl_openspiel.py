@@ -210,3 +210,26 @@ def test_azul_validate_accepts_the_record(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout.splitlines()[0])
     assert report["valid"] and report["scores"] == state.engine_state.scores()
+
+
+def test_an_empty_bag_is_refilled_from_the_lid_before_the_first_draw():
+    state = load("standard", 2).new_initial_state()
+    episode = state.episode
+    engine = episode.state
+    engine.bag = []
+    engine.lid = [0, 4, 0, 0, 2]
+    episode.start_fill()
+    assert state.chance_outcomes() == [(1, 4 / 6), (4, 2 / 6)]
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[-1][0])
+    assert engine.sources[1] == [0, 2, 0, 0, 2] and engine.sources[2] == [0, 2, 0, 0, 0]
+    assert state.current_player() == 0
+
+
+def test_nothing_to_draw_ends_the_game_without_a_chance_node():
+    state = load("standard", 2).new_initial_state()
+    episode = state.episode
+    episode.state.bag, episode.state.lid = [], [0] * 5
+    episode.start_fill()
+    assert state.is_terminal()
+    assert state.returns() == [0.0, 0.0]
