@@ -252,7 +252,9 @@ def observation_text(state, viewer: int) -> str:
     factories = " ".join(letters(s) or "-" for s in state.sources[1:])
     centre = letters(state.sources[0]) + ("M" if state.marker_in_centre and state.phase != "deal" else "")
     parts.append(f"factories {factories} | centre {centre or '-'}")
-    parts.append(f"bag {letters([state.bag.count(c) for c in COLOURS]) or '-'} lid {letters(state.lid) or '-'}")
+    bag = bag_counts(state)
+    parts.append("bag " + " ".join(f"{LETTERS[c]}{bag[c]}" for c in COLOURS)
+                 + " | lid " + " ".join(f"{LETTERS[c]}{state.lid[c]}" for c in COLOURS))
     for k in range(players):
         seat = (viewer + k) % players
         board = state.players[seat]
