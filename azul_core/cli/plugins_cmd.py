@@ -27,8 +27,8 @@ def plugins_command(
     'azul.plugins'. A plugin that fails to load is listed with the reason,
     and the command exits 1.
     """
-    from azul_core.engine.plugins import ENTRY_POINT_GROUP
     from azul_core import API_VERSION
+    from azul_core.engine.plugins import ENTRY_POINT_GROUP
 
     if variant is None:
         entries = installed_entries()
