@@ -16,7 +16,14 @@ from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState
 from azul_core.players.bots import GreedyBot, RandomBot
 from azul_core.records.game_record import Recorder, validate_record
 from azul_core.testing import (
-    floor_of, lines_of, new_game, play, scores, set_table, set_wall, wall_text,
+    floor_of,
+    lines_of,
+    new_game,
+    play,
+    scores,
+    set_table,
+    set_wall,
+    wall_text,
 )
 from azul_core.variants.loading import load_variant
 
