@@ -8,9 +8,10 @@ import json
 import subprocess
 import sys
 
+from conftest import installed_differences
+
 import azul_core
 import azul_plugins
-from conftest import installed_differences
 
 
 def test_the_installed_packages_are_this_checkout():
