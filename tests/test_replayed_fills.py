@@ -8,12 +8,17 @@ by another program may break any of these; each case below is one that must be r
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
+from typer.testing import CliRunner
 
-from azul_core.colours import BLUE, RED, YELLOW
-from azul_core.engine.state import DEAL, DRAFT, PLACE, IllegalDecision
+from azul_core.cli.app import _register, app
+from azul_core.colours import BLUE, NAMES, RED, YELLOW
+from azul_core.engine.state import DEAL, DRAFT, PLACE, IllegalDecision, letters
+from azul_core.players.bots import RandomBot
+from azul_core.records.game_record import Recorder
 from azul_core.testing import counts_of, deal, new_game, play, set_bag, set_table
 
 # The bag holds 6 blue, the lid 14 yellow and 10 red: 20 tiles for 5 factories of 4.
@@ -123,3 +128,54 @@ def test_no_fill_while_a_grey_wall_tile_is_being_placed_or_after_the_game():
         over.deal(random.Random(1))
     with pytest.raises(IllegalDecision, match="only at the start of a round"):
         over.deal_tiles([[0] * 5] * 5)
+
+
+# ------------------------------------------------------------------ azul validate
+
+
+def game_with_a_split_fill():
+    """A random game's record, and a round whose fill drew the bag's last tiles then the lid,
+    with the bag's last tiles in an early factory: (record data, round number, bag before it)."""
+    for seed in range(100):
+        game, rng = new_game(), random.Random(seed)
+        bots = [RandomBot(seed=seed), RandomBot(seed=seed + 1)]
+        recorder = Recorder("standard", ["ana", "bo"], seed=seed)
+        while not game.over:
+            if game.phase == DEAL:
+                bag = [game.bag.count(colour) for colour in range(5)]
+                game.deal(rng)
+                recorder.dealt(game)
+                if 0 < sum(bag) < 16 and sum(bag) % 4 and sum(game.sources[-1]) == 4:
+                    return recorder.to_dict(game), game.round, bag
+                continue
+            decision = bots[game.to_move].choose(game)
+            game.apply(decision)
+            recorder.decided(decision, game)
+    raise AssertionError("no game with such a fill in 100 seeds")
+
+
+def test_azul_validate_rejects_a_record_that_pours_the_lid_before_the_bag_is_empty(tmp_path):
+    data, number, bag = game_with_a_split_fill()
+    factories = [counts_of(text) for text in data["rounds"][number - 1]["factories"]]
+    split = sum(bag) // 4                     # the factory drawn partly from the bag, partly from the lid
+    # a colour whose last bag tiles are in that factory, with none of its kind from the lid there
+    drawn_by_then = [sum(f[c] for f in factories[:split + 1]) for c in range(5)]
+    colour = next(c for c in range(5) if factories[split][c] and drawn_by_then[c] == bag[c])
+    later, other = next((j, d) for j in range(split + 1, len(factories))
+                        for d in range(5) if d != colour and factories[j][d])
+    factories[split][colour] -= 1             # one of the bag's tiles is drawn after the lid's
+    factories[split][other] += 1
+    factories[later][other] -= 1
+    factories[later][colour] += 1
+    data["rounds"][number - 1]["factories"] = [letters(f) for f in factories]
+    data["rounds"] = data["rounds"][:number]
+    data.pop("result", None)
+    path = tmp_path / "lid-too-early.json"
+    path.write_text(json.dumps(data))
+    _register()
+    result = CliRunner().invoke(app, ["validate", "--json", str(path)], env={"AZUL_DEBUG": ""})
+    assert result.exit_code == 1
+    (error,) = json.loads(result.stdout)["errors"]
+    assert error["round"] == number
+    assert (f"the bag's {bag[colour]} {NAMES[colour]} tiles must all be drawn before the lid is poured in"
+            in error["message"])
