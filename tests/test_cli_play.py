@@ -14,7 +14,7 @@ import azul_core.cli.play  # noqa: F401  (registers the command)
 import azul_core.cli.replay  # noqa: F401  (registers the command)
 from azul_core.cli.app import app
 from azul_core.engine.notation import format_decision
-from azul_core.engine.state import DEAL, PLACE
+from azul_core.engine.state import DEAL, OVER, PLACE
 from azul_core.players.bots import GreedyBot
 from azul_core.records.game_record import check_record, read_record, replay_state
 
@@ -205,7 +205,7 @@ def test_the_grey_wall_asks_for_columns_at_tiling_time(tmp_path):
     state = position(path)
     bot = GreedyBot(seed=0)
     typed, asked, forced = [], [], 0
-    while not forced:
+    while not forced and state.phase != OVER:
         if state.phase == DEAL:             # as `azul play` deals: a sorted bag, a seeded draw
             state.bag.sort()
             state.deal(random.Random(f"2:round:{state.round}"))
