@@ -14,6 +14,7 @@ from azul_core.players import registry as bots_module
 from azul_core.players.bots import GreedyBot, RandomBot, board_value
 from azul_core.players.registry import available_bots, broken_bots, make_bot
 from azul_core.players.search import MctsBot, quick_gains
+from azul_core.testing import set_lines
 from azul_core.variants.loading import load_variant
 
 VARIANTS = ("standard", "grey-wall", "duel")
@@ -85,13 +86,12 @@ def test_greedy_takes_a_best_gain_and_breaks_ties_by_its_seed(variants):
 
 
 def test_greedy_avoids_the_floor_when_a_line_takes_the_tiles(variants):
-    # Line 1 holds a red tile (full, waiting for the tiling): red can't go there. Every red draft
-    # takes 4 tiles (3 from factory 5): onto lines 2 or 3 they overflow to the floor, onto line 4
-    # they fit exactly (1 point), onto line 5 they fit (4/5 of a point); yellow fits line 2 to 5.
+    # Line 1 holds a red tile (full, waiting for the tiling): red can't go there. Four reds
+    # overflow lines 2 and 3 but fit line 4 (full: 1 point) and line 5; factory 5's three reds
+    # fit line 3 (full) and its yellow any line from 2 to 5.
     state = GameState(variants["standard"].rules, 2)
+    set_lines(state, 0, {1: "R"})
     state.deal_tiles([counts(f) for f in ["RRRR", "RRRR", "RRRR", "RRRR", "RRRY"]])
-    state.players[0].line_colour[0], state.players[0].line_count[0] = RED, 1
-    state.players[0].refresh_accept(state.rules, 0)
     assert (1, RED, 0) not in state.legal_decisions()
     chosen = {GreedyBot(seed=seed).choose(state) for seed in range(20)}
     for source, colour, line in chosen:
