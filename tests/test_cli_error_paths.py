@@ -63,8 +63,9 @@ def test_validate_reports_a_folder_with_no_records(tmp_path):
     assert result.stderr.strip() == f"azul: {empty}: a folder with no .json records"
     result = azul("validate", "--json", empty)
     assert result.exit_code == 1
-    assert json.loads(result.stdout) == {"path": str(empty), "kind": None, "valid": False,
-                                         "errors": [{"message": "a folder with no .json records"}]}
+    report = json.loads(result.stdout)
+    assert (report["path"], report["kind"], report["valid"]) == (str(empty), None, False)
+    assert [error["message"] for error in report["errors"]] == ["a folder with no .json records"]
 
 
 def test_validate_with_a_folder_of_records_checks_each(tmp_path):
@@ -96,8 +97,8 @@ def test_a_failing_variant_checker_is_one_line_not_a_traceback(tmp_path, failing
         "  the variant check failed: RuntimeError: the checker's own bug second line"]
     assert result.exception is None or isinstance(result.exception, SystemExit)
     result = azul("validate", "--json", variant)
-    assert json.loads(result.stdout)["errors"] == [
-        {"message": "the variant check failed: RuntimeError: the checker's own bug second line"}]
+    (error,) = json.loads(result.stdout)["errors"]
+    assert error["message"] == "the variant check failed: RuntimeError: the checker's own bug second line"
 
 
 def test_a_failing_variant_checker_raises_with_debug(tmp_path, failing_checker):
