@@ -248,7 +248,7 @@ def test_duel_games_of_greedy_players_last_five_rounds_at_least(reference_games)
 
 
 @pytest.mark.parametrize("seed", [3, 8, 170])
-def test_duel_with_lines_reopened_at_once_agrees_too(seed, tmp_path):
+def test_duel_with_lines_reopened_at_once_agrees_too(seed, tmp_path, outside_the_tree):
     """The setting tiled_line_reopens: at_once (a line refilled in the same round)."""
     (tmp_path / "reopen.yaml").write_text("extends: duel\nsettings:\n  tiled_line_reopens: at_once\n")
     rules = dataclasses.replace(ref.DUEL, closed_until_next_round=False)
@@ -257,4 +257,4 @@ def test_duel_with_lines_reopened_at_once_agrees_too(seed, tmp_path):
     doc = ref.record(game, variant="reopen.yaml")
     path = tmp_path / "reopen.json"
     path.write_text(json.dumps(doc))
-    assert disagreements(doc, validate([path])[str(path)]) == []
+    assert disagreements(doc, validate([path], outside_the_tree)[str(path)]) == []
