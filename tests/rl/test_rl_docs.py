@@ -40,3 +40,15 @@ def test_each_loop_prints_what_the_page_shows(index, tmp_path, monkeypatch):
             break
         expected.append(line)
     assert printed.getvalue().splitlines() == expected
+
+
+def test_the_observation_table_matches_the_layout():
+    from azul_core.rl import encoding
+    rows = re.findall(r"^\| (\d+)(?:-(\d+))? \| `([^`]+)`", DOC.read_text(), re.M)
+    shown = {name: (int(first), int(last or first)) for first, last, name in rows}
+    layout = {name: (start, start + size - 1) for name, start, size in encoding.observation_layout(2)}
+    for name in ("factories", "centre", "marker_in_centre", "bag", "lid", "round", "placing_row",
+                 "to_move", "seat+0.lines", "seat+0.wall"):
+        assert shown[name] == layout[name], name
+    assert shown["seat+k.score"] == (layout["seat+0.score"][0], layout["seat+1.score"][1])
+    assert shown["seat+1.lines"][1] == encoding.observation_size(2) - 1
