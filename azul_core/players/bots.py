@@ -20,7 +20,7 @@ class RandomBot:
 
     name = "random"
 
-    def __init__(self, seed: Any = None, think: float | None = None):
+    def __init__(self, seed: Any = None, think: float | None = None, playouts: int | None = None):
         self.random = _random.Random(seed).random
 
     def choose(self, state) -> tuple:

@@ -128,7 +128,7 @@ class GameSession:
 
     def __init__(self, variant, kinds: list[str], names: list[str], seed: Any, path: Path,
                  recorder: Recorder, think: float | None, console=None,
-                 read: Callable[[str], str] | None = None):
+                 read: Callable[[str], str] | None = None, playouts: int | None = None):
         self.variant = variant
         self.rules = variant.rules
         self.kinds = kinds
@@ -140,7 +140,8 @@ class GameSession:
         self.console = console if console is not None else make_console(highlight=False)
         self.read = read if read is not None else _terminal_reader()
         self.recorder.extra[KINDS_FIELD] = list(kinds)
-        self.bots = {seat: make_bot(kind, self.rules, seed=f"{seed}:seat:{seat}", think=think)
+        self.bots = {seat: make_bot(kind, self.rules, seed=f"{seed}:seat:{seat}", think=think,
+                                     playouts=playouts)
                      for seat, kind in enumerate(kinds) if kind != HUMAN}
         self.humans = [seat for seat, kind in enumerate(kinds) if kind == HUMAN]
         self.last: str | None = None
