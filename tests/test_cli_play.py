@@ -441,3 +441,17 @@ def test_undo_across_a_round_boundary_goes_back_into_the_last_round(tmp_path):
     round_number, phase, rounds = seen["state_after_undo"]
     assert (round_number, phase, rounds) == (1, "draft", 1)
     assert len(read_record(tmp_path / "g.json").rounds) == 1
+
+
+def test_play_with_a_playout_budget_gives_the_same_game_for_the_same_seed(tmp_path):
+    """``azul play --playouts N``: a search bot's moves depend on the seed alone."""
+    games = []
+    for name in ("a.json", "b.json"):
+        result = CliRunner().invoke(app, ["play", "--players", "greedy,mcts", "--playouts", "8",
+                                          "--seed", "4", "--record", str(tmp_path / name)], env=ENV)
+        assert result.exit_code == 0, result.output
+        games.append(read_record(tmp_path / name).rounds)
+    assert games[0] == games[1]
+    result = CliRunner().invoke(app, ["play", "--players", "greedy,mcts", "--playouts", "8", "--think", "1"],
+                                env=ENV)
+    assert result.exit_code == 2 and "not both" in result.stderr
