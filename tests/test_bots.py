@@ -9,12 +9,12 @@ from types import SimpleNamespace
 
 import pytest
 
+from azul_core.colours import BLUE, COLOUR_OF_LETTER, RED, YELLOW
+from azul_core.engine.state import DEAL, FLOOR, PLACE, GameState
 from azul_core.players import registry as bots_module
 from azul_core.players.bots import GreedyBot, RandomBot, board_value, draft_gains, tried_gains
 from azul_core.players.registry import available_bots, broken_bots, make_bot
-from azul_core.colours import BLUE, COLOUR_OF_LETTER, RED, YELLOW
 from azul_core.players.search import MctsBot, quick_gains
-from azul_core.engine.state import DEAL, FLOOR, PLACE, GameState
 from azul_core.variants.loading import load_variant
 
 VARIANTS = ("standard", "grey-wall", "duel")
@@ -100,8 +100,8 @@ def test_greedy_draft_gains_equal_the_gains_of_applying_each_draft(name):
 
 def test_greedy_plays_the_games_it_played_by_applying_each_draft(variants, monkeypatch):
     """The same choices as trying every draft on a clone: the same games for the same seed."""
-    from azul_core.players import bots
     from azul_core.lab.simulate import simulate
+    from azul_core.players import bots
     fast = {name: simulate(variants[name], 2, 6, seed=4, bots="greedy").results for name in VARIANTS}
     monkeypatch.setattr(bots, "draft_gains", lambda state, decisions: None)
     for name in VARIANTS:

@@ -54,7 +54,9 @@ def test_a_scheduler_named_by_address_plays_the_same_games(cluster):
     address = cluster.local.scheduler_address
     assert address.startswith("tcp://127.0.0.1:")
     here = simulate("duel", 2, 6, seed="x", bots="greedy")
-    there = simulate("duel", 2, 6, seed="x", bots="greedy", cluster=address)
+    with open_cluster(address) as remote:
+        assert remote.local is None
+        there = simulate("duel", 2, 6, seed="x", bots="greedy", cluster=remote)
     assert there.summary() == here.summary()
 
 

@@ -85,6 +85,20 @@ def check_cluster(cluster: str | None) -> None:
         fail(f"--cluster needs Dask, which is not installed: {INSTALL_CLUSTER}")
 
 
+def cluster_session(address: str | None, workers: int):
+    """The Dask cluster ``--cluster`` names, opened for the runs of one command (a local one
+    starts once and stops after), or nothing to enter when there is none."""
+    import contextlib
+
+    from azul_core.lab.cluster import ClusterError, open_cluster
+    if address is None:
+        return contextlib.nullcontext()
+    try:
+        return open_cluster(address, workers)
+    except ClusterError as exc:
+        fail(str(exc))
+
+
 def seed_value(text: str | None):
     """A seed as given: a whole number stays a number (so --seed 7 and "seed": 7 agree).
     ``None`` stays ``None``."""

@@ -10,9 +10,24 @@ from typing import Annotated, Optional
 import typer
 
 from azul_core.cli.app import app
-from azul_core.cli.common import (INVALID, BotsOption, ClusterOption, PlayersOption, PlayoutsOption, QuietOption,
-                                  ThinkOption, WorkersOption, check_cluster, check_run_options, fail,
-                                  interrupted, load_variant_or_fail, one_line, seed_value)
+from azul_core.cli.common import (
+    INVALID,
+    BotsOption,
+    ClusterOption,
+    PlayersOption,
+    PlayoutsOption,
+    QuietOption,
+    ThinkOption,
+    WorkersOption,
+    check_cluster,
+    check_run_options,
+    cluster_session,
+    fail,
+    interrupted,
+    load_variant_or_fail,
+    one_line,
+    seed_value,
+)
 from azul_core.cli.simulate import GameProgress
 
 
@@ -68,7 +83,7 @@ def compare_command(
     runs, seconds = [], []
     label = labels[0]
     try:
-        with GameProgress(quiet) as bar, _cluster_session(cluster, workers) as session:
+        with GameProgress(quiet) as bar, cluster_session(cluster, workers) as session:
             for variant, label in zip(loaded, labels):
                 started = time.perf_counter()
                 runs.append(simulate(variant, players, games, run_seed, bots, workers,
@@ -97,19 +112,6 @@ def compare_command(
     for path in (plot, html):
         if path is not None:
             typer.echo(f"wrote {path}")
-
-
-def _cluster_session(address: str | None, workers: int):
-    """One cluster for every variant of the comparison (a local one starts once), or none."""
-    import contextlib
-
-    from azul_core.lab.cluster import ClusterError, open_cluster
-    if address is None:
-        return contextlib.nullcontext()
-    try:
-        return open_cluster(address, workers)
-    except ClusterError as exc:
-        fail(str(exc))
 
 
 def _write(path: Path, data: bytes) -> None:

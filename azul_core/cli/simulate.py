@@ -10,9 +10,24 @@ from typing import Annotated, Optional
 import typer
 
 from azul_core.cli.app import app
-from azul_core.cli.common import (INVALID, BotsOption, ClusterOption, PlayersOption, PlayoutsOption, QuietOption,
-                                  ThinkOption, WorkersOption, check_cluster, check_run_options, fail,
-                                  interrupted, load_variant_or_fail, one_line, seed_value)
+from azul_core.cli.common import (
+    INVALID,
+    BotsOption,
+    ClusterOption,
+    PlayersOption,
+    PlayoutsOption,
+    QuietOption,
+    ThinkOption,
+    WorkersOption,
+    check_cluster,
+    check_run_options,
+    cluster_session,
+    fail,
+    interrupted,
+    load_variant_or_fail,
+    one_line,
+    seed_value,
+)
 
 
 @app.command("simulate")
@@ -50,9 +65,10 @@ def simulate_command(
     started = time.perf_counter()
     try:
         with GameProgress(quiet) as bar:
-            run = simulate(loaded, players, games, run_seed, bots, workers, record_dir,
-                           progress=bar.track(loaded.name, games), think=think, playouts=playouts,
-                           cluster=cluster)
+            with cluster_session(cluster, workers) as session:
+                run = simulate(loaded, players, games, run_seed, bots, workers, record_dir,
+                               progress=bar.track(loaded.name, games), think=think, playouts=playouts,
+                               cluster=session)
     except SimulationError as exc:
         fail(one_line(str(exc)), INVALID)
     except SimulationInterrupted as exc:
@@ -78,8 +94,7 @@ class GameProgress:
         console = Console(stderr=True)
         if not console.is_terminal:
             return
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeRemainingColumn)
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
         self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                              TimeRemainingColumn(), console=console, transient=True)
 

@@ -178,6 +178,10 @@ class Cluster:
             self.close()
             raise ClusterError(f"can't reach the Dask scheduler at {address}: {exc}") from None
 
+    def play(self, job, variant, numbers: list[int], progress=None) -> list:
+        """Play games ``numbers`` of ``job`` here (see ``play_on_cluster``)."""
+        return play_on_cluster(self, job, variant, numbers, progress)
+
     def slots(self) -> int:
         """How many games can be played at once: the workers' threads."""
         return max(1, sum(self.client.nthreads().values()))
@@ -209,9 +213,9 @@ def play_on_cluster(cluster: Cluster, job, variant, numbers: list[int],
     Ctrl-C the games not started are cancelled and ``SimulationInterrupted`` says how
     many finished.
     """
-    from distributed import as_completed
+    from distributed import KilledWorker, as_completed
 
-    from azul_core.lab.simulate import SimulationInterrupted, write_records
+    from azul_core.lab.simulate import SimulationError, SimulationInterrupted, write_records
     sent = variant_files(variant) or variant.name
     remote_job = replace(job, record_dir=None, keep_records=job.record_dir is not None)
     size = max(1, min(50, len(numbers) // (cluster.slots() * 8)))
@@ -230,6 +234,9 @@ def play_on_cluster(cluster: Cluster, job, variant, numbers: list[int],
     except KeyboardInterrupt:
         client.cancel(futures)
         raise SimulationInterrupted(len(done), len(numbers), job.record_dir) from None
+    except (KilledWorker, OSError) as exc:  # a worker died, the scheduler went away
+        client.cancel(futures)
+        raise SimulationError(f"the cluster at {cluster.address} failed: {type(exc).__name__}: {exc}") from None
     except BaseException:
         client.cancel(futures)
         raise

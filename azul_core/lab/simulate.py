@@ -14,10 +14,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from azul_core.players.registry import available_bots, build_bot
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import DEAL, OVER, GameState, IllegalDecision
 from azul_core.lab.stats import CONFIDENCE, describe, mean, wilson_interval
+from azul_core.players.registry import available_bots, build_bot
 
 #: A game still running after this many rounds is stopped: a rule never ends it.
 MAX_ROUNDS = 200
@@ -359,9 +359,9 @@ def simulate(variant, players: int, games: int, seed: Any = 0, bots: str | Seque
 
     ``variant`` is a ``Variant`` or a name/path for ``load_variant``.
     ``workers`` > 1 plays chunks of games in that many processes (0: one per
-    CPU). ``cluster``: play on a Dask cluster instead, an address (``"local"``:
-    a LocalCluster of ``workers`` processes; ``"tcp://HOST:PORT"``: a running
-    scheduler) or an open ``lab.cluster.Cluster``. With ``record_dir`` each
+    CPU). ``cluster``: play on a Dask cluster instead, an open
+    ``lab.cluster.Cluster`` (``open_cluster("local", workers)`` or a scheduler's
+    address). With ``record_dir`` each
     game's record is written there as ``game-NNNNN.json``. ``progress(done,
     games)`` is called in this process each time a chunk of games has finished
     (about every 1% of the run when playing here). Ctrl-C raises
@@ -392,23 +392,13 @@ def simulate(variant, players: int, games: int, seed: Any = 0, bots: str | Seque
                think, playouts)
     numbers = list(range(1, games + 1))
     if cluster is not None:
-        results = _play_on_cluster(cluster, workers, job, variant, numbers, progress)
+        results = cluster.play(job, variant, numbers, progress)
     elif workers == 1 or games == 1:
         results = _play_here(job, numbers, variant, progress)
     else:
         results = _play_in_processes(job, numbers, min(workers, games), progress)
     return Simulation(variant.name, players, seed, bot_names, results, job.record_dir)
 
-
-def _play_on_cluster(cluster, workers: int, job: "_Job", variant, numbers: list[int], progress):
-    from azul_core.lab.cluster import ClusterError, open_cluster, play_on_cluster
-    try:
-        if isinstance(cluster, str):
-            with open_cluster(cluster, workers) as opened:
-                return play_on_cluster(opened, job, variant, numbers, progress)
-        return play_on_cluster(cluster, job, variant, numbers, progress)
-    except ClusterError as exc:
-        raise SimulationError(str(exc)) from None
 
 
 def record_variant_ref(variant, folder: Path) -> str:
@@ -513,5 +503,5 @@ def _variant_class():
     return Variant
 
 
-__all__ = ["MAX_ROUNDS", "SimulationError", "SimulationInterrupted", "SeatResult", "GameResult", "Simulation", "game_seed",
-           "play_game", "resolve_bots", "simulate", "record_variant_ref"]
+__all__ = ["MAX_ROUNDS", "SimulationError", "SimulationInterrupted", "SeatResult", "GameResult", "Simulation",
+           "game_seed", "play_game", "resolve_bots", "simulate", "record_variant_ref"]

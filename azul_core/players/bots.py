@@ -10,10 +10,11 @@ Every bot here reads the rules only through the state and its ``Rules``
 from __future__ import annotations
 
 import random as _random
-from typing import Any, Callable
+from typing import Any
 
 from azul_core.colours import MARKER
 from azul_core.engine.state import DRAFT
+
 
 class RandomBot:
     """Uniformly random over the legal decisions."""
