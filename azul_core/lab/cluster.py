@@ -19,9 +19,12 @@ Dask is optional: ``pip install ".[cluster]"``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import signal
 import tempfile
+import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
@@ -163,9 +166,10 @@ class Cluster:
         self.local = None
         try:
             if address == "local":
-                self.local = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                                          processes=True, host="127.0.0.1", dashboard_address=None,
-                                          silence_logs=logging.ERROR)
+                with _workers_ignore_ctrl_c():
+                    self.local = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                                              processes=True, host="127.0.0.1", dashboard_address=None,
+                                              silence_logs=logging.ERROR)
                 self.client = Client(self.local, set_as_default=False)
             elif address.startswith(("tcp://", "tls://")):
                 self.client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
@@ -200,6 +204,21 @@ class Cluster:
         self.close()
 
 
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c():
+    """Start worker processes with Ctrl-C ignored (they inherit it): Ctrl-C at the terminal
+    reaches the whole process group, and here, not in each worker, the run is stopped,
+    the games not started cancelled and the cluster closed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def open_cluster(address: str, workers: int = 1) -> Cluster:
     return Cluster(address, workers)
 
@@ -225,10 +244,10 @@ def play_on_cluster(cluster: Cluster, job, variant, numbers: list[int],
     done: list = []
     try:
         for future in as_completed(futures, loop=client.loop):
-            results = future.result()
-            if job.record_dir is not None:
-                write_records(job.record_dir, results)
-            done.extend(results)
+            for result in future.result():
+                if job.record_dir is not None:
+                    write_records(job.record_dir, [result])
+                done.append(result)  # after its record: what counts as finished has one
             if progress is not None:
                 progress(len(done), len(numbers))
     except KeyboardInterrupt:
