@@ -25,7 +25,7 @@ PlayoutsOption = Annotated[Optional[int], typer.Option(
 ClusterOption = Annotated[Optional[str], typer.Option(
     "--cluster", metavar="ADDRESS",
     help="Play on a Dask cluster: 'local' (--workers processes here) or tcp://HOST:PORT of a "
-         "running scheduler. Results don't depend on it. Needs pip install \".[cluster]\".")]
+         "running scheduler. Results don't depend on it. Needs Dask: the 'cluster' extra.")]
 QuietOption = Annotated[bool, typer.Option(
     "--quiet", "-q", help="No progress bar (there is none anyway when stderr is not a terminal).")]
 
