@@ -13,7 +13,7 @@ import random as _random
 from typing import Any
 
 from azul_core.colours import MARKER
-from azul_core.engine.state import DRAFT
+from azul_core.engine.state import CENTRE, DRAFT, FLOOR
 
 
 class RandomBot:
@@ -194,12 +194,12 @@ def draft_gains(state, decisions) -> list[float] | None:
         if taken == left:  # the draft ends the round: every full line is tiled, the floor paid
             result.append(tried_gains(state, (decision,))[0][0])
             continue
-        with_marker = marker and source == 0
+        with_marker = marker and source == CENTRE
         key = (taken, colour, line, with_marker)
         gain = gains.get(key)
         if gain is None:
             put = 0
-            if line != 5 and accept[line] >> colour & 1:
+            if line != FLOOR and accept[line] >> colour & 1:
                 capacity = line_capacity(rules, line)
                 room = capacity - counts[line]
                 put = taken if taken < room else room
