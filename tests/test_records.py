@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from azul_core.variants.loading import Trust
 from azul_core.records.game_record import (
     FORMAT, Recorder, RecordError, ReplayError, check_record, describe_error,
     dumps_record, iter_replay, parse_record, read_record, record_from_data, record_variant,
@@ -55,9 +56,9 @@ def hand_record(**changes) -> dict:
     return data
 
 
-def check(data: dict, folder: Path | None = None) -> dict:
+def check(data: dict, folder: Path | None = None, trust=None) -> dict:
     record = record_from_data(data, str(folder / "record.json") if folder else "")
-    return check_record(record)
+    return check_record(record, trust=trust)
 
 
 def only_error(report: dict) -> dict:
@@ -337,7 +338,8 @@ def test_a_plugin_failing_during_the_replay_is_an_error_entry(tmp_path):
         "        raise ValueError('floor too long')\n")
     (tmp_path / "boom.yaml").write_text(
         "name: boom\nextends: standard\nplugins: [standard, colour_wall, boom.py]\n")
-    error = only_error(check(hand_record(variant="boom.yaml"), tmp_path))
+    # The user allows the record's plugin file to run (--trust): its failure is an error entry.
+    error = only_error(check(hand_record(variant="boom.yaml"), tmp_path, Trust(everything=True)))
     assert "boom" in error["message"] and "azul_floor_penalty" in error["message"]
     assert "floor too long" in error["message"]
 

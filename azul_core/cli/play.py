@@ -17,7 +17,8 @@ DEFAULT_PLAYERS = "human,mcts"
 def play_command(
     variant: Annotated[Optional[str], typer.Option(
         "--variant", metavar="NAME_OR_FILE",
-        help="A built-in variant name or a variant file. Default: standard.")] = None,
+        help="A built-in variant name or a variant file. Default: standard. With --resume: the "
+             "variant file the record names, which you allow it to use and run.")] = None,
     players: Annotated[Optional[str], typer.Option(
         "--players", metavar="KINDS",
         help="One kind per seat, seat 1 first: 'human' or a bot name (random, greedy, mcts, ...). "
@@ -32,6 +33,9 @@ def play_command(
     resume: Annotated[Optional[Path], typer.Option(
         "--resume", metavar="PATH", help="Continue the game saved in this record.")] = None,
     think: ThinkOption = None,
+    trust: Annotated[bool, typer.Option(
+        "--trust", help="With --resume: let the variant file the record names run its plugin "
+                        "files (by default a record never runs code).")] = False,
 ) -> None:
     """Play a game at the terminal: you against a bot, by default the standard game.
 
@@ -44,11 +48,14 @@ def play_command(
         fail(f"--think must be a positive number of seconds, not {think}", USAGE)
     try:
         if resume is not None:
-            if variant is not None:
-                fail("--variant can't be used with --resume: the record names its variant", USAGE)
+            if variant is not None and not Path(variant).is_file():
+                fail("with --resume, --variant can only name the variant file the record names "
+                     "(to allow it to be used): the record names its variant", USAGE)
             if seed is not None:
                 fail("--seed can't be used with --resume: the record holds its seed", USAGE)
-            session = GameSession.resume(resume, players, record, think)
+            from azul_core.variants.loading import Trust
+            session = GameSession.resume(resume, players, record, think,
+                                         Trust.of([variant] if variant else [], trust))
         else:
             session = GameSession.new(variant or "standard", players or DEFAULT_PLAYERS,
                                       seed_value(seed), record, think)

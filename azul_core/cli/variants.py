@@ -9,6 +9,7 @@ import typer
 
 from azul_core.cli.app import app
 from azul_core.cli.common import load_variant_or_fail
+from azul_core.cli.safe_text import safe_line
 
 variants_app = typer.Typer(
     name="variants",
@@ -34,16 +35,18 @@ def variants_command(ctx: typer.Context, as_json: JsonOption = False) -> None:
         return
     rows = [("name", "players", "from", "description")]
     for entry in entries:
-        rows.append((entry["name"], ", ".join(str(p) for p in entry["players"]) or "-",
+        rows.append((safe_line(entry["name"], 60), ", ".join(str(p) for p in entry["players"]) or "-",
                      "built-in" if entry["builtin"] else entry["path"],
                      entry["description"] if entry["valid"] else f"INVALID: {entry['error']}"))
     widths = [max(len(row[column]) for row in rows) for column in range(3)]
     for row in rows:
-        typer.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
+        typer.echo(safe_line("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3]))
 
 
 def _variant_entries() -> list[dict]:
-    from azul_core.variants.loading import VariantError, builtin_variants, known_variants, load_variant
+    """Every known variant as the listing shows it. The files are read as YAML/TOML only:
+    listing imports no plugin (a folder's ``variants/evil.yaml`` must not run ``evil.py``)."""
+    from azul_core.variants.loading import builtin_variants, describe_variant_file, known_variants
 
     builtin = builtin_variants()
     entries = []
@@ -51,14 +54,14 @@ def _variant_entries() -> list[dict]:
         entry = {"name": name, "path": str(path), "builtin": name in builtin and builtin[name] == path,
                  "players": [], "description": "", "valid": True}
         try:
-            variant = load_variant(path)
-        except VariantError as exc:
-            entry.update(valid=False, error=f"{exc.problems[0]}" + (
-                f" (and {len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""))
-        except Exception as exc:  # a broken third-party plugin must not break the listing
+            found = describe_variant_file(path)
+        except Exception as exc:  # a reader's failure on one file must not break the listing
             entry.update(valid=False, error=f"{type(exc).__name__}: {' '.join(str(exc).split())}")
         else:
-            entry.update(players=list(variant.players), description=variant.description)
+            if found["error"]:
+                entry.update(valid=False, error=found["error"])
+            else:
+                entry.update(players=list(found["players"]), description=found["description"])
         entries.append(entry)
     entries.sort(key=lambda e: (not e["builtin"], e["name"]))
     return entries

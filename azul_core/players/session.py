@@ -167,14 +167,14 @@ class GameSession:
 
     @classmethod
     def resume(cls, path: Path, players: str | None, record: Path | None, think: float | None,
-               **options) -> "GameSession":
+               trust=None, **options) -> "GameSession":
         from azul_core.variants.loading import VariantError, looks_like_path
         try:
             saved = read_record(path)
         except RecordError as exc:
             raise SessionError(f"can't resume: {exc}") from None
         try:
-            variant = record_variant(saved)
+            variant = record_variant(saved, trust)  # a record runs code only with consent
         except VariantError as exc:
             raise SessionError([f"can't resume {path}: variant {p}" for p in exc.problems]) from None
         try:
