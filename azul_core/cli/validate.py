@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 import signal
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -225,12 +225,8 @@ def _record_verdict(report: dict) -> str:
 
 
 def _check_variant(path: Path, play: bool, games: int) -> tuple[dict, list[str]]:
-    try:
-        from azul_core.variants.check import check_variant_file
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__package__.rpartition('.')[0]}.variant_check":
-            raise
-        return _load_only(path)
+    from azul_core.variants.check import check_variant_file
+
     try:
         result = check_variant_file(path, play=play, games=games)
     except Exception as exc:  # a checker bug must not become a traceback for the user
@@ -256,21 +252,3 @@ def _check_variant_without_code(path: Path) -> tuple[dict, list[str]]:
         if skipped:
             head += f" ({len(skipped)} plugin{'s' if len(skipped) != 1 else ''} not run)"
     return report, [head] + [f"  {p}" for p in problems] + [f"  {n}" for n in notes]
-
-
-def _load_only(path: Path) -> tuple[dict, list[str]]:
-    """Without the variant checker: the file must at least load."""
-    from azul_core.engine.plugins import PluginError
-    from azul_core.variants.loading import VariantError, load_variant
-    try:
-        variant = load_variant(path)
-    except VariantError as exc:
-        errors = exc.problems
-    except PluginError as exc:
-        errors = [f"{path}: {exc}"]
-    else:
-        return ({"kind": "variant", "path": str(path), "valid": True, "name": variant.name, "errors": []},
-                [f"{path}: valid variant '{variant.name}'"])
-    return ({"kind": "variant", "path": str(path), "valid": False,
-             "errors": [{"message": str(e)} for e in errors]},
-            [f"{path}: invalid variant"] + [f"  {e}" for e in errors])

@@ -6,7 +6,7 @@ attributes; nothing here calls pluggy while a game runs.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import pluggy
 
@@ -104,7 +104,7 @@ SUSPECT = {
     "azul_game_over": "r.__class__ is not bool",
 }
 
-CHECKS = {
+CHECKS: dict[str, Callable[..., str | None]] = {
     "azul_wall_spaces": _check_wall_spaces,
     "azul_line_accepts": _check_bool,
     "azul_placement_score": _check_points,
@@ -124,7 +124,8 @@ def _table_problem(table: TableSetup) -> str | None:
     return None
 
 
-SETUP_ANSWERS = {
+#: The answer each setup hook must give: a type, or the words it may be.
+SETUP_ANSWERS: dict[str, type | tuple[str, ...]] = {
     "azul_floor_spaces": int,
     "azul_tiling_time": ("round", "turn"),
     "azul_misplaced_draft": ("refuse", "floor"),

@@ -412,8 +412,8 @@ def record_variant(record: GameRecord, trust: Any = None):
     ``variants.loading.Trust``: ``--variant FILE`` or ``--trust``).
     """
     from azul_core.engine.plugins import PluginError
-    from azul_core.variants.loading import Trust, VariantError, load_variant, looks_like_path, record_variant_path
     from azul_core.variants.files import Problem
+    from azul_core.variants.loading import Trust, VariantError, load_variant, looks_like_path, record_variant_path
     ref = record.variant
     trust = trust if trust is not None else Trust()
     key = (ref, str(record.folder.resolve()) if looks_like_path(ref) else None, trust)
