@@ -42,6 +42,7 @@ def play_command(
     Type moves like 2R4 or '2 red 4'; '?' lists the legal moves, 'help' explains.
     """
     from azul_core.engine.plugins import PluginError
+    from azul_core.players.registry import BotError
     from azul_core.players.session import GameSession, SessionError
 
     if think is not None and not think > 0:
@@ -63,7 +64,7 @@ def play_command(
         for line in exc.lines:
             typer.echo(f"azul: {line}", err=True)
         raise typer.Exit(exc.code) from None
-    except PluginError as exc:
+    except (PluginError, BotError) as exc:
         fail(str(exc))
     code = session.run()
     if code:

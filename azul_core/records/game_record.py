@@ -13,6 +13,7 @@ and seat of the first problem.
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import re
@@ -381,8 +382,11 @@ def write_record(path: str | Path, data: dict, durable: bool = True) -> None:
     """Write ``data`` (a record as a dict) to ``path`` through a temporary file and a rename."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=temporary_prefix(path), suffix=".tmp")
     try:
+        # mkstemp makes the file 0600; a saved record gets the user's usual mode, as any file would.
+        if hasattr(os, "fchmod"):
+            os.fchmod(handle, 0o666 & ~_umask())
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(dumps_record(data))
             if durable:
@@ -395,6 +399,52 @@ def write_record(path: str | Path, data: dict, durable: bool = True) -> None:
         except OSError:
             pass
         raise
+    if durable:
+        _sync_folder(path.parent)
+
+
+def temporary_prefix(path: Path) -> str:
+    """The start of the names of ``write_record``'s temporary files for ``path``."""
+    return f".{path.name}."
+
+
+def remove_stale_temporaries(path: Path) -> list[Path]:
+    """Remove temporary files a crashed save of ``path`` left behind (call it while no other
+    process writes ``path``: the game lock); the files removed."""
+    removed = []
+    try:
+        candidates = list(path.parent.glob(f"{glob.escape(temporary_prefix(path))}*.tmp"))
+    except OSError:
+        return removed
+    for candidate in candidates:
+        try:
+            candidate.unlink()
+            removed.append(candidate)
+        except OSError:
+            pass
+    return removed
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable: sync the folder's entry (POSIX; elsewhere a no-op)."""
+    if os.name != "posix":
+        return
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass  # some file systems can't sync a folder; the file itself is synced
+    finally:
+        os.close(handle)
 
 
 # ---------------------------------------------------------------- variants
@@ -670,4 +720,4 @@ def _report(path: str, record: GameRecord | None, errors: list[dict],
 __all__ = ["FORMAT", "MAX_RECORD_BYTES", "GameRecord", "RoundRecord", "ResultRecord", "RecordError",
            "ReplayError", "ReplayStep", "Recorder", "read_record", "parse_record", "record_from_data",
            "dumps_record", "write_record", "record_variant", "iter_replay", "replay_state",
-           "validate_record", "check_record", "describe_error"]
+           "validate_record", "check_record", "describe_error", "remove_stale_temporaries"]
