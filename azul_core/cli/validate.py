@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import signal
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -57,45 +56,19 @@ def validate_command(
     consent = Trust.of(trusted or [], trust)
     paths = _expand(files)
     all_valid = True
-    interrupted = _Interrupted()
-    with interrupted:
+    from azul_core.engine.plugins import user_interrupts
+    with user_interrupts() as interrupted:
         for index, path in enumerate(paths):
             try:
                 report, lines = _check_one(path, consent, not no_play, games, no_code)
             except KeyboardInterrupt:
                 interrupted.seen = True
-                report = lines = None
             if interrupted.seen:
                 _report_interruption(path, paths[index + 1:])
                 raise typer.Exit(INVALID)
             all_valid &= report["valid"] is True
             _emit(report, lines, as_json)
     raise typer.Exit(OK if all_valid else INVALID)
-
-
-class _Interrupted:
-    """Ctrl-C while validating: noted (even if a plugin boundary caught it), reported after
-    the file being checked, with the files not checked."""
-
-    def __init__(self):
-        self.seen = False
-        self.previous = None
-
-    def _handler(self, signum, frame):
-        self.seen = True
-        raise KeyboardInterrupt
-
-    def __enter__(self):
-        try:
-            self.previous = signal.signal(signal.SIGINT, self._handler)
-        except ValueError:  # not the main thread (tests calling the app in a thread)
-            self.previous = None
-        return self
-
-    def __exit__(self, *exc_info):
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)
-        return False
 
 
 def _report_interruption(path: Path, rest: list[Path]) -> None:

@@ -124,6 +124,8 @@ def _load_file(ref: str, path: Path) -> LoadedPlugin:
         spec.loader.exec_module(module)
     except BaseException as exc:  # SystemExit(0) at import must not end the program
         del sys.modules[module_name]
+        if isinstance(exc, KeyboardInterrupt) and _UserInterrupts.seen:
+            raise
         raise PluginError(f"plugin file '{ref}' failed to import: {_import_reason(exc)}",
                           plugin=ref, location=_location_in(exc, str(path))) from exc
     return LoadedPlugin(path.stem, module, f"file {path}", getattr(module, "__version__", ""), str(path))
@@ -332,7 +334,43 @@ def _materialise(impl: Any, hook_name: str, answer: Any) -> Any:
     return items
 
 
+class _UserInterrupts:
+    """Ctrl-C from the user, told apart from a ``KeyboardInterrupt`` a plugin raises itself:
+    while active, SIGINT sets ``seen`` and the plugin boundary lets that interrupt through."""
+
+    seen = False
+
+    def __init__(self):
+        self.previous: Any = None
+
+    def _handler(self, signum, frame):
+        _UserInterrupts.seen = True
+        raise KeyboardInterrupt
+
+    def __enter__(self) -> "_UserInterrupts":
+        import signal
+        import threading
+        _UserInterrupts.seen = False
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *exc_info) -> bool:
+        import signal
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+        return False
+
+
+def user_interrupts() -> _UserInterrupts:
+    """``with user_interrupts() as interrupts:`` a Ctrl-C while plugin code runs stops the work
+    (``interrupts.seen``) instead of being reported as that plugin's failure."""
+    return _UserInterrupts()
+
+
 def _hook_failure(impl: Any, hook_name: str, exc: BaseException) -> PluginError:
+    if isinstance(exc, KeyboardInterrupt) and _UserInterrupts.seen:
+        raise exc  # the user's Ctrl-C, not the plugin's doing
     filename = getattr(getattr(impl.function, "__code__", None), "co_filename", "")
     location = _location_in(exc, filename)
     return PluginError(
