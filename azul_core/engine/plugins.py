@@ -355,11 +355,10 @@ class _UserInterrupts:
             self.previous = signal.signal(signal.SIGINT, self._handler)
         return self
 
-    def __exit__(self, *exc_info) -> bool:
+    def __exit__(self, *exc_info) -> None:
         import signal
         if self.previous is not None:
             signal.signal(signal.SIGINT, self.previous)
-        return False
 
 
 def user_interrupts() -> _UserInterrupts:

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from azul_core.engine.plugins import PluginError
+from azul_core.engine.plugins import PluginError, user_interrupts
 from azul_core.engine.state import DEAL, OVER, GameState, IllegalDecision
 from azul_core.lab.stats import CONFIDENCE, describe, mean, wilson_interval
 from azul_core.players.registry import BotError, ask_bot, available_bots
@@ -382,10 +382,21 @@ def simulate(variant, players: int, games: int, seed: Any = 0, bots: str | Seque
     job = _Job(str(variant.path), players, seed, bot_names, str(folder) if folder else None, ref,
                think)
     numbers = list(range(1, games + 1))
-    if workers == 1 or games == 1:
-        results = _play_here(job, numbers, variant, progress)
-    else:
-        results = _play_in_processes(job, numbers, min(workers, games), progress)
+    finished = [0]
+
+    def counted(done: int, total: int) -> None:
+        finished[0] = done
+        if progress is not None:
+            progress(done, total)
+    # Ctrl-C (the user's, not a plugin's KeyboardInterrupt) stops the run with one line.
+    with user_interrupts():
+        try:
+            if workers == 1 or games == 1:
+                results = _play_here(job, numbers, variant, counted)
+            else:
+                results = _play_in_processes(job, numbers, min(workers, games), counted)
+        except KeyboardInterrupt:
+            raise SimulationError(f"interrupted (Ctrl-C) after {finished[0]} of {games} games") from None
     return Simulation(variant.name, players, seed, bot_names, results, job.record_dir)
 
 
@@ -508,9 +519,12 @@ def _end_workers(pool) -> None:
 
 
 def _watch_parent(parent: int) -> None:
-    """In a worker: end this process when the parent is gone (a SIGKILL leaves no time to say)."""
+    """In a worker: end this process when the parent is gone (a SIGKILL leaves no time to say).
+    Ctrl-C reaches the whole process group: the parent alone handles it, and ends the workers."""
+    import signal
     import threading
     import time
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch():
         while True:
