@@ -79,7 +79,12 @@ def test_simulate_record_dir_writes_records_that_validate(tmp_path):
     checked = run("validate", str(folder), "--json")
     assert checked.exit_code == 0, checked.output
     reports = [json.loads(line) for line in checked.stdout.splitlines()]
-    assert len(reports) == 3 and all(r["valid"] and r["finished"] for r in reports)
+    assert [r["path"] for r in reports] == [str(folder / f"game-0000{i}.json") for i in (1, 2, 3)]
+    for report in reports:                 # each replays to the result its record claims
+        record = json.loads(open(report["path"]).read())
+        assert report["valid"] and report["finished"], report["errors"]
+        assert len(record["players"]) == 4 and report["players"] == record["players"]
+        assert (report["scores"], report["winners"]) == (record["result"]["scores"], record["result"]["winners"])
 
 
 @pytest.mark.parametrize("args, words", [
@@ -131,10 +136,15 @@ def test_validate_valid_unfinished_record_exits_0(tmp_path):
 def test_validate_finished_record_names_the_winner(tmp_path):
     folder = tmp_path / "games"
     run("simulate", "--games", "1", "--seed", "2", "--record-dir", str(folder))
-    result = run("validate", str(folder / "game-00001.json"))
+    path = folder / "game-00001.json"
+    result = run("validate", str(path))
     assert result.exit_code == 0
-    assert ": valid record (standard, 2 players), scores " in result.stdout
-    assert "winner" in result.stdout
+    claimed = json.loads(path.read_text())["result"]
+    scores = ", ".join(str(score) for score in claimed["scores"])
+    seats = ", ".join(str(seat) for seat in claimed["winners"])
+    plural = "s" if len(claimed["winners"]) > 1 else ""
+    assert result.stdout.strip() == \
+        f"{path}: valid record (standard, 2 players), scores {scores}; winner{plural}: seat {seats}"
 
 
 def test_validate_invalid_record_exits_1_with_the_error_line(tmp_path):
@@ -204,3 +214,43 @@ def test_validate_missing_file_is_exit_1_with_a_message(tmp_path):
 def test_validate_without_files_is_wrong_usage():
     assert run("validate").exit_code == 2
     assert run("validate", "--games", "x", "f.json").exit_code == 2
+
+
+RECORD_KEYS = {"path", "kind", "valid", "finished", "variant", "variant_name", "players", "rounds",
+               "scores", "winners", "round_scores", "to_move", "errors"}
+
+
+def test_validate_json_gives_every_line_the_documented_keys_a_missing_file_included(tmp_path):
+    good = write(tmp_path / "good.json", HAND_RECORD)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = run("validate", good, str(tmp_path / "nothing.json"), str(empty), "--json")
+    assert result.exit_code == 1
+    reports = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [set(report) for report in reports] == [RECORD_KEYS] * 3
+    missing = reports[1]
+    assert missing["kind"] is None and not missing["valid"]
+    assert missing["errors"] == [{"round": None, "action": None, "seat": None, "text": None,
+                                  "message": "no such file"}]
+    assert reports[2]["errors"][0]["message"] == "a folder with no .json records"
+
+
+def test_validate_a_folder_ends_with_a_summary_line(tmp_path):
+    for number in range(3):
+        write(tmp_path / f"game{number}.json", HAND_RECORD)
+    write(tmp_path / "broken.json", "{not json")
+    result = run("validate", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[-1] == "3 valid, 1 invalid"
+    single = run("validate", str(tmp_path / "game0.json"))
+    assert "valid, 0 invalid" not in single.stdout       # one file: its verdict says it all
+
+
+def test_validate_one_player_is_not_players(tmp_path):
+    variant = write(tmp_path / "solo.yaml", "name: solo\nextends: standard\nplayers: [1]\n"
+                    "settings:\n  factories: {1: 3}\n")
+    record = write(tmp_path / "solo.json", {**HAND_RECORD, "variant": "solo.yaml", "players": ["ana"],
+                                             "rounds": []})
+    result = run("validate", record, variant, "--games", "2")
+    assert "(solo.yaml, 1 player)" in result.stdout, result.output
+    assert "2 random games played (1 player)" in result.stdout, result.output

@@ -16,13 +16,14 @@ DEFAULT_PLAYERS = "human,mcts"
 @app.command("play")
 def play_command(
     variant: Annotated[Optional[str], typer.Option(
-        "--variant", metavar="NAME_OR_FILE",
+        "--variant", metavar="VARIANT_OR_FILE",
         help="A built-in variant name or a variant file. Default: standard. With --resume: the "
              "variant file the record names, which you allow it to use and run.")] = None,
     players: Annotated[Optional[str], typer.Option(
         "--players", metavar="KINDS",
         help="One kind per seat, seat 1 first: 'human' or a bot name (random, greedy, mcts, ...). "
-             f"Several 'human' seats play hot-seat. Default: {DEFAULT_PLAYERS}.")] = None,
+             f"Several 'human' seats play hot-seat. Default: {DEFAULT_PLAYERS}, or you against "
+             "mcts bots at the variant's only player count.")] = None,
     seed: Annotated[Optional[str], typer.Option(
         "--seed", metavar="SEED",
         help="Seed of the deals (round n is dealt from seed and n). Default: a fresh one.")] = None,
@@ -58,8 +59,7 @@ def play_command(
             session = GameSession.resume(resume, players, record, think,
                                          Trust.of([variant] if variant else [], trust))
         else:
-            session = GameSession.new(variant or "standard", players or DEFAULT_PLAYERS,
-                                      seed_value(seed), record, think)
+            session = GameSession.new(variant or "standard", players, seed_value(seed), record, think)
     except SessionError as exc:
         for line in exc.lines:
             typer.echo(f"azul: {line}", err=True)

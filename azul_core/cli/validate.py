@@ -19,7 +19,7 @@ RECORD_SUFFIX = ".json"
 @app.command("validate")
 def validate_command(
     files: Annotated[list[Path], typer.Argument(
-        help="Game records (JSON) and variant files (YAML/TOML); "
+        metavar="FILE...", help="Game records (JSON) and variant files (YAML/TOML); "
                                 "a folder stands for the .json records in it.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per file, one per line.")] = False,
     no_play: Annotated[bool, typer.Option(
@@ -57,6 +57,7 @@ def validate_command(
     paths = _expand(files)
     all_valid = True
     from azul_core.engine.plugins import user_interrupts
+    counts = {True: 0, False: 0}
     with user_interrupts() as interrupted:
         for index, path in enumerate(paths):
             try:
@@ -67,7 +68,10 @@ def validate_command(
                 _report_interruption(path, paths[index + 1:])
                 raise typer.Exit(INVALID)
             all_valid &= report["valid"] is True
+            counts[report["valid"] is True] += 1
             _emit(report, lines, as_json)
+    if not as_json and (len(paths) > 1 or any(path.is_dir() for path in files)):
+        typer.echo(f"{counts[True]} valid, {counts[False]} invalid")
     raise typer.Exit(OK if all_valid else INVALID)
 
 
@@ -107,8 +111,15 @@ def _check_one(path: Path, consent, play: bool, games: int, no_code: bool) -> tu
 
 def _unchecked(path: Path, message: str) -> tuple[dict, list[str]]:
     message = safe_line(message)
-    return ({"path": str(path), "kind": None, "valid": False, "errors": [{"message": message}]},
-            [f"azul: {path}: {message}"])
+    return _unread(path, message), [f"azul: {path}: {message}"]
+
+
+def _unread(path: Path, message: str) -> dict:
+    """The report of a path that holds nothing to check: a record's keys, ``kind`` null."""
+    return {"path": str(path), "kind": None, "valid": False, "finished": False, "variant": None,
+            "variant_name": None, "players": None, "rounds": 0, "scores": None, "winners": None,
+            "round_scores": [], "to_move": None,
+            "errors": [{"round": None, "action": None, "seat": None, "text": None, "message": message}]}
 
 
 def _emit(report: dict, lines: list[str], as_json: bool) -> None:
@@ -186,7 +197,8 @@ def _record_verdict(report: dict) -> str:
         return f"{path}: invalid record"
     scores = ", ".join(str(s) for s in report["scores"])
     state = "invalid" if not report["valid"] else ("valid" if report["finished"] else "unfinished")
-    what = f"{report['variant']}, {len(report['players'])} players"
+    count = len(report["players"])
+    what = f"{report['variant']}, {count} player{'s' if count != 1 else ''}"
     if report["finished"]:
         winners = ", ".join(str(w) for w in report["winners"])
         detail = f"scores {scores}; winner{'s' if len(report['winners']) > 1 else ''}: seat {winners}"
@@ -206,7 +218,9 @@ def _check_variant(path: Path, play: bool, games: int) -> tuple[dict, list[str]]
         if debugging():
             raise
         message = f"the variant check failed: {type(exc).__name__}: {' '.join(str(exc).split())}"
-        return ({"kind": "variant", "path": str(path), "valid": False, "errors": [{"message": message}]},
+        return ({"kind": "variant", "path": str(path), "valid": False, "name": None,
+                 "errors": [{"file": str(path), "line": None, "column": None, "message": message}],
+                 "games_played": 0},
                 [f"{path}: invalid variant", f"  {message}"])
     return result.to_json(), [result.summary] + [f"  {problem}" for problem in result.problems]
 
