@@ -161,9 +161,9 @@ class Rules:
                     raise VariantRulesError(f"plugin '{only[hook]}' decides the rule of {hook} "
                                             f"but does not answer it")
                 raise VariantRulesError(f"no plugin answers {hook}: is the 'standard' plugin listed?")
-            if ok and expected is int and not 0 <= answer <= MAX_TABLE_TILES:
+            if ok and expected is int and answer > MAX_TABLE_TILES:  # below 0: refused below
                 raise PluginError(f"plugin '{plugin}' returned {answer} from {hook}: out of range "
-                                  f"(0 to {MAX_TABLE_TILES})", plugin=plugin, hook=hook)
+                                  f"(at most {MAX_TABLE_TILES})", plugin=plugin, hook=hook)
             if not ok:
                 raise PluginError(f"plugin '{plugin}' returned {answer!r} from {hook}: expected "
                                   f"{expected.__name__ if isinstance(expected, type) else ' or '.join(expected)}",
