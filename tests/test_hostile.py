@@ -365,13 +365,26 @@ def test_a_setting_too_large_for_statistics_is_refused_before_simulate(tmp_path)
 # ================================================================ output that can't be forged
 
 
-def test_control_characters_from_a_record_are_escaped(tmp_path):
+def test_control_characters_in_a_record_or_a_variant_file_are_refused(tmp_path):
     fake = "\x1b]0;owned\x07\r\x1b[2Kgame.json: valid record"
-    path = record_naming(tmp_path / "game.json", fake)
-    result = run("validate", path)
+    record = record_naming(tmp_path / "game.json", fake)
+    names = record_naming(tmp_path / "names.json", "standard", players=[fake, "bo"])
+    variant = tmp_path / "v.yaml"
+    variant.write_text('extends: standard\nname: "\\e]0;owned\\a"\n')
+    result = run("validate", "--no-play", record, names, variant)
     assert result.exit_code == 1
     assert "\x1b" not in result.output and "\r" not in result.output and "\x07" not in result.output
-    assert "\\x1b]0;owned" in result.output
+    assert result.output.count("the control character 0x1b") == 3, result.output
+    assert run("replay", "--final", names).exit_code == 1
+
+
+def test_control_characters_reaching_the_terminal_are_escaped(tmp_path):
+    path = tmp_path / "\x1b]0;owned\x07.json"  # a file name is input too
+    path.write_text("{")
+    result = run("validate", path)
+    assert result.exit_code == 1
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "\\x1b]0;owned\\x07.json" in result.output
 
 
 def test_a_huge_action_is_not_echoed_whole(tmp_path):

@@ -10,6 +10,7 @@ compute with, strings too long to show, nesting too deep, lone surrogates
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -20,6 +21,9 @@ MAX_INT = 10**18
 MAX_STRING = 2_000
 #: Lists and mappings inside lists and mappings, at most this deep.
 MAX_DEPTH = 32
+
+#: Control characters no name, description or action needs (tab, newline and CR are text).
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 class InputRefused(Exception):
@@ -113,6 +117,10 @@ def value_problem(value: Any) -> str | None:
             return f"a string of {len(value)} characters (at most {MAX_STRING})"
         if has_lone_surrogate(value):
             return "a string with a lone surrogate (\\ud800-\\udfff): not valid Unicode text"
+        control = _CONTROL.search(value)
+        if control:
+            return (f"a string with the control character {ord(control.group()):#04x}: text in a "
+                    "file can't drive the terminal it is shown on")
     return None
 
 
