@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from azul_core.cli.app import app
-from azul_core.cli.common import USAGE, ThinkOption, fail, seed_value
+from azul_core.cli.common import USAGE, PlayoutsOption, ThinkOption, check_budget, fail, seed_value
 
 DEFAULT_PLAYERS = "human,mcts"
 
@@ -34,6 +34,7 @@ def play_command(
     resume: Annotated[Optional[Path], typer.Option(
         "--resume", metavar="PATH", help="Continue the game saved in this record.")] = None,
     think: ThinkOption = None,
+    playouts: PlayoutsOption = None,
     trust: Annotated[bool, typer.Option(
         "--trust", help="With --resume: let the variant file the record names run its plugin "
                         "files (by default a record never runs code).")] = False,
@@ -46,8 +47,7 @@ def play_command(
     from azul_core.players.registry import BotError
     from azul_core.players.session import GameSession, SessionError
 
-    if think is not None and not think > 0:
-        fail(f"--think must be a positive number of seconds, not {think}", USAGE)
+    check_budget(think, playouts)
     try:
         if resume is not None:
             if variant is not None and not Path(variant).is_file():
@@ -56,10 +56,11 @@ def play_command(
             if seed is not None:
                 fail("--seed can't be used with --resume: the record holds its seed", USAGE)
             from azul_core.variants.loading import Trust
-            session = GameSession.resume(resume, players, record, think,
-                                         Trust.of([variant] if variant else [], trust))
+            session = GameSession.resume(resume, players, record, think, playouts=playouts,
+                                         trust=Trust.of([variant] if variant else [], trust))
         else:
-            session = GameSession.new(variant or "standard", players, seed_value(seed), record, think)
+            session = GameSession.new(variant or "standard", players, seed_value(seed), record, think,
+                                      playouts=playouts)
     except SessionError as exc:
         for line in exc.lines:
             typer.echo(f"azul: {line}", err=True)
