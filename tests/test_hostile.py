@@ -555,3 +555,16 @@ def test_a_plugin_error_is_still_a_plugin_error(tmp_path):
     with pytest.raises(PluginError, match="raised KeyboardInterrupt in azul_floor_penalty"):
         variant.rules.floor_penalty([0] * 8)
     assert state.round == 1
+
+
+@pytest.mark.parametrize("name", ["standard", "grey-wall", "duel"])
+def test_the_shipped_plugins_change_no_wall_they_are_given(monkeypatch, name):
+    """They skip the check on the hot path: here it is made for them too."""
+    import azul_core.engine.plugins as plugins
+    monkeypatch.setattr(plugins, "SHIPPED_PREFIX", "no-plugin-is-shipped.")
+    path = load_variant(name).path
+    variant = load_variant(path)  # loaded again, now with the check compiled in
+    assert "_changed" in variant.rules.placement_score.__code__.co_names
+    players = variant.players[0]
+    simulate(variant, players, 5, seed=2)
+    simulate(variant, players, 5, seed=3, bots="greedy")
