@@ -7,6 +7,7 @@ plugins made of it.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -25,8 +26,8 @@ _loaded: dict[tuple, tuple] = {}
 
 
 def load(variant: str | Path) -> tuple[Rules, str]:
-    """The resolved rules of a variant (a built-in name or a variant file) and the name a game
-    record gives it: the built-in name, else the file's absolute path.
+    """The resolved rules of a variant (a built-in name or a variant file) and how to find it
+    again: the built-in name, else the file's absolute path (``record_ref`` makes it relative).
 
     Loaded once per file version; ``VariantError`` (every problem with its place) otherwise.
     """
@@ -72,12 +73,23 @@ def final_returns(state: GameState, reward: str) -> list[float]:
     return win_returns(state) if reward == "win" else score_differences(state.scores())
 
 
+def record_ref(ref: str, folder: str | Path | None = None) -> str:
+    """How a record kept in ``folder`` (default: the current folder) names the variant: a
+    built-in by its name, a variant file by its path relative to that folder, as
+    ``azul simulate --record-dir`` does. (``azul validate`` then wants the file named with
+    ``--variant FILE`` when it lies outside the record's folder or runs plugin files.)"""
+    if not Path(ref).is_absolute():
+        return ref
+    return Path(os.path.relpath(ref, Path(folder or ".").resolve())).as_posix()
+
+
 def build_record(ref: str, names: Sequence[str], seed: Any, rounds: Sequence[tuple],
-                 state: GameState) -> dict:
+                 state: GameState, folder: str | Path | None = None) -> dict:
     """An ``azul-record/1`` record (as a dict) of a game: ``rounds`` holds, per round, the
     factory fills (colour counts per factory) and the decisions taken; scores and the result
-    come from ``state``, the game's position now."""
-    recorder = Recorder(ref, list(names), seed)
+    come from ``state``, the game's position now. ``folder``: where the record will be kept
+    (see ``record_ref``)."""
+    recorder = Recorder(record_ref(ref, folder), list(names), seed)
     recorder.rounds = [RoundRecord([letters(counts) for counts in fills],
                                    [format_decision(d) for d in decisions])
                        for fills, decisions in rounds]

@@ -23,11 +23,14 @@ order of the draws is chance), so the information state is the observation.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pyspiel
 
 from azul_core.colours import COLOURS, LETTERS, NAMES
 from azul_core.engine.state import DEAL, OVER, GameState
+from azul_core.records.game_record import write_record
 from azul_core.rl import encoding
 from azul_core.rl.game import MAX_ROUNDS, build_record, check_players, check_reward, final_returns, load
 
@@ -292,12 +295,19 @@ class AzulState(pyspiel.State):
         game = self.episode.game
         return final_returns(self.episode.state, game.reward)
 
-    def record(self, names=None) -> dict:
-        """The game so far as an ``azul-record/1`` record (a dict): ``azul validate`` replays it."""
+    def record(self, path=None, names=None) -> dict:
+        """The game so far as an ``azul-record/1`` record (a dict); with ``path``, also written
+        there. ``azul validate`` replays it (add ``--variant FILE`` for a variant file, which
+        the record names by its path relative to the record's folder: ``path``'s, else the
+        current one). ``names``: the players' names (default ``player_0``...)."""
         episode = self.episode
         state = episode.state
         names = names or [f"player_{seat}" for seat in range(state.num_players)]
-        return build_record(episode.game.variant_ref, names, None, episode.rounds(), state)
+        folder = Path(path).parent if path is not None else None
+        data = build_record(episode.game.variant_ref, names, None, episode.rounds(), state, folder)
+        if path is not None:
+            write_record(path, data, durable=False)
+        return data
 
     def __str__(self):
         episode = self.episode

@@ -225,12 +225,13 @@ class AzulEnv(AECEnv):
 
     def record(self, path: str | Path | None = None, names: list[str] | None = None) -> dict:
         """The game so far as an ``azul-record/1`` record (a dict); with ``path``, also written
-        there (``azul validate PATH`` checks it). ``names``: the players' names (default the
-        agents' names)."""
+        there (``azul validate PATH`` checks it; add ``--variant FILE`` for a variant file).
+        A variant file is named by its path relative to the record's folder (``path``'s, else
+        the current one). ``names``: the players' names (default the agents' names)."""
         if self.game is None:
             raise RuntimeError("reset() the environment before asking for its record")
         data = build_record(self.variant_ref, names or self.possible_agents, self.reset_seed,
-                            self._rounds, self.game)
+                            self._rounds, self.game, Path(path).parent if path is not None else None)
         if path is not None:
             write_record(path, data, durable=False)
         return data

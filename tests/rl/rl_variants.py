@@ -16,3 +16,10 @@ ALL = SHIPPED + [("standard", 4), ("grey-wall", 2)] + HOUSE_RULES
 def label(case) -> str:
     variant, players = case
     return f"{Path(variant).stem}-{players}p"
+
+
+def trust(variant: str):
+    """What `azul validate --variant FILE` gives: consent to load a record's variant file and
+    run its plugins (None for a built-in variant)."""
+    from azul_core.variants.loading import Trust
+    return Trust.of([variant]) if variant.endswith((".yaml", ".yml", ".toml")) else None

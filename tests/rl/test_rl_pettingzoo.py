@@ -4,6 +4,7 @@ plugins, seeding, and records that `azul validate` accepts."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import warnings
@@ -14,7 +15,7 @@ pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
-from rl_variants import ALL, FAMILY_FLOOR, FIVE_ROUNDS, HOUSE_RULES, LATE_WHITE, SHIPPED, label  # noqa: E402
+from rl_variants import ALL, FAMILY_FLOOR, FIVE_ROUNDS, HOUSE_RULES, LATE_WHITE, SHIPPED, label, trust  # noqa: E402
 
 import azul_core.rl as rl  # noqa: E402
 from azul_core.colours import WHITE  # noqa: E402
@@ -269,24 +270,27 @@ def test_a_saved_record_validates_with_the_same_scores(case, tmp_path):
     play_random(env, seed=21)
     path = tmp_path / "game.json"
     data = env.unwrapped.record(path)
-    report = validate_record(path)
+    report = validate_record(path, trust=trust(variant))
     assert report["valid"], report["errors"]
     assert report["finished"]
     assert report["scores"] == env.unwrapped.game.scores() == data["result"]["scores"]
     assert [r["scores"] for r in data["rounds"]] == report["round_scores"]
 
 
-def test_azul_validate_accepts_the_record(tmp_path):
-    env = rl.env("grey-wall", 2)
+@pytest.mark.parametrize("variant", ["grey-wall", LATE_WHITE], ids=["grey-wall", "late-white"])
+def test_azul_validate_accepts_the_record(variant, tmp_path):
+    env = rl.env(variant, 2)
     play_random(env, seed=4)
-    path = tmp_path / "grey.json"
-    env.unwrapped.record(path)
-    done = subprocess.run([sys.executable, "-m", "azul_core.cli", "validate", "--json", str(path)],
-                          capture_output=True, text=True)
+    path = tmp_path / "game.json"
+    data = env.unwrapped.record(path)
+    command = [sys.executable, "-m", "azul_core.cli", "validate", "--json", str(path)]
+    if variant == LATE_WHITE:
+        assert data["variant"] == os.path.relpath(LATE_WHITE, tmp_path)  # as simulate --record-dir
+        command[4:4] = ["--variant", LATE_WHITE]  # a record runs a variant's plugin files only so
+    done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
-    report = json.loads(done.stdout)
-    reports = report if isinstance(report, list) else report.get("files", [report])
-    assert reports[0]["valid"] and reports[0]["scores"] == env.unwrapped.game.scores()
+    report = json.loads(done.stdout.splitlines()[0])
+    assert report["valid"] and report["scores"] == env.unwrapped.game.scores()
 
 
 def test_reset_without_a_seed_goes_on_with_the_generator():
