@@ -233,11 +233,13 @@ def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_ind
     except KeyError as exc:
         raise SimulationError(f"unknown bot '{exc.args[0]}' (known: {', '.join(sorted(factories))})") from None
     state = _start_state(rules, players).clone()
+    state.first_player = rules.opening_seat(players, seed_text)
     moves = [_mover(bot) for bot in bots]
     recorder = None
     if record:
         from azul_core.records.game_record import Recorder
         recorder = Recorder(variant_ref or rules.name, list(bot_names), seed_text)
+        recorder.first_player = state.first_player
     try:
         while state.phase != OVER:
             if state.phase == DEAL:

@@ -42,30 +42,33 @@ def floor_space_penalties(rules) -> list[int]:
     return costs
 
 
-def line_worth(rules, board, row: int, colour: int | None = None, full: bool | None = None) -> int:
+def line_worth(rules, board, row: int, colour: int | None = None, full: bool | None = None,
+               seat: int | None = None, state=None) -> int:
     """The points pattern line ``row`` would score if tiled now onto ``board``'s wall.
 
     ``colour`` and ``full`` default to what the line holds. Where the player
     chooses the column, the best legal one. A full line whose tile has no
     legal space is worth minus what its tiles would cost on the floor.
+    ``seat`` and ``state``: the board's seat and game, for rules that ask.
     """
     if colour is None:
         colour = board.line_colour[row]
     if full is None:
-        full = board.line_count[row] == row + 1
+        full = board.line_count[row] == rules.capacity[row]
     wall = board.wall
-    columns = rules.wall_spaces(wall, row, colour)
+    columns = rules.wall_spaces(wall, row, colour, seat, state)
     if not columns:
         if not full:
             return 0
         floor = board.floor
-        return rules.floor_penalty(floor + [colour] * (row + 1)) - rules.floor_penalty(floor)
+        return (rules.floor_penalty(floor + [colour] * rules.capacity[row], seat, state)
+                - rules.floor_penalty(floor, seat, state))
     best = 0
     cells = wall[row]
     for column in columns:
         cells[column] = colour  # scored in place and put back: the wall is the clone's own
         try:
-            points = rules.placement_score(wall, row, column)
+            points = rules.placement_score(wall, row, column, seat, state)
         finally:
             cells[column] = None
         if points > best:
@@ -73,15 +76,17 @@ def line_worth(rules, board, row: int, colour: int | None = None, full: bool | N
     return best
 
 
-def board_value(rules, board) -> float:
+def board_value(rules, board, seat: int | None = None, state=None) -> float:
     """A player's score as it will stand at the round's end if nothing more happens, plus the
-    worth of unfinished lines in proportion to how full they are (the hope of completing them)."""
-    value = board.score + rules.floor_penalty(board.floor)
+    worth of unfinished lines in proportion to how full they are (the hope of completing them).
+    ``seat`` and ``state``: the board's seat and game, for rules that ask."""
+    value = board.score + rules.floor_penalty(board.floor, seat, state)
+    capacity = rules.capacity
     for row in range(5):
         count = board.line_count[row]
         if count:
-            worth = line_worth(rules, board, row)
-            value += worth if count == row + 1 else worth * count / (row + 1)
+            worth = line_worth(rules, board, row, None, None, seat, state)
+            value += worth if count == capacity[row] else worth * count / capacity[row]
     return value
 
 
@@ -99,12 +104,12 @@ class GreedyBot:
         """Every legal decision with the mover's gain, in ``legal_decisions()`` order."""
         seat = state.to_move
         rules = state.rules
-        before = board_value(rules, state.players[seat])
+        before = board_value(rules, state.players[seat], seat, state)
         scored = []
         for decision in state.legal_decisions():
             after = state.clone()
             after.apply(decision)
-            scored.append((board_value(rules, after.players[seat]) - before, decision))
+            scored.append((board_value(rules, after.players[seat], seat, after) - before, decision))
         return scored
 
     def choose(self, state) -> tuple:

@@ -62,7 +62,7 @@ def quick_gains(state) -> list[tuple[float, tuple]]:
             colour = board.line_colour[row]
             wall[row][column] = colour  # scored in place and put back
             try:
-                points = rules.placement_score(wall, row, column)
+                points = rules.placement_score(wall, row, column, seat, state)
             finally:
                 wall[row][column] = None
             gains.append((points, (row, column)))
@@ -71,7 +71,8 @@ def quick_gains(state) -> list[tuple[float, tuple]]:
     penalty = rules.floor_penalty
     spaces = rules.floor_spaces
     marker_cost = rules.marker.placement == "floor" and state.marker_in_centre
-    before = penalty(floor)
+    before = penalty(floor, seat, state)
+    capacity = rules.capacity
     floor_cost = {}  # extra tiles on the floor -> change of penalty
     worth = {}
     gains = []
@@ -81,16 +82,16 @@ def quick_gains(state) -> list[tuple[float, tuple]]:
         share = 0.0
         if line != FLOOR:
             count = board.line_count[line]
-            put = min(taken, line + 1 - count)
+            put = min(taken, capacity[line] - count)
             on_floor = taken - put
             key = (line, colour)
             if key not in worth:
-                worth[key] = line_worth(rules, board, line, colour, True)
-            share = worth[key] * put / (line + 1)
+                worth[key] = line_worth(rules, board, line, colour, True, seat, state)
+            share = worth[key] * put / capacity[line]
         extra = on_floor + (1 if source == CENTRE and marker_cost else 0)
         if extra not in floor_cost:
             room = min(len(floor) + extra, spaces)
-            floor_cost[extra] = penalty(floor + [0] * (room - len(floor))) - before
+            floor_cost[extra] = penalty(floor + [0] * (room - len(floor)), seat, state) - before
         gains.append((share + floor_cost[extra], (source, colour, line)))
     return gains
 
@@ -111,7 +112,7 @@ def seat_rewards(state, scale: float) -> list[float]:
         winners = state.winners
         return [(1.0 / len(winners) if seat in winners else 0.0) for seat in range(players)]
     rules = state.rules
-    values = [board_value(rules, board) for board in state.players]
+    values = [board_value(rules, board, seat, state) for seat, board in enumerate(state.players)]
     rewards = []
     for seat in range(players):
         rival = max(values[other] for other in range(players) if other != seat) if players > 1 else 0.0
