@@ -91,7 +91,7 @@ def _distribution_of(plugin) -> str | None:
 def describe(plugin, distribution: str | None = None) -> dict[str, Any]:
     """What ``azul plugins`` says about one loaded plugin (a ``LoadedPlugin``)."""
     from azul_core import API_VERSION
-    from azul_core.engine.plugins import new_manager
+    from azul_core.engine.plugins import PluginError, new_manager, register_plugin
 
     wanted = getattr(plugin.module, "AZUL_API", None)
     accepted = wanted if isinstance(wanted, (tuple, list, set, frozenset)) else (wanted,)
@@ -101,7 +101,10 @@ def describe(plugin, distribution: str | None = None) -> dict[str, Any]:
         entry["error"] = f"needs hook API {wanted}; this azul-variants offers {API_VERSION}"
     pm = new_manager()
     try:
-        pm.register(plugin.module, name=plugin.name)
+        register_plugin(pm, plugin)
+    except PluginError as exc:
+        entry["error"] = entry["error"] or str(exc)
+        return entry
     except Exception as exc:  # pluggy refuses malformed implementations (wrong arguments, ...)
         entry["error"] = entry["error"] or f"can't be registered: {exc}"
         return entry

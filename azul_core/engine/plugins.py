@@ -167,17 +167,22 @@ def register_plugins(plugins: Sequence[LoadedPlugin]) -> pluggy.PluginManager:
         _check_api(plugin)
         if pm.is_registered(plugin.module):
             raise PluginError(f"plugin '{plugin.name}' is listed twice", plugin=plugin.name)
-        _check_arguments(pm, plugin)
-        try:
-            pm.register(plugin.module, name=plugin.name)
-        except (ValueError, pluggy.PluginValidationError) as exc:  # the latter: a bad hook signature
-            raise PluginError(f"plugin '{plugin.name}' could not be registered: "
-                              f"{'; '.join(str(exc).splitlines())}",
-                              plugin=plugin.name) from exc
+        register_plugin(pm, plugin)
     problems = unknown_hooks(pm) + ordering_problems(pm) + shared_functions(pm)
     if problems:
         raise PluginError(problems[0][1], plugin=problems[0][0])
     return pm
+
+
+def register_plugin(pm: pluggy.PluginManager, plugin: LoadedPlugin) -> None:
+    """Register one plugin, after checking its hook functions' arguments."""
+    _check_arguments(pm, plugin)
+    try:
+        pm.register(plugin.module, name=plugin.name)
+    except (ValueError, pluggy.PluginValidationError) as exc:  # the latter: a bad hook signature
+        raise PluginError(f"plugin '{plugin.name}' could not be registered: "
+                          f"{'; '.join(str(exc).splitlines())}",
+                          plugin=plugin.name) from exc
 
 
 def _where(function: Any) -> str:
@@ -234,15 +239,15 @@ def shared_functions(pm: pluggy.PluginManager) -> list[tuple[str, str]]:
     problems = []
     for name in hookspecs.SPEC_NAMES:
         owners: dict[Any, str] = {}
-        for impl in reversed(getattr(pm.hook, name).get_hookimpls()):  # registration order
+        for impl in getattr(pm.hook, name).get_hookimpls():  # registration order
             function = getattr(impl.function, "__func__", impl.function)
             if function in owners:
                 problems.append((impl.plugin_name, (
                     f"plugin '{impl.plugin_name}' implements {name} with the function of plugin "
                     f"'{owners[function]}' ({getattr(function, '__module__', '?')}, "
                     f"{_where(function)}), imported: it would be asked twice. To call it, import "
-                    f"its module instead (import x as y); to build on its answer, take an "
-                    f"'answer' argument")))
+                    f"its module instead ('import {getattr(function, '__module__', 'module')} as "
+                    f"other'); to build on its answer, take an 'answer' argument")))
             owners.setdefault(function, impl.plugin_name)
     return problems
 

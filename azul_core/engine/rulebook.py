@@ -170,8 +170,14 @@ class Rules:
         self.line_pile = self.discard["line"]
 
         compiled = {}
+        #: per situation hook, the plugins whose answer depends on the game (they ask for
+        #: ``seat`` or ``game``): a probe outside a game can't judge them
+        self.context_readers: dict[str, list[str]] = {}
         for hook in hookspecs.SITUATION_HOOKS:
             impls = implementations(pm, hook, only.get(hook))
+            readers = [impl.plugin_name for impl in impls if {"seat", "game"} & set(impl.argnames)]
+            if readers:
+                self.context_readers[hook] = readers
             if not impls and only.get(hook):
                 raise VariantRulesError(f"plugin '{only[hook]}' decides the rule of {hook} "
                                         f"but does not implement it")

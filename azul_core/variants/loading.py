@@ -31,7 +31,8 @@ from typing import Any
 
 from azul_core.hookspecs import EXCLUSIVE_RULES
 from azul_core.engine.plugins import (LoadedPlugin, PluginError, ask_all, load_plugin, new_manager,
-                      register_plugins, unknown_hooks)
+                                      ordering_problems, register_plugin, register_plugins,
+                                      unknown_hooks)
 from azul_core.engine.rulebook import Rules, VariantRulesError
 from azul_core.settings import Setting, Settings
 from azul_core.variants.files import Located, Problem, position, read_mapping
@@ -539,10 +540,12 @@ def _plugin_problems(plugin: LoadedPlugin) -> list[str]:
     """What is wrong with one plugin on its own: hooks that don't exist, bad signatures."""
     pm = new_manager()
     try:
-        pm.register(plugin.module, name=plugin.name)
-    except Exception as exc:  # pluggy's PluginValidationError, ValueError: third-party code
+        register_plugin(pm, plugin)
+    except PluginError as exc:
+        return [str(exc)]
+    except Exception as exc:  # anything else pluggy refuses in third-party code
         return [f"plugin '{plugin.name}' could not be registered: {'; '.join(str(exc).splitlines())}"]
-    return [message for _plugin, message in unknown_hooks(pm)]
+    return [message for _plugin, message in unknown_hooks(pm) + ordering_problems(pm)]
 
 
 def _first_refused_item(setting: Setting, value: Any) -> int | None:
