@@ -233,7 +233,7 @@ def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_ind
     except KeyError as exc:
         raise SimulationError(f"unknown bot '{exc.args[0]}' (known: {', '.join(sorted(factories))})") from None
     state = _start_state(rules, players).clone()
-    state.first_player = rules.opening_seat(players, seed_text)
+    starter = state.first_player = rules.opening_seat(players, seed_text)
     moves = [_mover(bot) for bot in bots]
     recorder = None
     if record:
@@ -262,7 +262,7 @@ def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_ind
     seats = [SeatResult(name, board.score, board.placement_points, board.penalty_points,
                         list(board.bonuses), board.floor_tiles)
              for name, board in zip(bot_names, state.players)]
-    return GameResult(game_index, seed_text, state.scores(), list(state.winners), state.round, 0,
+    return GameResult(game_index, seed_text, state.scores(), list(state.winners), state.round, starter,
                       seats, recorder.to_dict(state) if recorder else None)
 
 
