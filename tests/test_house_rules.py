@@ -14,8 +14,20 @@ from azul_core.engine.state import CENTRE, IllegalDecision
 from azul_core.lab.simulate import simulate
 from azul_core.players.registry import make_bot
 from azul_core.records.game_record import read_record, validate_record
-from azul_core.testing import (first_player, floor_of, lines_of, new_game, play, play_out, round_scores,
-                               set_lines, set_table, set_wall, table_of, winners)
+from azul_core.testing import (
+    first_player,
+    floor_of,
+    lines_of,
+    new_game,
+    play,
+    play_out,
+    round_scores,
+    set_lines,
+    set_table,
+    set_wall,
+    table_of,
+    winners,
+)
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from azul_core.engine.plugins import PluginError
 from azul_core.lab.simulate import simulate
 from azul_core.records.game_record import RecordError, parse_record, validate_record
 from azul_core.testing import new_game, set_wall, wall_text
