@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 PATTERN_LINES = 5
 WALL_SIZE = 5
 

@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from azul_core.players.registry import make_bot  # noqa: E402
 from azul_core.engine.state import DEAL, GameState  # noqa: E402
+from azul_core.players.registry import make_bot  # noqa: E402
 from azul_core.variants.loading import load_variant  # noqa: E402
 
 

@@ -8,12 +8,12 @@ from types import SimpleNamespace
 
 import pytest
 
+from azul_core.colours import BLUE, COLOUR_OF_LETTER, RED, YELLOW
+from azul_core.engine.state import DEAL, FLOOR, PLACE, GameState
 from azul_core.players import registry as bots_module
 from azul_core.players.bots import GreedyBot, RandomBot, board_value
 from azul_core.players.registry import available_bots, broken_bots, make_bot
-from azul_core.colours import BLUE, COLOUR_OF_LETTER, RED, YELLOW
 from azul_core.players.search import MctsBot, quick_gains
-from azul_core.engine.state import DEAL, FLOOR, PLACE, GameState
 from azul_core.variants.loading import load_variant
 
 VARIANTS = ("standard", "grey-wall", "duel")

@@ -9,8 +9,20 @@ import pytest
 
 from azul_core.colours import BLUE, RED, YELLOW
 from azul_core.engine.state import DRAFT, FLOOR, OVER, GameState, IllegalDecision
-from azul_core.testing import (MoveRefused, floor_of, lines_of, new_game, play, play_out, scores,
-                               set_floor, set_lines, set_table, set_wall, wall_text)
+from azul_core.testing import (
+    MoveRefused,
+    floor_of,
+    lines_of,
+    new_game,
+    play,
+    play_out,
+    scores,
+    set_floor,
+    set_lines,
+    set_table,
+    set_wall,
+    wall_text,
+)
 from azul_core.variants.loading import load_variant
 
 

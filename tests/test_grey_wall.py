@@ -8,8 +8,21 @@ import pytest
 
 from azul_core.colours import BLUE, RED
 from azul_core.engine.state import OVER, PLACE
-from azul_core.testing import (MoveRefused, floor_of, lines_of, new_game, play, play_out, scores,
-                               set_floor, set_lines, set_table, set_wall, wall_from, wall_text)
+from azul_core.testing import (
+    MoveRefused,
+    floor_of,
+    lines_of,
+    new_game,
+    play,
+    play_out,
+    scores,
+    set_floor,
+    set_lines,
+    set_table,
+    set_wall,
+    wall_from,
+    wall_text,
+)
 from azul_core.variants.loading import load_variant
 from azul_plugins.grey_wall import blocked, legal_columns, row_fits
 from azul_plugins.standard import circulation

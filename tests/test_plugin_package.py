@@ -19,7 +19,6 @@ import os
 import shutil
 import site
 import subprocess
-import sys
 import venv
 from importlib import metadata
 from pathlib import Path

@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
-from azul_core.players.bots import RandomBot
 from azul_core.engine.state import DEAL, OVER, GameState
+from azul_core.players.bots import RandomBot
 from azul_core.testing import new_game
 from azul_core.variants.loading import builtin_variants
 

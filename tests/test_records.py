@@ -7,15 +7,27 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from azul_core.records.game_record import (
-    FORMAT, Recorder, RecordError, ReplayError, check_record, describe_error,
-    dumps_record, iter_replay, parse_record, read_record, record_from_data, record_variant,
-    replay_state, validate_record,
-)
-from azul_core.lab.simulate import play_game
 from azul_core.engine.state import OVER, GameState
+from azul_core.lab.simulate import play_game
+from azul_core.records.game_record import (
+    FORMAT,
+    Recorder,
+    RecordError,
+    ReplayError,
+    check_record,
+    describe_error,
+    dumps_record,
+    iter_replay,
+    parse_record,
+    read_record,
+    record_from_data,
+    record_variant,
+    replay_state,
+    validate_record,
+)
 from azul_core.variants.loading import builtin_variants, load_variant
 
 # A game written by hand from rules/standard.md, as another program would write it.

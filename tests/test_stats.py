@@ -7,8 +7,17 @@ import math
 import pytest
 
 from azul_core.lab.stats import (
-    describe, mean, median, normal_quantile, quartiles, regularized_beta, stdev,
-    t_two_sided_p, two_proportion_test, welch_test, wilson_interval,
+    describe,
+    mean,
+    median,
+    normal_quantile,
+    quartiles,
+    regularized_beta,
+    stdev,
+    t_two_sided_p,
+    two_proportion_test,
+    welch_test,
+    wilson_interval,
 )
 
 # Welch's classic example samples (equal sizes, then unequal sizes and variances); the expected

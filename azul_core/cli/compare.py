@@ -10,8 +10,19 @@ from typing import Annotated, Optional
 import typer
 
 from azul_core.cli.app import app
-from azul_core.cli.common import (INVALID, BotsOption, PlayersOption, QuietOption, ThinkOption, WorkersOption,
-                     check_run_options, fail, load_variant_or_fail, one_line, seed_value)
+from azul_core.cli.common import (
+    INVALID,
+    BotsOption,
+    PlayersOption,
+    QuietOption,
+    ThinkOption,
+    WorkersOption,
+    check_run_options,
+    fail,
+    load_variant_or_fail,
+    one_line,
+    seed_value,
+)
 from azul_core.cli.simulate import GameProgress
 
 

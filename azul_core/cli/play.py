@@ -55,7 +55,7 @@ def play_command(
     except SessionError as exc:
         for line in exc.lines:
             typer.echo(f"azul: {line}", err=True)
-        raise typer.Exit(exc.code)
+        raise typer.Exit(exc.code) from None
     except PluginError as exc:
         fail(str(exc))
     code = session.run()

@@ -31,8 +31,8 @@ def replay_command(
 ) -> None:
     """Replay a record: step through it action by action, or print one position (--final, --at)."""
     from azul_core.engine.plugins import PluginError
-    from azul_core.records.game_record import RecordError, ReplayError, iter_replay, read_record, record_variant
     from azul_core.players.render import make_console
+    from azul_core.records.game_record import RecordError, ReplayError, iter_replay, read_record, record_variant
     from azul_core.variants.loading import VariantError
 
     if final and at is not None:
@@ -111,8 +111,8 @@ class _Viewer:
         return f"{step.action}. {describe_decision(before, parse_decision(step.text), self.names)}"
 
     def show(self, index: int, result: bool = False) -> None:
-        from azul_core.players.render import draw_game, draw_result
         from azul_core.engine.state import OVER
+        from azul_core.players.render import draw_game, draw_result
         step = self.steps[index]
         self.console.print(draw_game(step.state, self.names, self.describe(index),
                                      title=f"{step.state.rules.name}  [{step.round}:{step.action}]"))

@@ -10,8 +10,19 @@ from typing import Annotated, Optional
 import typer
 
 from azul_core.cli.app import app
-from azul_core.cli.common import (INVALID, BotsOption, PlayersOption, QuietOption, ThinkOption, WorkersOption,
-                     check_run_options, fail, load_variant_or_fail, one_line, seed_value)
+from azul_core.cli.common import (
+    INVALID,
+    BotsOption,
+    PlayersOption,
+    QuietOption,
+    ThinkOption,
+    WorkersOption,
+    check_run_options,
+    fail,
+    load_variant_or_fail,
+    one_line,
+    seed_value,
+)
 
 
 @app.command("simulate")
@@ -71,8 +82,7 @@ class GameProgress:
         console = Console(stderr=True)
         if not console.is_terminal:
             return
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeRemainingColumn)
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
         self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                              TimeRemainingColumn(), console=console, transient=True)
 

@@ -118,12 +118,8 @@ def _record_verdict(report: dict) -> str:
 
 
 def _check_variant(path: Path, play: bool, games: int) -> tuple[dict, list[str]]:
-    try:
-        from azul_core.variants.check import check_variant_file
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__package__.rpartition('.')[0]}.variant_check":
-            raise
-        return _load_only(path)
+    from azul_core.variants.check import check_variant_file
+
     try:
         result = check_variant_file(path, play=play, games=games)
     except Exception as exc:  # a checker bug must not become a traceback for the user
@@ -133,21 +129,3 @@ def _check_variant(path: Path, play: bool, games: int) -> tuple[dict, list[str]]
         return ({"kind": "variant", "path": str(path), "valid": False, "errors": [{"message": message}]},
                 [f"{path}: invalid variant", f"  {message}"])
     return result.to_json(), [result.summary] + [f"  {problem}" for problem in result.problems]
-
-
-def _load_only(path: Path) -> tuple[dict, list[str]]:
-    """Without the variant checker: the file must at least load."""
-    from azul_core.engine.plugins import PluginError
-    from azul_core.variants.loading import VariantError, load_variant
-    try:
-        variant = load_variant(path)
-    except VariantError as exc:
-        errors = exc.problems
-    except PluginError as exc:
-        errors = [f"{path}: {exc}"]
-    else:
-        return ({"kind": "variant", "path": str(path), "valid": True, "name": variant.name, "errors": []},
-                [f"{path}: valid variant '{variant.name}'"])
-    return ({"kind": "variant", "path": str(path), "valid": False,
-             "errors": [{"message": str(e)} for e in errors]},
-            [f"{path}: invalid variant"] + [f"  {e}" for e in errors])

@@ -7,7 +7,7 @@ attributes; nothing here calls pluggy while a game runs.
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import pluggy
 
@@ -92,7 +92,7 @@ SUSPECT = {
     "azul_game_over": "r.__class__ is not bool",
 }
 
-CHECKS = {
+CHECKS: dict[str, Callable[..., str | None]] = {
     "azul_first_player": _check_seat,
     "azul_draft_allowed": _check_bool,
     "azul_wall_spaces": _check_wall_spaces,
@@ -104,7 +104,8 @@ CHECKS = {
     "azul_end_bonuses": _check_bonuses,
 }
 
-SETUP_ANSWERS = {
+#: The answer each setup hook must give: a type, or the words it may be.
+SETUP_ANSWERS: dict[str, type | tuple[str, ...]] = {
     "azul_floor_spaces": int,
     "azul_tiling_time": ("round", "turn"),
     "azul_misplaced_draft": ("refuse", "floor"),
@@ -169,7 +170,7 @@ class Rules:
         self.overflow_pile = self.discard["overflow"]
         self.line_pile = self.discard["line"]
 
-        compiled = {}
+        compiled: dict[str, Any] = {}  # hook -> its compiled function (None: unanswered)
         #: per situation hook, the plugins whose answer depends on the game (they ask for
         #: ``seat`` or ``game``): a probe outside a game can't judge them
         self.context_readers: dict[str, list[str]] = {}
@@ -194,22 +195,22 @@ class Rules:
                     for impl in impls)
             compiled[hook] = compile_hook(pm, hook, settings, CHECKS[hook], only.get(hook),
                                           SUSPECT.get(hook))
-        self.wall_spaces = compiled["azul_wall_spaces"]
-        self.placement_score = compiled["azul_placement_score"]
-        self.floor_penalty = compiled["azul_floor_penalty"]
-        self.game_over = compiled["azul_game_over"]
+        self.wall_spaces: Callable[..., Any] = compiled["azul_wall_spaces"]
+        self.placement_score: Callable[..., Any] = compiled["azul_placement_score"]
+        self.floor_penalty: Callable[..., Any] = compiled["azul_floor_penalty"]
+        self.game_over: Callable[..., Any] = compiled["azul_game_over"]
         # Working out the optional arguments costs time each round: only when a plugin reads them.
         self.game_over_reads_supply = any(
             {"lines", "supply"} & set(impl.argnames)
             for impl in implementations(pm, "azul_game_over", only.get("azul_game_over")))
-        self.winners = compiled["azul_winners"]
+        self.winners: Callable[..., Any] = compiled["azul_winners"]
         #: who starts round 1 (``None``: seat 0); see ``opening_seat``
-        self.first_player = compiled["azul_first_player"]
+        self.first_player: Callable[..., Any] | None = compiled["azul_first_player"]
         #: whether a draft is legal, or ``None`` when no plugin restricts drafts (the fast path)
-        self.draft_allowed = compiled["azul_draft_allowed"]
-        self._line_accepts = compiled["azul_line_accepts"]
+        self.draft_allowed: Callable[..., Any] | None = compiled["azul_draft_allowed"]
+        self._line_accepts: Callable[..., Any] = compiled["azul_line_accepts"]
         #: every plugin's end-of-game bonuses for one wall, as (label, points) pairs
-        self.end_bonuses = compiled["azul_end_bonuses"]
+        self.end_bonuses: Callable[..., Any] = compiled["azul_end_bonuses"]
         #: (row, line colour or -1, line count, wall row mask) -> accepted colours (bitmask)
         self.accept_cache: dict[tuple, int] = {}
         self._tables: dict[int, TableSetup] = {}

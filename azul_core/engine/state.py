@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.rulebook import Rules
+from azul_core.engine.view import PatternLines
 from azul_core.rules import PATTERN_LINES, WALL_SIZE
 
 FLOOR = 5
@@ -27,7 +28,7 @@ CENTRE = 0
 
 DEAL, DRAFT, PLACE, OVER = "deal", "draft", "place", "over"
 
-_EMPTY_ROW = (None,) * WALL_SIZE
+_EMPTY_ROW: tuple[int | None, ...] = (None,) * WALL_SIZE
 
 
 class IllegalDecision(Exception):
@@ -91,28 +92,6 @@ class PlayerBoard:
         return sum(1 for row in self.wall if None not in row)
 
 
-class PatternLines(Sequence):
-    """Every seat's pattern lines, read-only: ``lines[seat][row] == (colour or None, count)``.
-
-    Worked out only when a seat is read: most end-of-round questions never need them.
-    """
-
-    __slots__ = ("_boards",)
-
-    def __init__(self, boards: Sequence[PlayerBoard]):
-        self._boards = boards
-
-    def __len__(self) -> int:
-        return len(self._boards)
-
-    def __getitem__(self, seat):
-        if isinstance(seat, slice):
-            return [self[i] for i in range(len(self))[seat]]
-        board = self._boards[seat]
-        return tuple([(colour if count else None, count)
-                      for colour, count in zip(board.line_colour, board.line_count)])
-
-
 class GameState:
     """A game in progress: whose turn, what lies where, and the rules to apply."""
 
@@ -157,7 +136,7 @@ class GameState:
     @property
     def to_move(self) -> int:
         """The seat that must decide now."""
-        return self.placing[0] if self.phase == PLACE else self.current
+        return self.placing[0] if self.phase == PLACE else self.current  # type: ignore[index]  # set in PLACE
 
     @property
     def over(self) -> bool:
@@ -199,8 +178,8 @@ class GameState:
             for row in range(PATTERN_LINES):
                 if board.line_count[row]:
                     counts[board.line_colour[row]] += board.line_count[row]
-            for row in board.wall:
-                for cell in row:
+            for wall_row in board.wall:
+                for cell in wall_row:
                     if cell is not None:
                         counts[cell] += 1
             for tile in board.floor:
@@ -296,6 +275,7 @@ class GameState:
                       for line in _DRAFT_LINES[key >> 5 * colour & 31]]
             return drafts if self.rules.draft_allowed is None else self._allowed(drafts)
         if self.phase == PLACE:
+            assert self.placing is not None
             _seat, row, columns = self.placing
             return [(row, column) for column in columns]
         return []
@@ -328,6 +308,7 @@ class GameState:
                             nth -= 1
                 pick -= part
         if self.phase == PLACE:
+            assert self.placing is not None
             _seat, row, columns = self.placing
             return (row, columns[int(random() * len(columns))])
         raise IllegalDecision("no decision to take now")
@@ -356,6 +337,7 @@ class GameState:
         """The drafts ``azul_draft_allowed`` allows, or all of them when it allows none (a rule
         may restrict a game, never stall it)."""
         allowed, seat, sources = self.rules.draft_allowed, self.current, self.sources
+        assert allowed is not None  # called only where a plugin restricts drafts
         kept = [draft for draft in drafts
                 if allowed(draft[0], draft[1], sources[draft[0]][draft[1]], draft[2], seat, self)
                 is not False]
@@ -451,9 +433,8 @@ class GameState:
             room = capacity - board.line_count[line]
             put = taken if taken < room else room
             count = board.line_count[line] + put
-            mask = rules.accept_cache.get((line, colour, count, board.wall_rows[line]))
-            if mask is None:
-                mask = rules.accept_mask(line, colour, count, board.wall_rows[line])
+            cached = rules.accept_cache.get((line, colour, count, board.wall_rows[line]))
+            mask = cached if cached is not None else rules.accept_mask(line, colour, count, board.wall_rows[line])
         # Take the tiles; the rest of a factory goes to the centre.
         held = self.colour_sources
         if source == CENTRE:
@@ -563,6 +544,7 @@ class GameState:
         return True
 
     def _place_chosen(self, row: int, column: int) -> None:
+        assert self.placing is not None
         seat, placing_row, columns = self.placing
         if row != placing_row:
             raise IllegalDecision(f"the tile of pattern line {placing_row + 1} is being placed, "
@@ -577,6 +559,7 @@ class GameState:
     def _place_at(self, row: int, column: int) -> None:
         """Carry out a legal placement of the tile being placed, then go on with the game."""
         del self.pending[0]
+        assert self.placing is not None
         seat = self.placing[0]
         self._place(seat, self.players[seat], row, column)
         if self._tile_pending():

@@ -13,6 +13,28 @@ from typing import Sequence
 from azul_core.colours import COLOURS
 
 
+class PatternLines(Sequence):
+    """Every seat's pattern lines, read-only: ``lines[seat][row] == (colour or None, count)``.
+
+    Worked out only when a seat is read: most end-of-round questions never need them.
+    """
+
+    __slots__ = ("_boards",)
+
+    def __init__(self, boards: Sequence):
+        self._boards = boards
+
+    def __len__(self) -> int:
+        return len(self._boards)
+
+    def __getitem__(self, seat):
+        if isinstance(seat, slice):
+            return [self[i] for i in range(len(self))[seat]]
+        board = self._boards[seat]
+        return tuple([(colour if count else None, count)
+                      for colour, count in zip(board.line_colour, board.line_count)])
+
+
 class GameView:
     """What a rule may know about the game it decides in. Seats count from 0.
 
@@ -68,7 +90,6 @@ class GameView:
 
     @property
     def lines(self) -> Sequence:
-        from azul_core.engine.state import PatternLines
         return PatternLines(self._state.players)
 
     @property

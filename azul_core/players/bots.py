@@ -10,7 +10,8 @@ Every bot here reads the rules only through the state and its ``Rules``
 from __future__ import annotations
 
 import random as _random
-from typing import Any, Callable
+from typing import Any
+
 
 class RandomBot:
     """Uniformly random over the legal decisions."""

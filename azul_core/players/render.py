@@ -16,8 +16,8 @@ from rich.table import Table
 from rich.text import Text
 
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
-from azul_core.rules import PATTERN_LINES, WALL_SIZE
 from azul_core.engine.state import CENTRE, DEAL, FLOOR, OVER, PLACE
+from azul_core.rules import PATTERN_LINES, WALL_SIZE
 
 #: The width everything is laid out for.
 WIDTH = 80

@@ -17,13 +17,21 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from azul_core.players.registry import HUMAN, available_bots, broken_bots, make_bot
 from azul_core.colours import NAMES
 from azul_core.engine.notation import NotationError, parse_decision
 from azul_core.engine.plugins import PluginError
-from azul_core.records.game_record import GameRecord, Recorder, RecordError, ReplayError, read_record, record_variant, replay_state
-from azul_core.players.render import describe_decision, draw_game, draw_legal, draw_result, make_console
 from azul_core.engine.state import DEAL, DRAFT, PLACE, GameState, IllegalDecision
+from azul_core.players.registry import HUMAN, available_bots, broken_bots, make_bot
+from azul_core.players.render import describe_decision, draw_game, draw_legal, draw_result, make_console
+from azul_core.records.game_record import (
+    GameRecord,
+    Recorder,
+    RecordError,
+    ReplayError,
+    read_record,
+    record_variant,
+    replay_state,
+)
 
 #: The exit code of invalid input (``azul_core.cli.common.INVALID``).
 INVALID = 1

@@ -387,8 +387,8 @@ def record_variant(record: GameRecord):
     record's own folder.
     """
     from azul_core.engine.plugins import PluginError
-    from azul_core.variants.loading import VariantError, find_variant, load_variant, looks_like_path
     from azul_core.variants.files import Problem
+    from azul_core.variants.loading import VariantError, find_variant, load_variant, looks_like_path
     ref = record.variant
     key = (ref, str(record.folder.resolve())) if looks_like_path(ref) else (ref, None)
     cached = _VARIANTS.get(key)

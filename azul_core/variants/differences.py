@@ -229,18 +229,17 @@ def differences(variant, standard) -> list[Difference]:
     _compare_wall(rules, base, found)
     compare("who places a tile on the wall", rules.player_chooses_column, base.player_chooses_column,
             lambda choose: "the player chooses the column" if choose else "the rules place it")
-    points = (lambda p: f"{p} points" if isinstance(p, int) else p)
     if "azul_placement_score" not in probed:
         before = len(found)
         for label, cells in _SCORE_PROBES:
             wall = _wall(cells)
             compare(f"scoring {label}", _ask(rules.placement_score, wall, 2, 2),
-                    _ask(base.placement_score, wall, 2, 2), points)
+                    _ask(base.placement_score, wall, 2, 2), _points)
         if len(found) == before:  # the fixed probes saw no change: try random walls and tiles
             _first_random_difference(found, "scoring the tile at ({row},{column}) of the wall {wall}",
                                      lambda wall, row, column: _ask(rules.placement_score, wall, row, column),
                                      lambda wall, row, column: _ask(base.placement_score, wall, row, column),
-                                     points)
+                                     _points)
     if "azul_game_over" not in probed:
         for label, probe in _END_PROBES:
             situation = probe()
@@ -251,16 +250,20 @@ def differences(variant, standard) -> list[Difference]:
         before = len(found)
         for label, cells in _BONUS_PROBES:
             wall = _wall(cells)
-            compare(f"end bonus for {label}", _bonus_total(rules, wall), _bonus_total(base, wall), points)
+            compare(f"end bonus for {label}", _bonus_total(rules, wall), _bonus_total(base, wall), _points)
         if len(found) == before:
             _first_random_difference(found, "end bonus for the wall {wall}",
                                      lambda wall, row, column: _bonus_total(rules, wall),
-                                     lambda wall, row, column: _bonus_total(base, wall), points)
+                                     lambda wall, row, column: _bonus_total(base, wall), _points)
     if "azul_winners" not in probed:
         for label, scores, walls in _WINNER_PROBES:
             compare(f"winner with {label}", _ask(rules.winners, scores, walls),
                     _ask(base.winners, scores, walls), _seats)
     return found
+
+
+def _points(p: Any) -> str:
+    return f"{p} points" if isinstance(p, int) else p
 
 
 def _first_random_difference(found: list[Difference], rule: str, mine: Callable, theirs: Callable,
