@@ -331,6 +331,7 @@ def compile_hook(pm: pluggy.PluginManager, hook_name: str, settings: Any,
     inner = list(params) + (["seat"] if "seat" in context else []) + (["game"] if context else [])
     top = own + (["seat=None"] if "seat" in context else []) + (["state=None"] if context else [])
     wants_game = any("game" in impl.argnames for impl in impls)
+    modifies = any(hookspecs.ANSWER in impl.argnames for impl in impls)
 
     def call(i: int, impl: Any, answer: str = "a") -> list[str]:
         namespace[f"_f{i}"] = impl.function
@@ -355,7 +356,7 @@ def compile_hook(pm: pluggy.PluginManager, hook_name: str, settings: Any,
 
     def prelude(name: str, first: bool) -> list[str]:
         lines = [f"def {name}({', '.join(top if first else inner)}):"]
-        if first and context:
+        if first and context and (wants_game or modifies):
             lines.append("    game = None if state is None else _View(state)"
                          if wants_game else "    game = None")
         return lines

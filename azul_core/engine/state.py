@@ -286,10 +286,10 @@ class GameState:
         Drafts are counted, not listed: a colour held by m sources, with w lines (the floor
         included) that take it, offers m * w drafts (listed only where a plugin restricts drafts).
         """
-        if self.phase == DRAFT and self.rules.draft_allowed is not None:
-            drafts = self.legal_decisions()
-            return drafts[int(random() * len(drafts))]
         if self.phase == DRAFT:
+            if self.rules.draft_allowed is not None:
+                drafts = self.legal_decisions()
+                return drafts[int(random() * len(drafts))]
             key = self.players[self.current].accept_key
             held = self.colour_sources
             parts = (held[0] * _DRAFT_COUNT[key & 31], held[1] * _DRAFT_COUNT[key >> 5 & 31],
@@ -494,7 +494,11 @@ class GameState:
             floor.extend([colour] * fits)
         board.floor_tiles += count
         if count > fits:
-            self._discard(self.rules.overflow_pile, colour, count - fits)
+            pile = self.rules.overflow_pile
+            if pile == "lid":
+                self.lid[colour] += count - fits
+            else:
+                self._discard(pile, colour, count - fits)
 
     def _discard(self, pile: str, colour: int, count: int) -> None:
         """Put discarded tiles where the variant says (``azul_discard_pile``)."""
