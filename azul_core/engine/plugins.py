@@ -179,7 +179,7 @@ def register_plugins(plugins: Sequence[LoadedPlugin]) -> pluggy.PluginManager:
 
 def register_plugin(pm: pluggy.PluginManager, plugin: LoadedPlugin) -> None:
     """Register one plugin, after checking its hook functions' arguments."""
-    _check_arguments(pm, plugin)
+    _check_arguments(plugin)
     try:
         pm.register(plugin.module, name=plugin.name)
     except (ValueError, pluggy.PluginValidationError) as exc:  # the latter: a bad hook signature
@@ -193,14 +193,14 @@ def _where(function: Any) -> str:
     return f"{code.co_filename}:{code.co_firstlineno}" if code else ""
 
 
-def _check_arguments(pm: pluggy.PluginManager, plugin: LoadedPlugin) -> None:
+def _check_arguments(plugin: LoadedPlugin) -> None:
     """Refuse a hook implementation that asks for an argument its hook does not have,
     with the arguments it may take, a did-you-mean and the function's file:line."""
-    for name in dir(plugin.module):
-        spec = getattr(hookspecs, name, None)
-        if not name.startswith("azul_") or spec is None or pm.parse_hookimpl_opts(plugin.module, name) is None:
+    for name in hookspecs.SPEC_NAMES:
+        function = getattr(plugin.module, name, None)
+        if function is None or not callable(function) or isinstance(function, type):
             continue
-        function = getattr(plugin.module, name)
+        spec = getattr(hookspecs, name)
         try:
             parameters = inspect.signature(function).parameters.values()
         except (TypeError, ValueError):
