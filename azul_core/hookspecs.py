@@ -80,6 +80,12 @@ def azul_declare_settings() -> Sequence[Setting]:
     Return a list of ``azul_core.settings.Setting``. Every plugin's
     declarations are collected (not first-result). A variant file may set
     only declared settings; a setting has exactly one owner.
+
+    Example::
+
+        @hookimpl
+        def azul_declare_settings():
+            return [Setting("marker_fee", "int", 3, "what the marker costs", minimum=0)]
     """
 
 
@@ -90,6 +96,12 @@ def azul_game_setup(settings: Settings, players: int, answer: "TableSetup | str 
     Return an ``azul_core.rules.TableSetup`` (factories, tiles per factory,
     tiles per colour), or a string saying why that player count can't be
     played. ``None``: no opinion, ask the next plugin. First result wins.
+
+    Example, "three players use six factories"::
+
+        @hookimpl
+        def azul_game_setup(players, answer):
+            return TableSetup(6, 4, 20) if players == 3 else answer
     """
 
 
@@ -98,6 +110,12 @@ def azul_floor_spaces(settings: Settings, answer: "int | None") -> int:
     """Decide how many spaces a floor line has; tiles past them go to the lid.
 
     ``None``: no opinion. First result wins.
+
+    Example, "one more floor space"::
+
+        @hookimpl
+        def azul_floor_spaces(answer):
+            return answer + 1
     """
 
 
@@ -108,6 +126,12 @@ def azul_tiling_time(settings: Settings, answer: "str | None") -> str:
     Return ``"round"`` (after the round's last draft, every player's lines 1
     to 5 in order) or ``"turn"`` (right after the draft that filled it).
     ``None``: no opinion. First result wins.
+
+    Example::
+
+        @hookimpl
+        def azul_tiling_time():
+            return "turn"
     """
 
 
@@ -125,6 +149,12 @@ def azul_tiled_line_reopens(settings: Settings, answer: "str | None") -> str:
     result wins. The duel plugin answers ``"next_round"`` (its setting
     ``tiled_line_reopens`` turns it to ``"at_once"``), the standard plugin
     ``"at_once"``.
+
+    Example::
+
+        @hookimpl
+        def azul_tiled_line_reopens():
+            return "next_round"
     """
 
 
@@ -140,6 +170,12 @@ def azul_marker_rule(settings: Settings) -> MarkerRule:
     holder starts the next round. ``None``, or a part left ``None``: no
     opinion, the next plugin's answer decides it. First result wins, part
     by part (a plugin can change where the marker lies and leave the rest).
+
+    Example, "the marker is kept aside"::
+
+        @hookimpl
+        def azul_marker_rule():
+            return MarkerRule(placement="aside")
     """
 
 
@@ -150,6 +186,12 @@ def azul_misplaced_draft(settings: Settings, answer: "str | None") -> str:
     Return ``"refuse"`` (the draft is not legal) or ``"floor"`` (it is a
     player's mistake: every tile taken goes to the floor). Bots are never
     offered such drafts either way. ``None``: no opinion. First result wins.
+
+    Example::
+
+        @hookimpl
+        def azul_misplaced_draft():
+            return "floor"
     """
 
 
@@ -163,6 +205,12 @@ def azul_wall_choice(settings: Settings, answer: "bool | None") -> bool:
     ``None``: no opinion. First result wins. One wall per variant: two
     plugins implementing the wall hooks is an error unless the variant file
     says which decides.
+
+    Example::
+
+        @hookimpl
+        def azul_wall_choice():
+            return True
     """
 
 
@@ -217,6 +265,12 @@ def azul_register_bots() -> Mapping[str, Callable[..., Any]]:
     A factory is called as ``factory(seed=int, think=float | None)`` and
     returns an object with ``choose(state) -> decision``. All plugins'
     mappings are collected; a later plugin's name replaces an earlier one.
+
+    Example::
+
+        @hookimpl
+        def azul_register_bots():
+            return {"first-choice": FirstChoiceBot}
     """
 
 

@@ -475,6 +475,11 @@ def test_every_hook_is_documented():
     assert not undocumented, f"hooks without a docstring in azul_core/hookspecs.py: {undocumented}"
 
 
+def test_every_hook_shows_an_example():
+    without = [hook.name for hook in hookdoc.hook_docs() if "Example" not in hook.doc]
+    assert not without, f"hooks without an example in their docstring: {without}"
+
+
 def test_plugin_docs_match_the_hook_specifications():
     text = DOCS.read_text(encoding="utf-8")
     assert hookdoc.replace_reference(text) == text, \
