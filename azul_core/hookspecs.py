@@ -31,8 +31,8 @@ them (what no plugin asks for costs nothing):
   ``game.centre``, ``game.bag``, ``game.lid``, ``game.walls``,
   ``game.lines``, ``game.floors``, ``game.line_capacity``. ``seat`` and
   ``game`` are ``None`` when the rules are asked outside a game (``azul
-  rules`` probing a position; a plugin that reads them is then reported as
-  "could not tell").
+  rules`` probing a position, where a plugin that reads them is reported as
+  "could not tell"; a bot estimating what a draft is worth).
 * ``answer``: the answer the rest of the variant gives: the plugins listed
   *before* this one in the variant file, asked as usual. A plugin taking
   ``answer`` builds on it instead of replacing it (``return answer + 1``);
@@ -263,7 +263,9 @@ def azul_register_bots() -> Mapping[str, Callable[..., Any]]:
     """Offer bots: return a mapping of bot name to a factory.
 
     A factory is called as ``factory(seed=int, think=float | None)`` and
-    returns an object with ``choose(state) -> decision``. All plugins'
+    returns an object with ``choose(state) -> decision``; when the user gives
+    a playout budget (``--playouts``) it is called with ``playouts=int`` too
+    (a bot that does not search may ignore it). All plugins'
     mappings are collected; a later plugin's name replaces an earlier one.
 
     Example::
@@ -391,7 +393,8 @@ def azul_floor_penalty(floor: Sequence[int], seat: int, game: GameView, settings
     the score, zero or less. Scores are clamped at 0 afterwards by the core.
     ``game.marker_holder`` is the seat that took the start marker this
     round (also when the marker is kept aside). ``None``: no opinion. First
-    result wins. Bots estimate a floor by asking this hook too.
+    result wins. Bots estimate a floor by asking this hook too, without
+    ``seat`` and ``game``.
 
     Example, "the start marker's holder pays 3 more"::
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 import textwrap
 
@@ -13,9 +14,10 @@ import azul_core.cli.play  # noqa: F401  (registers the command)
 import azul_core.cli.replay  # noqa: F401  (registers the command)
 from azul_core.cli.app import app
 from azul_core.engine.notation import format_decision
-from azul_core.engine.state import PLACE
+from azul_core.engine.state import DEAL, OVER, PLACE
 from azul_core.players.bots import GreedyBot
 from azul_core.records.game_record import check_record, read_record, replay_state
+from azul_core.variants.loading import Trust
 
 ENV = {"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0", "COLUMNS": "200", "NO_COLOR": "1"}
 
@@ -198,32 +200,38 @@ def test_a_misplaced_draft_falls_to_the_floor_with_a_warning_in_duel(tmp_path):
 
 
 def test_the_grey_wall_asks_for_columns_at_tiling_time(tmp_path):
+    """Hot-seat grey wall, played (by the moves a greedy player would type) up to the first
+    placement with a single legal space: every other placement is asked, listing its legal
+    columns, and that one is taken without asking; all are recorded."""
     path = start(tmp_path, "--variant", "grey-wall", "--players", "human,human", "--seed", "2")
     state = position(path)
     bot = GreedyBot(seed=0)
-    typed, asked, forced = [], 0, 0
-    while state.round == 1:
+    typed, asked, forced = [], [], 0
+    while not forced and state.phase != OVER:
+        if state.phase == DEAL:             # as `azul play` deals: a sorted bag, a seeded draw
+            state.bag.sort()
+            state.deal(random.Random(f"2:round:{state.round}"))
+            continue
         decision = bot.choose(state)
         if state.phase == PLACE:
-            if len(state.legal_decisions()) == 1:
+            columns = [str(column + 1) for _row, column in state.legal_decisions()]
+            if len(columns) == 1:
                 forced += 1
             else:
                 typed.append(str(decision[1] + 1))  # just the column's number
-                asked += 1
+                asked.append(", ".join(columns))
         else:
             typed.append(format_decision(decision))
         state.apply(decision)
-    assert asked + forced > 0
+    assert len(asked) > 1 and forced == 1
     result = run("play", "--resume", path, input="\n".join(typed) + "\nquit\n")
     assert result.exit_code == 0, result.output
-    if asked:
-        assert "wall column for the" in result.stdout
-    if forced:
-        assert "(the only legal space)" in result.stdout
+    assert re.findall(r"wall column for the \w+ tile of line \d \(([\d, ]+)\)>", result.stdout) == asked
+    assert result.stdout.count("(the only legal space)") == 1
     saved = read_record(path)
-    placements = [a for a in saved.rounds[0].actions if a.startswith("w")]
-    assert len(placements) == asked + forced      # forced ones are recorded too
-    assert len(saved.rounds) == 2                  # round 2 was dealt
+    placements = [a for r in saved.rounds for a in r.actions if a.startswith("w")]
+    assert len(placements) == len(asked) + forced      # the forced one is recorded too
+    assert len(saved.rounds) == state.round
 
 
 # ------------------------------------------------------------------ resuming
@@ -236,7 +244,7 @@ def test_bots_play_a_whole_game_and_the_end_is_shown(tmp_path):
     out = result.stdout
     assert "game over" in out and "Final scores" in out and "+columns" in out
     assert "greedy wins with" in out
-    report = check_record(read_record(path))
+    report = check_record(read_record(path), trust=Trust(everything=True))
     assert report["valid"] and report["finished"]
 
 
@@ -289,7 +297,11 @@ def test_resume_to_another_file_keeps_a_variant_file_reachable(tmp_path):
     assert result.exit_code == 0, result.output
     assert read_record(first).variant == "../rules/short.yaml"
     second = tmp_path / "b.json"
+    # Outside the record's folder: used only when the user names that variant file again.
     result = run("play", "--resume", first, "--record", second, "--players", "greedy,greedy")
+    assert result.exit_code == 1 and "not through '..'" in result.stderr
+    result = run("play", "--resume", first, "--record", second, "--players", "greedy,greedy",
+                 "--variant", tmp_path / "rules" / "short.yaml")
     assert result.exit_code == 0, result.output
     assert read_record(second).variant == "rules/short.yaml"
     assert check_record(read_record(second))["valid"]
@@ -326,7 +338,7 @@ def test_resume_errors(tmp_path):
     assert result.exit_code == 1 and "can't resume" in result.stderr and "no such file" in result.stderr
     path = start(tmp_path, "--players", "human,greedy", "--seed", "3")
     result = run("play", "--resume", path, "--variant", "duel")
-    assert result.exit_code == 2 and "--variant can't be used with --resume" in result.stderr
+    assert result.exit_code == 2 and "with --resume, --variant can only name the variant file" in result.stderr
     result = run("play", "--resume", path, "--seed", "4")
     assert result.exit_code == 2
     data = json.loads(path.read_text())
@@ -350,7 +362,7 @@ def test_a_failing_plugin_stops_the_game_in_one_line_with_the_record_saved(tmp_p
     assert result.exit_code == 1
     assert "a rule plugin failed, the game stops: plugin 'boom' raised RuntimeError" in result.stdout
     assert "Traceback" not in result.output
-    report = check_record(read_record(path))
+    report = check_record(read_record(path), trust=Trust(everything=True))
     assert report["valid"] and not report["finished"]
 
 
@@ -533,3 +545,17 @@ def test_at_a_terminal_messages_wrap_between_words(tmp_path):
     lines = console.file.getvalue().splitlines()
     assert len(lines) == 2 and " ".join(line.strip() for line in lines) == message  # no word cut
     assert all(len(line) <= 40 for line in lines)
+
+
+def test_play_with_a_playout_budget_gives_the_same_game_for_the_same_seed(tmp_path):
+    """``azul play --playouts N``: a search bot's moves depend on the seed alone."""
+    games = []
+    for name in ("a.json", "b.json"):
+        result = CliRunner().invoke(app, ["play", "--players", "greedy,mcts", "--playouts", "8",
+                                          "--seed", "4", "--record", str(tmp_path / name)], env=ENV)
+        assert result.exit_code == 0, result.output
+        games.append(read_record(tmp_path / name).rounds)
+    assert games[0] == games[1]
+    result = CliRunner().invoke(app, ["play", "--players", "greedy,mcts", "--playouts", "8", "--think", "1"],
+                                env=ENV)
+    assert result.exit_code == 2 and "not both" in result.stderr

@@ -16,7 +16,7 @@ from azul_core.lab.simulate import (
     simulate,
 )
 from azul_core.records.game_record import validate_record
-from azul_core.variants.loading import load_variant
+from azul_core.variants.loading import Trust, load_variant
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +54,16 @@ def test_game_result_holds_what_statistics_need(standard):
         assert seat.placement_points >= 0 >= seat.penalty_points
         assert [label for label, _points in seat.bonuses] == ["rows", "columns", "colours"]
         assert seat.floor_tiles >= 0
-    json.dumps(result.to_json())  # plain data
+    # the winners follow the scores and, among tied scores, the complete rows (2 points each)
+    best = max(result.scores)
+    rows = {seat: dict(result.seats[seat].bonuses)["rows"] // 2
+            for seat, score in enumerate(result.scores) if score == best}
+    assert result.winners == [seat for seat in rows if rows[seat] == max(rows.values())]
+    data = json.loads(json.dumps(result.to_json()))      # plain data
+    assert (data["scores"], data["winners"], data["rounds"]) == (result.scores, result.winners, result.rounds)
+    assert [seat["score"] for seat in data["seats"]] == result.scores
+    assert [seat["bonuses"] for seat in data["seats"]] == \
+        [[list(bonus) for bonus in seat.bonuses] for seat in result.seats]
 
 
 def test_simulation_is_the_same_whatever_the_workers(standard):
@@ -87,11 +96,17 @@ def test_summary_means_and_win_shares(standard):
 
 
 @pytest.mark.parametrize("variant", ["standard", "grey-wall", "duel"])
-def test_every_shipped_variant_simulates(variant):
+def test_every_shipped_variant_simulates(variant, tmp_path):
     loaded = load_variant(variant)
     for players in loaded.players:
-        run = simulate(loaded, players, 3, seed=1)
-        assert len(run.results) == 3 and run.variant == loaded.name
+        folder = tmp_path / f"{players}p"
+        run = simulate(loaded, players, 3, seed=1, record_dir=folder)
+        assert [r.game for r in run.results] == [1, 2, 3] and run.variant == loaded.name
+        for result in run.results:               # each game replays from its record to its result
+            assert len(result.scores) == players
+            report = validate_record(folder / f"game-{result.game:05d}.json")
+            assert report["valid"] and report["finished"], report["errors"]
+            assert (report["scores"], report["winners"]) == (result.scores, result.winners)
 
 
 def test_bots_one_name_for_every_seat_or_one_per_seat(standard):
@@ -163,7 +178,10 @@ def test_records_of_a_variant_file_name_it_relative_to_their_folder(tmp_path):
     folder = tmp_path / "out" / "games"
     simulate(str(path), 2, 2, seed=1, record_dir=folder)
     assert record_variant_ref(load_variant(path), folder) == "../../house.yaml"
+    # Outside the record's folder, and with a plugin file: used only when the user names it.
     report = validate_record(folder / "game-00001.json")
+    assert not report["valid"] and "not through '..'" in report["errors"][0]["message"]
+    report = validate_record(folder / "game-00001.json", trust=Trust.of([path]))
     assert report["valid"], report["errors"]
     assert report["variant"] == "../../house.yaml" and report["variant_name"] == "house"
 
@@ -177,22 +195,31 @@ def test_records_in_processes_match_records_in_one(standard, tmp_path):
 
 
 def test_think_reaches_the_search_bot(monkeypatch):
+    """The search bot the registry builds for a seat is given the run's --think; it then plays
+    with a tiny fixed budget, so that the test stays quick."""
     import azul_core.lab.simulate as simulation
-    seen = []
+    from azul_core.players.search import DEFAULT_THINK, MctsBot
+    made = []
     real = simulation.bot_factories
 
     def spying(rules):
         factories = dict(real(rules))
-        make_random = factories["random"]
+        make_search_bot = factories["mcts"]
 
-        def random_that_notes(seed, think):
-            seen.append(think)
-            return make_random(seed=seed, think=think)
-        factories["random"] = random_that_notes
+        def noted(seed, think):
+            bot = make_search_bot(seed=seed, think=think)
+            made.append((type(bot), bot.think))
+            bot.think, bot.iterations = None, 3
+            return bot
+        factories["mcts"] = noted
         return factories
     monkeypatch.setattr(simulation, "bot_factories", spying)
-    simulation.simulate("standard", 2, 1, seed=1, bots="random", think=0.05)
-    assert seen == [0.05, 0.05]
+    run = simulation.simulate("standard", 2, 1, seed=1, bots="mcts,random", think=0.05)
+    assert made == [(MctsBot, 0.05)]
+    assert run.results[0].seats[0].bot == "mcts"
+    made.clear()
+    simulation.simulate("standard", 2, 1, seed=1, bots="mcts,random")
+    assert made == [(MctsBot, DEFAULT_THINK)]     # no --think: the search bot's own default
 
 
 def test_think_must_be_positive():
@@ -203,3 +230,39 @@ def test_think_must_be_positive():
     result = CliRunner().invoke(app, ["simulate", "--games", "1", "--think", "0"],
                                 env={"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0"})
     assert result.exit_code == 2 and "--think must be a positive number" in result.stderr
+
+
+# ------------------------------------------------------------------ a playout budget
+
+
+def test_a_playout_budget_makes_search_games_depend_on_the_seed_alone(standard):
+    first = simulate(standard, 2, 2, seed=9, bots="mcts,greedy", playouts=15)
+    again = simulate(standard, 2, 2, seed=9, bots="mcts,greedy", playouts=15, workers=2)
+    other = simulate(standard, 2, 2, seed=9, bots="mcts,greedy", playouts=40)
+    assert [r.to_json() for r in first.results] == [r.to_json() for r in again.results]
+    assert [r.to_json() for r in first.results] != [r.to_json() for r in other.results]
+
+
+def test_the_playout_budget_reaches_the_search_bot_and_only_when_given():
+    from azul_core.players.registry import build_bot, make_bot
+    bot = make_bot("mcts", seed=1, playouts=25)
+    assert bot.iterations == 25 and bot.think is None
+    assert make_bot("mcts", seed=1).iterations is None
+    assert make_bot("greedy", seed=1, playouts=25).choose  # bots that don't search ignore it
+
+    def old_factory(seed=None, think=None):  # written before playouts existed
+        return (seed, think)
+    assert build_bot(old_factory, 3, None, None) == (3, None)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--think", "0.1", "--playouts", "10"], "give --think or --playouts, not both"),
+    (["--playouts", "0"], "--playouts must be 1 or more"),
+])
+def test_simulate_refuses_a_budget_it_cant_use(args, message):
+    from typer.testing import CliRunner
+
+    from azul_core.cli.app import _register, app
+    _register()
+    result = CliRunner().invoke(app, ["simulate", "--games", "1", "--bots", "mcts", *args])
+    assert result.exit_code == 2 and message in result.stderr

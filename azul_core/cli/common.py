@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Annotated, NoReturn, Optional
 
 import typer
@@ -28,8 +29,24 @@ WorkersOption = Annotated[int, typer.Option(
     "--workers", "-w", help="Processes to play in (0: one per CPU); results don't depend on it.")]
 ThinkOption = Annotated[Optional[float], typer.Option(
     "--think", metavar="SECONDS", help="Thinking time per move of a search bot (mcts: 0.5).")]
+PlayoutsOption = Annotated[Optional[int], typer.Option(
+    "--playouts", metavar="N",
+    help="Playouts per move of a search bot instead of a time: its games then depend on the seed "
+         "alone, on any machine.")]
+ClusterOption = Annotated[Optional[str], typer.Option(
+    "--cluster", metavar="ADDRESS",
+    help="Play on a Dask cluster: 'local' (--workers processes here) or tcp://HOST:PORT of a "
+         "running scheduler. Results don't depend on it. Needs Dask: the 'cluster' extra.")]
 QuietOption = Annotated[bool, typer.Option(
     "--quiet", "-q", help="No progress bar (there is none anyway when stderr is not a terminal).")]
+
+# Consent for code that a game record points to (see docs/security.md): none by default.
+TrustOption = Annotated[bool, typer.Option(
+    "--trust", help="Let the variant file a record names (inside the record's folder) run its "
+                    "plugin files; by default a record never runs code.")]
+TrustedVariantOption = Annotated[Optional[list[Path]], typer.Option(
+    "--variant", metavar="FILE", help="A variant file you trust: a record naming it may use it, "
+                                      "wherever it is, and run its plugin files.")]
 
 
 def debugging() -> bool:
@@ -40,18 +57,66 @@ def fail(message: str, code: int = INVALID) -> NoReturn:
     """Report a user error in one line on stderr and exit (``--debug`` re-raises)."""
     if debugging() and sys.exc_info()[0] is not None:
         raise
-    typer.echo(f"azul: {message}", err=True)
+    from azul_core.cli.safe_text import safe_line  # text from input files: escaped and cut
+    typer.echo(f"azul: {safe_line(message)}", err=True)
     raise typer.Exit(code)
 
 
-def check_run_options(games: int, least_games: int, workers: int, think: float | None) -> None:
+def check_run_options(games: int, least_games: int, workers: int, think: float | None,
+                      playouts: int | None = None) -> None:
     """Refuse, in one line each, run options no run can use."""
     if games < least_games:
         fail(f"--games must be {least_games} or more, not {games}")
     if workers < 0:
         fail(f"--workers must be 0 (one per CPU) or more, not {workers}")
+    check_budget(think, playouts)
+
+
+def check_budget(think: float | None, playouts: int | None) -> None:
+    """A search bot's budget: a time or a number of playouts, not both."""
     if think is not None and not think > 0:
         fail(f"--think must be a positive number of seconds, not {think}", USAGE)
+    if playouts is not None and playouts < 1:
+        fail(f"--playouts must be 1 or more, not {playouts}", USAGE)
+    if think is not None and playouts is not None:
+        fail("give --think or --playouts, not both: a search bot's budget is a time or a number "
+             "of playouts", USAGE)
+
+
+INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C
+
+
+def interrupted(exc) -> NoReturn:
+    """Report a run stopped by Ctrl-C: how far it got and where the finished games are."""
+    kept = f"; the records of the finished games are in {exc.record_dir}" if exc.record_dir else ""
+    typer.echo(f"azul: interrupted: {exc.finished} of {exc.games} games finished{kept}", err=True)
+    raise typer.Exit(INTERRUPTED)
+
+
+def check_cluster(cluster: str | None) -> None:
+    """Refuse ``--cluster`` in one line when Dask is missing or the address can't be one."""
+    if cluster is None:
+        return
+    from azul_core.lab.cluster import INSTALL_CLUSTER, dask_available
+    if cluster != "local" and not cluster.startswith(("tcp://", "tls://")):
+        fail(f"--cluster takes 'local' or a scheduler's address like tcp://HOST:8786, not '{cluster}'",
+             USAGE)
+    if not dask_available():
+        fail(f"--cluster needs Dask, which is not installed: {INSTALL_CLUSTER}")
+
+
+def cluster_session(address: str | None, workers: int):
+    """The Dask cluster ``--cluster`` names, opened for the runs of one command (a local one
+    starts once and stops after), or nothing to enter when there is none."""
+    import contextlib
+
+    from azul_core.lab.cluster import ClusterError, open_cluster
+    if address is None:
+        return contextlib.nullcontext()
+    try:
+        return open_cluster(address, workers)
+    except ClusterError as exc:
+        fail(str(exc))
 
 
 def seed_value(text: str | None):
@@ -83,6 +148,9 @@ def fail_with_problems(exc, prefix: str = "") -> NoReturn:
     """Report every problem of a ``VariantError``, one line each, and exit 1."""
     if debugging():
         raise exc
-    for problem in exc.problems:
-        typer.echo(f"azul: {prefix}{problem}", err=True)
+    from azul_core.cli.safe_text import safe_line
+    for problem in exc.problems[:20]:
+        typer.echo(f"azul: {safe_line(f'{prefix}{problem}')}", err=True)
+    if len(exc.problems) > 20:
+        typer.echo(f"azul: ... and {len(exc.problems) - 20} more problems", err=True)
     raise typer.Exit(INVALID)

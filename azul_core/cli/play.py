@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from azul_core.cli.app import app
-from azul_core.cli.common import USAGE, ThinkOption, fail, seed_value
+from azul_core.cli.common import USAGE, PlayoutsOption, ThinkOption, check_budget, fail, seed_value
 
 DEFAULT_PLAYERS = "human,mcts"
 
@@ -17,7 +17,8 @@ DEFAULT_PLAYERS = "human,mcts"
 def play_command(
     variant: Annotated[Optional[str], typer.Option(
         "--variant", metavar="VARIANT_OR_FILE",
-        help="A built-in variant name or a variant file. Default: standard.")] = None,
+        help="A built-in variant name or a variant file. Default: standard. With --resume: the "
+             "variant file the record names, which you allow it to use and run.")] = None,
     players: Annotated[Optional[str], typer.Option(
         "--players", metavar="KINDS",
         help="One kind per seat, seat 1 first: 'human' or a bot name (random, greedy, mcts, ...). "
@@ -33,30 +34,38 @@ def play_command(
     resume: Annotated[Optional[Path], typer.Option(
         "--resume", metavar="PATH", help="Continue the game saved in this record.")] = None,
     think: ThinkOption = None,
+    playouts: PlayoutsOption = None,
+    trust: Annotated[bool, typer.Option(
+        "--trust", help="With --resume: let the variant file the record names run its plugin "
+                        "files (by default a record never runs code).")] = False,
 ) -> None:
     """Play a game at the terminal: you against a bot, by default the standard game.
 
     Type moves like 2R4 or '2 red 4'; '?' lists the legal moves, 'help' explains.
     """
     from azul_core.engine.plugins import PluginError
+    from azul_core.players.registry import BotError
     from azul_core.players.session import GameSession, SessionError
 
-    if think is not None and not think > 0:
-        fail(f"--think must be a positive number of seconds, not {think}", USAGE)
+    check_budget(think, playouts)
     try:
         if resume is not None:
-            if variant is not None:
-                fail("--variant can't be used with --resume: the record names its variant", USAGE)
+            if variant is not None and not Path(variant).is_file():
+                fail("with --resume, --variant can only name the variant file the record names "
+                     "(to allow it to be used): the record names its variant", USAGE)
             if seed is not None:
                 fail("--seed can't be used with --resume: the record holds its seed", USAGE)
-            session = GameSession.resume(resume, players, record, think)
+            from azul_core.variants.loading import Trust
+            session = GameSession.resume(resume, players, record, think, playouts=playouts,
+                                         trust=Trust.of([variant] if variant else [], trust))
         else:
-            session = GameSession.new(variant or "standard", players, seed_value(seed), record, think)
+            session = GameSession.new(variant or "standard", players, seed_value(seed), record, think,
+                                      playouts=playouts)
     except SessionError as exc:
         for line in exc.lines:
             typer.echo(f"azul: {line}", err=True)
         raise typer.Exit(exc.code) from None
-    except PluginError as exc:
+    except (PluginError, BotError) as exc:
         fail(str(exc))
     code = session.run()
     if code:

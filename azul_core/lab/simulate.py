@@ -14,10 +14,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from azul_core.engine.plugins import PluginError
+from azul_core.engine.plugins import PluginError, user_interrupts
 from azul_core.engine.state import DEAL, OVER, GameState, IllegalDecision
 from azul_core.lab.stats import CONFIDENCE, describe, mean, wilson_interval
-from azul_core.players.registry import available_bots
+from azul_core.players.registry import BotError, ask_bot, available_bots, build_bot
 
 #: A game still running after this many rounds is stopped: a rule never ends it.
 MAX_ROUNDS = 200
@@ -39,6 +39,17 @@ class SimulationError(Exception):
 
     def __reduce__(self):  # crosses process boundaries with every field
         return (type(self), (self.args[0], self.game, self.plugin, self.hook, self.location))
+
+
+class SimulationInterrupted(Exception):
+    """A run stopped by Ctrl-C: ``finished`` of ``games`` games were played (their records,
+    when asked for, are in ``record_dir``); the games not started were cancelled."""
+
+    def __init__(self, finished: int, games: int, record_dir: str | None = None):
+        super().__init__(f"interrupted: {finished} of {games} games finished")
+        self.finished = finished
+        self.games = games
+        self.record_dir = record_dir
 
 
 @dataclass
@@ -217,24 +228,30 @@ def game_seed(seed: Any, game: int) -> str:
 
 def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_index: int,
               record: bool = False, variant_ref: str | None = None,
-              think: float | None = None) -> GameResult:
+              think: float | None = None, playouts: int | None = None) -> GameResult:
     """Play game ``game_index`` of a run seeded with ``seed``, bots by name, one per seat.
 
     With ``record`` the result carries the game record; its variant is
     ``variant_ref`` (default: the variant's name). ``think``: the seconds a
-    searching bot may take per move (its own default when ``None``).
+    searching bot may take per move (its own default when ``None``); ``playouts``
+    instead: its playouts per move, which make the game depend on the seed alone.
     """
     seed_text = game_seed(seed, game_index)
     rng = random.Random(seed_text)
     factories = bot_factories(rules)
-    try:
-        bots = [factories[name](seed=f"{seed_text}:{seat}", think=think)
-                for seat, name in enumerate(bot_names)]
-    except KeyError as exc:
-        raise SimulationError(f"unknown bot '{exc.args[0]}' (known: {', '.join(sorted(factories))})") from None
+    bots = []
+    for seat, name in enumerate(bot_names):
+        if name not in factories:
+            raise SimulationError(f"unknown bot '{name}' (known: {', '.join(sorted(factories))})")
+        try:
+            bots.append(build_bot(factories[name], f"{seed_text}:{seat}", think, playouts))
+        except BaseException as exc:  # third-party code: a message, not a traceback
+            raise SimulationError(f"game {game_index}: bot '{name}' could not be made: "
+                                  f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}",
+                                  game_index) from exc
     state = _start_state(rules, players).clone()
     starter = state.first_player = rules.opening_seat(players, seed_text)
-    moves = [_mover(bot) for bot in bots]
+    moves = [_mover(bot, name) for bot, name in zip(bots, bot_names)]
     recorder = None
     if record:
         from azul_core.records.game_record import Recorder
@@ -255,6 +272,8 @@ def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_ind
     except PluginError as exc:
         raise SimulationError(f"game {game_index}: {exc}", game_index, exc.plugin, exc.hook,
                               exc.location) from exc
+    except BotError as exc:
+        raise SimulationError(f"game {game_index}: seat {state.to_move}: {exc}", game_index) from exc
     except IllegalDecision as exc:
         bot = bot_names[state.to_move]
         raise SimulationError(f"game {game_index}: bot '{bot}' (seat {state.to_move}) chose an "
@@ -278,16 +297,16 @@ def _start_state(rules, players: int) -> GameState:
     return cached
 
 
-def _mover(bot):
+def _mover(bot, name: str = "bot"):
     """A function that makes ``bot``'s move on a state and returns the decision it took:
-    the bot's own ``play`` where it has one (a faster path), else choose then apply."""
+    the bot's own ``play`` where it has one (the built-in bots: a faster path), else choose
+    (a failing or silent bot is a ``BotError``), then apply."""
     play = getattr(bot, "play", None)
-    if play is not None:
+    if play is not None and type(bot).__module__.startswith("azul_core."):
         return play
-    choose = bot.choose
 
     def choose_and_apply(state):
-        decision = choose(state)
+        decision = ask_bot(bot, name, state)
         state.apply(decision)
         return decision
     return choose_and_apply
@@ -343,15 +362,19 @@ def resolve_bots(names: str | Sequence[str], players: int, rules=None) -> list[s
 def simulate(variant, players: int, games: int, seed: Any = 0, bots: str | Sequence[str] = "random",
              workers: int = 1, record_dir: str | Path | None = None,
              progress: Callable[[int, int], Any] | None = None,
-             think: float | None = None) -> Simulation:
-    """Play ``games`` games; results in game order, identical for any ``workers``.
+             think: float | None = None, playouts: int | None = None,
+             cluster=None) -> Simulation:
+    """Play ``games`` games; results in game order, identical for any ``workers`` or cluster.
 
     ``variant`` is a ``Variant`` or a name/path for ``load_variant``.
     ``workers`` > 1 plays chunks of games in that many processes (0: one per
-    CPU). With ``record_dir`` each game's record is written there as
-    ``game-NNNNN.json``. ``progress(done, games)`` is called in this process
-    each time a chunk of games has finished (about every 1% of the run when
-    playing here).
+    CPU). ``cluster``: play on a Dask cluster instead, an open
+    ``lab.cluster.Cluster`` (``open_cluster("local", workers)`` or a scheduler's
+    address). With ``record_dir`` each
+    game's record is written there as ``game-NNNNN.json``. ``progress(done,
+    games)`` is called in this process each time a chunk of games has finished
+    (about every 1% of the run when playing here). Ctrl-C raises
+    ``SimulationInterrupted`` once the games not started are cancelled.
     """
     if not isinstance(variant, _variant_class()):
         variant = _load_variant(str(variant))
@@ -375,12 +398,16 @@ def simulate(variant, players: int, games: int, seed: Any = 0, bots: str | Seque
             raise SimulationError(f"can't create the record folder {folder}: {exc.strerror or exc}") from None
         ref = record_variant_ref(variant, folder)
     job = _Job(str(variant.path), players, seed, bot_names, str(folder) if folder else None, ref,
-               think)
+               think, playouts)
     numbers = list(range(1, games + 1))
-    if workers == 1 or games == 1:
-        results = _play_here(job, numbers, variant, progress)
-    else:
-        results = _play_in_processes(job, numbers, min(workers, games), progress)
+    # The user's Ctrl-C (not a plugin's KeyboardInterrupt) stops the run: SimulationInterrupted.
+    with user_interrupts():
+        if cluster is not None:
+            results = cluster.play(job, variant, numbers, progress)
+        elif workers == 1 or games == 1:
+            results = _play_here(job, numbers, variant, progress)
+        else:
+            results = _play_in_processes(job, numbers, min(workers, games), progress)
     return Simulation(variant.name, players, seed, bot_names, results, job.record_dir)
 
 
@@ -405,48 +432,133 @@ class _Job:
     record_dir: str | None
     variant_ref: str | None
     think: float | None = None
+    playouts: int | None = None
+    #: carry each game's record back with its result (a cluster: written where the run started)
+    keep_records: bool = False
 
 
 def _play_games(job: _Job, numbers: Sequence[int], variant=None) -> list[GameResult]:
     if variant is None:
         variant = _load_variant(job.variant_path)
     rules = variant.rules
-    want_records = job.record_dir is not None
+    want_records = job.record_dir is not None or job.keep_records
     results = []
     for number in numbers:
         result = play_game(rules, job.players, job.seed, job.bots, number, want_records,
-                           job.variant_ref, job.think)
-        if want_records:
-            from azul_core.records.game_record import write_record
-            write_record(Path(job.record_dir) / f"game-{number:05d}.json", result.record, durable=False)
-            result.record = None  # written: don't carry it back across processes
+                           job.variant_ref, job.think, job.playouts)
+        if job.record_dir is not None:
+            write_records(job.record_dir, [result])
         results.append(result)
     return results
 
 
+def write_records(folder: str, results: Sequence[GameResult]) -> None:
+    """Write each result's record as ``game-NNNNN.json`` in ``folder``, then drop it from the
+    result (written: not carried across processes)."""
+    from azul_core.records.game_record import write_record
+    for result in results:
+        target = Path(folder) / f"game-{result.game:05d}.json"
+        try:
+            write_record(target, result.record, durable=False)
+        except OSError as exc:  # a full disk, a folder gone: a message, not a traceback
+            raise SimulationError(f"game {result.game}: can't write its record {target}: "
+                                  f"{exc.strerror or exc}", result.game) from None
+        result.record = None
+
+
 def _play_here(job: _Job, numbers: list[int], variant, progress) -> list[GameResult]:
-    if progress is None:
-        return _play_games(job, numbers, variant)
-    size = max(1, len(numbers) // 100)
+    size = max(1, len(numbers) // 100) if progress is not None else len(numbers)
     results: list[GameResult] = []
-    for start in range(0, len(numbers), size):
-        results.extend(_play_games(job, numbers[start:start + size], variant))
-        progress(len(results), len(numbers))
+    try:
+        for start in range(0, len(numbers), size):
+            results.extend(_play_games(job, numbers[start:start + size], variant))
+            if progress is not None:
+                progress(len(results), len(numbers))
+    except KeyboardInterrupt:
+        raise SimulationInterrupted(len(results), len(numbers), job.record_dir) from None
     return results
 
 
 def _play_in_processes(job: _Job, numbers: list[int], workers: int, progress=None) -> list[GameResult]:
+    """Play in ``workers`` processes. SIGTERM to this process ends the workers too (and is a
+    ``SimulationError``); a worker whose parent is gone, however it went, ends itself."""
     from concurrent.futures import ProcessPoolExecutor
     size = max(1, min(250, len(numbers) // (workers * 4)))
     chunks = [numbers[i:i + size] for i in range(0, len(numbers), size)]
     results: list[GameResult] = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        # Collected in game order, so a failing run reports its first failing game.
-        for chunk_results in pool.map(_play_games, [job] * len(chunks), chunks):
-            results.extend(chunk_results)
-            if progress is not None:
-                progress(len(results), len(numbers))
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent, initargs=(os.getpid(),))
+    with _TerminateAsException():
+        try:
+            # Collected in game order, so a failing run reports its first failing game.
+            for chunk_results in pool.map(_play_games, [job] * len(chunks), chunks):
+                results.extend(chunk_results)
+                if progress is not None:
+                    progress(len(results), len(numbers))
+        except KeyboardInterrupt:
+            _end_workers(pool)
+            raise SimulationInterrupted(len(results), len(numbers), job.record_dir) from None
+        except _Terminated:
+            _end_workers(pool)
+            raise SimulationError(f"stopped by SIGTERM after {len(results)} of {len(numbers)} "
+                                  "games; the worker processes were ended") from None
+        except BaseException:
+            _end_workers(pool)
+            raise
+    pool.shutdown()
     return results
+
+
+class _Terminated(BaseException):
+    """SIGTERM arrived while games were played in processes."""
+
+
+class _TerminateAsException:
+    """While games are played in processes, SIGTERM raises ``_Terminated`` (so the workers are
+    ended before this process goes); only in the main thread, where signals are handled."""
+
+    def __enter__(self):
+        import signal
+        import threading
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            def terminated(signum, frame):
+                raise _Terminated()
+            self.previous = signal.signal(signal.SIGTERM, terminated)
+        return self
+
+    def __exit__(self, *exc_info):
+        import signal
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+        return False
+
+
+def _end_workers(pool) -> None:
+    processes = list(getattr(pool, "_processes", {}).values())  # no public way to reach them
+    for process in processes:
+        try:
+            process.terminate()
+        except Exception:
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join(timeout=5)
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker: end this process when the parent is gone (a SIGKILL leaves no time to say).
+    Ctrl-C reaches the whole process group: the parent alone handles it, and ends the workers."""
+    import signal
+    import threading
+    import time
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch():
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+    threading.Thread(target=watch, name="azul-parent-watch", daemon=True).start()
 
 
 _LOADED: dict[str, Any] = {}
@@ -466,5 +578,5 @@ def _variant_class():
     return Variant
 
 
-__all__ = ["MAX_ROUNDS", "SimulationError", "SeatResult", "GameResult", "Simulation", "game_seed",
-           "play_game", "resolve_bots", "simulate", "record_variant_ref"]
+__all__ = ["MAX_ROUNDS", "SimulationError", "SimulationInterrupted", "SeatResult", "GameResult", "Simulation",
+           "game_seed", "play_game", "resolve_bots", "simulate", "record_variant_ref"]
