@@ -5,11 +5,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 FAMILY_FLOOR = str(ROOT / "examples" / "family-floor" / "family-floor.yaml")
 FIVE_ROUNDS = str(ROOT / "examples" / "five-rounds" / "five-rounds.yaml")
-#: changes the legal drafts (tests/rl/house_rules/late_white.py)
+#: changes the legal drafts (tests/rl/house_rules/late_white.py, through azul_line_accepts)
 LATE_WHITE = str(Path(__file__).resolve().parent / "house_rules" / "late-white.yaml")
+#: pattern line 1 holds 2 tiles (azul_line_capacity)
+SHORT_LINES = str(ROOT / "examples" / "short-lines" / "short-lines.yaml")
+#: a draft from the centre takes at least two tiles (azul_draft_allowed)
+CENTRE_PAIRS = str(ROOT / "examples" / "centre-pairs" / "centre-pairs.yaml")
 
 SHIPPED = [("standard", 2), ("grey-wall", 3), ("duel", 2)]
-HOUSE_RULES = [(FAMILY_FLOOR, 2), (FIVE_ROUNDS, 2), (LATE_WHITE, 2)]
+HOUSE_RULES = [(FAMILY_FLOOR, 2), (FIVE_ROUNDS, 2), (LATE_WHITE, 2), (SHORT_LINES, 2), (CENTRE_PAIRS, 3)]
 ALL = SHIPPED + [("standard", 4), ("grey-wall", 2)] + HOUSE_RULES
 
 

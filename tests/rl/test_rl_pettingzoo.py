@@ -15,7 +15,18 @@ pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
-from rl_variants import ALL, FAMILY_FLOOR, FIVE_ROUNDS, HOUSE_RULES, LATE_WHITE, SHIPPED, label, trust  # noqa: E402
+from rl_variants import (  # noqa: E402
+    ALL,
+    CENTRE_PAIRS,
+    FAMILY_FLOOR,
+    FIVE_ROUNDS,
+    HOUSE_RULES,
+    LATE_WHITE,
+    SHIPPED,
+    SHORT_LINES,
+    label,
+    trust,
+)
 
 import azul_core.rl as rl  # noqa: E402
 from azul_core.colours import WHITE  # noqa: E402
@@ -316,3 +327,53 @@ def test_scores_beyond_a_byte_are_kept_and_huge_ones_clipped():
     assert env.observation_space("player_0")["observation"].contains(observation)
     game.players[1].score = -4  # a house rule's negative bonus
     assert env.observe("player_1")["observation"][layout["seat+0.score"]] == -4
+
+
+def test_a_draft_rule_of_the_variant_shapes_the_masks():
+    """centre-pairs: a draft from the centre takes at least two tiles (unless nothing else is
+    left); standard Azul offers single tiles from the centre."""
+    def single_centre_offers(variant):
+        env = rl.env(variant, 3)
+        env.reset(seed=7)
+        rng = np.random.default_rng(7)
+        offered = forced = 0
+        for _agent in env.agent_iter():
+            observation, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            game = env.unwrapped.game
+            legal = np.flatnonzero(observation["action_mask"])
+            decisions = [encoding.decode(int(a), game) for a in legal]
+            singles = [d for d in decisions if len(d) == 3 and d[0] == 0 and game.sources[0][d[1]] == 1]
+            if singles and len(singles) == len(decisions):
+                forced += 1  # nothing else left: the engine allows them
+            elif singles:
+                offered += 1
+            env.step(int(legal[rng.integers(len(legal))]))
+        return offered
+
+    assert single_centre_offers("standard") > 0
+    assert single_centre_offers(CENTRE_PAIRS) == 0
+
+
+def test_line_sizes_of_the_variant_show_in_the_observation():
+    """short-lines: pattern line 1 holds two tiles; the observation shows them."""
+    def most_on_line_1(variant):
+        env = rl.env(variant, 2)
+        env.reset(seed=3)
+        rng = np.random.default_rng(3)
+        start = {name: s for name, s, _size in encoding.observation_layout(2)}["seat+0.lines"]
+        most = 0
+        for _agent in env.agent_iter():
+            observation, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            most = max(most, observation["observation"][start:start + 5].sum())
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+        return most
+
+    assert most_on_line_1("standard") == 1
+    assert most_on_line_1(SHORT_LINES) == 2
