@@ -1,0 +1,131 @@
+"""What the page draws and may do, built from the engine: the VIEW and the LEGAL moves.
+
+Everything here is read from the game state and its resolved ``Rules``
+(the printed wall, the floor's costs, which drafts are legal, what a
+placement scores); nothing names a variant and nothing re-implements a rule.
+The format is the protocol of ``docs/serve.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+# Engine (azul_core.engine.* after the layout move) and the terminal's wording of moves.
+from ..colours import COLOURS, LETTERS, MARKER, NAMES
+from ..rules import PATTERN_LINES, WALL_SIZE
+from ..state import CENTRE, DRAFT, FLOOR, OVER, PLACE
+from ..notation import format_decision
+from ..render import floor_costs, placement_points, printed_wall, short_effect, winner_line
+
+COLOUR_LEGEND = [{"name": NAMES[c], "letter": LETTERS[c]} for c in COLOURS]
+
+
+def _tile_name(tile: int) -> str:
+    return "marker" if tile == MARKER else NAMES[tile]
+
+
+def _tiles(counts: Sequence[int]) -> list[str]:
+    return [NAMES[c] for c in COLOURS for _ in range(counts[c])]
+
+
+def build_view(state, offered, seats, connected: Sequence[bool], last_round, variant_name: str) -> dict:
+    """The whole table as the page draws it (``seats``: the table's seat records)."""
+    rules = state.rules
+    printed = printed_wall(rules)
+    costs = floor_costs(rules)
+    over = state.phase == OVER
+    boards = []
+    for seat, board in enumerate(state.players):
+        lines = []
+        for row in range(PATTERN_LINES):
+            count = board.line_count[row]
+            lines.append({"capacity": row + 1, "colour": NAMES[board.line_colour[row]] if count else None,
+                          "count": count, "closed": board.accept[row] == 0})
+        wall = []
+        for row in range(WALL_SIZE):
+            cells = []
+            for column in range(WALL_SIZE):
+                tile = board.wall[row][column]
+                pattern = printed[row][column]
+                pattern_name = NAMES[pattern] if pattern is not None else None
+                cells.append({"colour": NAMES[tile] if tile is not None else pattern_name,
+                              "tile": tile is not None, "pattern": pattern_name})
+            wall.append(cells)
+        floor = [{"tile": _tile_name(board.floor[space]) if space < len(board.floor) else None,
+                  "cost": cost} for space, cost in enumerate(costs)]
+        boards.append({"seat": seat, "name": seats[seat].name, "bot": seats[seat].bot,
+                       "connected": bool(connected[seat]), "score": board.score,
+                       "lines": lines, "wall": wall, "floor": floor,
+                       "marker": state.marker_holder == seat and not over})
+    placing = None
+    if state.phase == PLACE:
+        seat, row, columns = state.placing
+        placing = {"seat": seat, "row": row, "colour": NAMES[state.players[seat].line_colour[row]],
+                   "columns": list(columns)}
+    return {
+        "variant": variant_name,
+        "description": offered.variant.description,
+        "round": state.round,
+        "phase": state.phase,
+        "to_move": None if over else state.to_move,
+        "placing": placing,
+        "colours": COLOUR_LEGEND,
+        "seats": boards,
+        "factories": [_tiles(source) for source in state.sources[1:]],
+        "centre": {"tiles": _tiles(state.sources[CENTRE]), "marker": state.marker_in_centre and not over},
+        "bag": len(state.bag),
+        "lid": sum(state.lid),
+        "last_round": last_round,
+        "final": build_final(state, [s.name for s in seats]) if over else None,
+    }
+
+
+def build_final(state, names: Sequence[str]) -> dict:
+    scores = state.scores()
+    seats = []
+    for board in state.players:
+        seats.append({"tiles": board.placement_points, "floor": board.penalty_points,
+                      "bonuses": [{"kind": label, "points": points} for label, points in board.bonuses],
+                      "complete_rows": board.complete_rows(), "total": board.score})
+    text = winner_line(state, names)
+    tied = [seat for seat, score in enumerate(scores)
+            if state.winners and score == scores[state.winners[0]]]
+    return {"scores": scores, "seats": seats, "winners": list(state.winners),
+            "tie_break": text if len(tied) > 1 else None, "text": text}
+
+
+def build_legal(state) -> dict:
+    """The decisions the seat to move may send, with what each does."""
+    if state.phase == PLACE:
+        return {"drafts": [], "columns": [
+            {"move": format_decision(d), "row": d[0], "column": d[1], "points": placement_points(state, d)}
+            for d in state.legal_decisions()]}
+    if state.phase != DRAFT:
+        return {"drafts": [], "columns": []}
+    drafts = []
+    for decision in state.legal_decisions():
+        source, colour, line = decision
+        drafts.append({"move": format_decision(decision), "source": source, "colour": NAMES[colour],
+                       "line": line, "misplaced": False, "why": None,
+                       "effect": short_effect(state, decision)})
+    if state.rules.misplaced_to_floor:
+        # Legal too where the variant sends them to the floor: listed so the page can ask first.
+        listed = {(d["source"], d["colour"], d["line"]) for d in drafts}
+        seat = state.to_move
+        for source, counts in enumerate(state.sources):
+            for colour in COLOURS:
+                if not counts[colour]:
+                    continue
+                for line in range(PATTERN_LINES):
+                    if (source, NAMES[colour], line) in listed:
+                        continue
+                    decision = (source, colour, line)
+                    drafts.append({"move": format_decision(decision), "source": source,
+                                   "colour": NAMES[colour], "line": line, "misplaced": True,
+                                   "why": state.why_not(seat, colour, line),
+                                   "effect": short_effect(state, decision)})
+        drafts.sort(key=lambda d: (d["source"], COLOURS[NAMES.index(d["colour"])], d["line"]))
+    return {"drafts": drafts, "columns": []}
+
+
+__all__ = ["build_view", "build_legal", "build_final", "COLOUR_LEGEND", "FLOOR"]
