@@ -22,7 +22,7 @@ app = typer.Typer(
 )
 
 # Each module adds its command(s) to ``app`` when imported.
-COMMAND_MODULES = ("play", "replay", "simulate", "compare", "validate", "variants", "plugins_cmd")
+COMMAND_MODULES = ("play", "replay", "simulate", "compare", "validate", "variants", "plugins_cmd", "serve")
 
 
 def _register() -> None:

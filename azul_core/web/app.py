@@ -580,7 +580,7 @@ async def _close(websocket: WebSocket, code: int, reason: str) -> None:
     with contextlib.suppress(Exception):
         await websocket.send_text(json.dumps({"type": "error", "reason": reason}))
     with contextlib.suppress(Exception):
-        await websocket.close(code=code)
+        await websocket.close(code=code, reason=reason[:100])
 
 
 async def _write(client: Client) -> None:
