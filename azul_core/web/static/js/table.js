@@ -144,6 +144,7 @@ function render() {
   if (!view) return;
   document.body.dataset.version = String(app.version);
   document.body.dataset.phase = view.phase;
+  document.body.dataset.round = String(view.round);
   document.body.dataset.myTurn = myTurn() ? "yes" : "no";
   document.body.dataset.role = app.you === null ? "watcher" : "player";
   $("variant-name").textContent = view.variant;
@@ -193,7 +194,8 @@ function renderPlay() {
   const view = app.view;
   const play = $("play");
   play.hidden = app.you === null || view.phase === "over";
-  $("move-input").disabled = !myTurn();
+  // Open whenever the game is on: out of turn, the server says why not (in words).
+  $("move-input").disabled = view.phase === "over";
   const bar = $("confirm-bar");
   bar.hidden = !app.pending;
   $("pending-warning").hidden = true;
