@@ -2,6 +2,8 @@
 import { el, tile } from "./dom.js";
 
 const BONUS_WORDS = { rows: "rows", columns: "columns", colours: "colours" };
+// The table's columns: points from tiles, the floor's cost, each end bonus (rows, columns,
+// colours: whatever kinds the variant's plugins give), the final score.
 
 function signed(points) {
   return points > 0 ? `+${points}` : String(points);
@@ -40,7 +42,8 @@ export function drawFinal(view, { onDownload }) {
     const result = final.seats?.[index] || {};
     const bonus = (kind) => (result.bonuses || []).find((b) => b.kind === kind)?.points ?? 0;
     return el("tr", { class: final.winners.includes(index) ? "winner" : "", "data-seat": index },
-      el("th", { scope: "row" }, seat.name),
+      el("th", { scope: "row" }, seat.name,
+        final.winners.includes(index) ? el("span", { class: "star", title: "winner", "aria-label": "winner" }, " ★") : null),
       el("td", {}, result.tiles ?? ""),
       el("td", {}, result.floor ? signed(result.floor) : "0"),
       kinds.map((kind) => el("td", {}, bonus(kind) ? signed(bonus(kind)) : "0")),
@@ -50,8 +53,9 @@ export function drawFinal(view, { onDownload }) {
     el("h2", { id: "winner" }, `Game over. ${final.text || ""}`),
     final.tie_break ? el("p", { class: "tie-break" }, `Tie-break: ${final.tie_break}`) : null,
     el("div", { class: "table-scroll" }, el("table", { class: "final-table" },
-      el("thead", {}, el("tr", {}, el("th", {}, "player"), el("th", {}, "wall tiles"), el("th", {}, "floor"),
-        kinds.map((kind) => el("th", {}, `bonus: ${BONUS_WORDS[kind] ?? kind}`)), el("th", {}, "score"))),
+      el("caption", {}, "Points from the tiles on the wall, the floor's cost, the end bonuses and the score."),
+      el("thead", {}, el("tr", {}, el("th", {}, "player"), el("th", { title: "points scored by the tiles placed on the wall" }, "tiles"), el("th", {}, "floor"),
+        kinds.map((kind) => el("th", { title: `end bonus for complete ${BONUS_WORDS[kind] ?? kind}` }, `+${BONUS_WORDS[kind] ?? kind}`)), el("th", {}, "score"))),
       el("tbody", {}, rows))),
     el("p", {}, el("button", { type: "button", id: "download", class: "button primary", onclick: onDownload },
       "Download the game record")));

@@ -150,12 +150,14 @@ function render() {
   $("variant-name").textContent = view.variant;
   $("round").textContent = view.phase === "over" ? "game over" : `round ${view.round}`;
   const mover = view.to_move === null ? null : view.seats[view.to_move];
-  $("turn").textContent = view.phase === "over" ? "" : myTurn() ? "your turn" : mover ? `${mover.name} to move` : "";
+  const turn = view.phase === "over" ? "" : myTurn() ? "your turn" : mover ? `${mover.name} to move` : "";
+  $("turn").textContent = app.you === null ? `watching${turn ? ` · ${turn}` : ""}` : turn;
   document.title = `${myTurn() ? "Your turn · " : ""}Azul (${view.variant})`;
 
   const mine = myTurn();
   const drafts = mine ? app.legal.drafts || [] : [];
   const picks = new Set(drafts.map((d) => `${d.source}:${d.colour}`));
+  $("supply").hidden = view.phase === "over";
   fill($("supply"), drawSupply(view, picks, mine ? app.selected : null, pick),
     el("p", { class: "bag" }, `bag ${view.bag} · lid ${view.lid}`));
 
