@@ -348,10 +348,9 @@ def test_standard_game_two_friends_and_a_bot(browser, server, shots, errors):
     """A whole standard game from the home page: two friends (one on a phone) and a greedy bot,
     a watcher following along, one page closed and reopened mid-game, the server killed and
     restarted mid-game, refusals in words, and the final record validated."""
-    hostile = "<img src=x onerror=alert(1)>"
     host = browser.new_context(viewport=DESKTOP)
     home = host.new_page()
-    links = create_on_home_page(home, server, "standard", ["you", f"person:{hostile}", "bot:greedy"],
+    links = create_on_home_page(home, server, "standard", ["you", "person:East", "bot:greedy"],
                                 your_name="North")
     home.screenshot(path=str(shots / "links.png"), full_page=True)
     assert "#seat=" in links["seat-0"] and "#seat=" in links["seat-1"] and "#watch=" in links["watch"]
@@ -363,9 +362,6 @@ def test_standard_game_two_friends_and_a_bot(browser, server, shots, errors):
     watcher = Person(browser.new_context(viewport=DESKTOP), links["watch"], "watcher", errors)
     people = [north, friend]
 
-    # Names are text, never markup.
-    assert north.page.locator(".player-name", has_text=hostile).count() == 1
-    assert north.page.locator(".boards img").count() == 0
     assert watcher.body("role") == "watcher" and watcher.page.locator("#play").is_hidden()
 
     # Seat 0 starts: the page highlights only what North may take, and the friend may not move.
@@ -407,10 +403,9 @@ def test_standard_game_two_friends_and_a_bot(browser, server, shots, errors):
     assert "floor" in north.page.inner_text(".round-summary")
 
     # A few moves into round 2, the friend's page is closed and opened again: it catches up.
-    play(people, until=lambda: north.moves + friend.moves >= 20)
-    tiles = north.page.locator("#supply button.tile.pickable")
-    if north.my_turn() and tiles.count():
-        tiles.first.click()  # a colour picked, its targets highlighted
+    play(people, until=lambda: north.moves + friend.moves >= 20 and north.my_turn())
+    north.page.locator("#supply button.tile.pickable").first.click()  # its legal lines light up
+    assert north.page.locator(".board.mine .target").count() >= 1
     north.page.screenshot(path=str(shots / "table-in-play.png"))
     if os.environ.get("AZUL_README_SCREENSHOT") == "1":
         shutil.copy(shots / "table-in-play.png", ROOT / "docs" / "images" / "table.png")
@@ -424,7 +419,7 @@ def test_standard_game_two_friends_and_a_bot(browser, server, shots, errors):
     before = north.version()
     friend.reopen()
     assert friend.version() >= before
-    assert friend.page.inner_text(".board.mine .player-name") == hostile
+    assert friend.page.inner_text(".board.mine .player-name") == "East"
 
     # The server is killed mid-game and started again on the same port: nothing is lost.
     play(people, until=lambda: north.moves + friend.moves >= 30)
@@ -481,14 +476,22 @@ def test_grey_wall_game_columns_chosen_on_the_page(browser, server, shots, error
 def test_duel_game_misplaced_draft_asks_first(browser, server, shots, errors):
     """Duel: two friends play the whole game; a draft onto a line that can't take the colour is
     offered only with a warning, and can be changed before it is sent."""
-    table = server.create("duel", [{"name": "Ann"}, {"name": "Bob"}])
+    hostile = "<img src=x onerror=alert(1)>"
+    table = server.create("duel", [{"name": "Ann"}, {"name": hostile}])
     ann = Person(browser.new_context(viewport=DESKTOP), table["seats"][0]["url"], "Ann", errors)
     bob = Person(browser.new_context(viewport=PHONE), table["seats"][1]["url"], "Bob", errors)
     people = [ann, bob]
+    # Names are text, never markup.
+    assert ann.page.locator(".player-name", has_text=hostile).count() == 1
+    assert ann.page.locator("main img").count() == 0
     assert ann.page.locator(".board.mine .floor-space").count() == 8
     play(people, until=game_over(people), try_misplaced=True, type_every=5)
     assert ann.warnings_seen + bob.warnings_seen >= 1, "no misplaced draft was ever offered"
+    bob.page.wait_for_selector("#final-panel")
     bob.page.screenshot(path=str(shots / "game-over-phone.png"), full_page=True)
+    assert bob.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert bob.page.evaluate("(t => t.scrollWidth <= t.clientWidth)(document.querySelector('.table-scroll'))"), \
+        "the final table does not fit a phone"
     check_final(bob, shots, server)
 
 

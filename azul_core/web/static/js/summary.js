@@ -1,7 +1,7 @@
 // What the end of a round and the end of the game tell the players, from the server's view.
 import { el, tile } from "./dom.js";
 
-const BONUS_WORDS = { rows: "rows", columns: "columns", colours: "colours" };
+const BONUS_WORDS = { rows: "rows", columns: "cols", colours: "colours" };
 // The table's columns: points from tiles, the floor's cost, each end bonus (rows, columns,
 // colours: whatever kinds the variant's plugins give), the final score.
 
@@ -53,10 +53,10 @@ export function drawFinal(view, { onDownload }) {
     el("h2", { id: "winner" }, `Game over. ${final.text || ""}`),
     final.tie_break ? el("p", { class: "tie-break" }, `Tie-break: ${final.tie_break}`) : null,
     el("div", { class: "table-scroll" }, el("table", { class: "final-table" },
-      el("caption", {}, "Points from the tiles on the wall, the floor's cost, the end bonuses and the score."),
       el("thead", {}, el("tr", {}, el("th", {}, "player"), el("th", { title: "points scored by the tiles placed on the wall" }, "tiles"), el("th", {}, "floor"),
-        kinds.map((kind) => el("th", { title: `end bonus for complete ${BONUS_WORDS[kind] ?? kind}` }, `+${BONUS_WORDS[kind] ?? kind}`)), el("th", {}, "score"))),
+        kinds.map((kind) => el("th", { title: `end bonus: ${kind}` }, BONUS_WORDS[kind] ?? kind)), el("th", {}, "score"))),
       el("tbody", {}, rows))),
+    el("p", { class: "legend" }, "tiles: points from the tiles placed on the wall; floor: its cost; rows, cols, colours: the end bonuses."),
     el("p", {}, el("button", { type: "button", id: "download", class: "button primary", onclick: onDownload },
       "Download the game record")));
 }
