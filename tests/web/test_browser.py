@@ -63,9 +63,10 @@ class Server:
     """`azul serve` in a subprocess on loopback, with its own data folder; restartable on the
     same port (so the links stay the same) and killable with SIGKILL."""
 
-    def __init__(self, data: Path, seed: str):
+    def __init__(self, data: Path, seed: str, extra: tuple[str, ...] = ()):
         self.data = data
         self.seed = seed
+        self.extra = list(extra)
         self.proc: subprocess.Popen | None = None
         self.url = ""
         self.port = 0
@@ -89,7 +90,7 @@ class Server:
 
     def start(self, port: int = 0) -> None:
         command = self._command() + ["--host", "127.0.0.1", "--port", str(port), "--data", str(self.data),
-                                     *self.options]
+                                     *self.options, *self.extra]
         self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})
         found = threading.Event()
@@ -113,9 +114,9 @@ class Server:
             try:
                 with urllib.request.urlopen(self.url + "/healthz", timeout=2):
                     return
-            except OSError:
+            except OSError as exc:
                 if time.monotonic() > deadline:
-                    raise AssertionError("azul serve never answered:\n" + "\n".join(self.output[-30:]))
+                    raise AssertionError("azul serve never answered:\n" + "\n".join(self.output[-30:])) from exc
                 time.sleep(0.1)
 
     def kill(self) -> None:
@@ -349,10 +350,14 @@ def test_standard_game_two_friends_and_a_bot(browser, server, shots, errors):
     a watcher following along, one page closed and reopened mid-game, the server killed and
     restarted mid-game, refusals in words, and the final record validated."""
     host = browser.new_context(viewport=DESKTOP)
+    host.grant_permissions(["clipboard-read", "clipboard-write"])
     home = host.new_page()
     links = create_on_home_page(home, server, "standard", ["you", "person:East", "bot:greedy"],
                                 your_name="North")
     home.screenshot(path=str(shots / "links.png"), full_page=True)
+    home.click("[data-copy='seat-1']")
+    home.wait_for_selector(".copied:text('copied')")
+    assert home.evaluate("navigator.clipboard.readText()") == links["seat-1"]
     assert "#seat=" in links["seat-0"] and "#seat=" in links["seat-1"] and "#watch=" in links["watch"]
     assert "?" not in links["seat-1"], "a secret must never travel in a query string"
     assert links["own"].startswith(links["seat-0"]) and "&admin=" in links["own"]
@@ -493,6 +498,25 @@ def test_duel_game_misplaced_draft_asks_first(browser, server, shots, errors):
     assert bob.page.evaluate("(t => t.scrollWidth <= t.clientWidth)(document.querySelector('.table-scroll'))"), \
         "the final table does not fit a phone"
     check_final(bob, shots, server)
+
+
+def test_house_rule_from_a_variants_folder(browser, tmp_path, shots, errors):
+    """A house rule from examples/ is offered when its folder is given with --variants, and a
+    whole game of it is played on the page (one person against a bot)."""
+    _need_browser()
+    examples = ROOT / "examples" / "five-rounds"
+    running = Server(tmp_path / "data", seed="browser-house-rule", extra=("--variants", str(examples)))
+    running.start()
+    try:
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        links = create_on_home_page(page, running, "five-rounds", ["you", "bot:greedy"], your_name="Solo")
+        assert "round 5" in page.evaluate("document.querySelector('#variant-description').textContent")
+        solo = Person(page.context, links["own"], "Solo", errors)
+        play([solo], until=game_over([solo]))
+        assert int(solo.body("round")) <= 5
+        check_final(solo, shots, running, variant_folder=examples)
+    finally:
+        running.stop()
 
 
 def test_creator_hands_a_departed_seat_to_a_bot(browser, server, errors):
