@@ -426,6 +426,17 @@ def test_standard_game_two_friends_and_a_bot(browser, server, shots, errors):
     assert friend.version() >= before
     assert friend.page.inner_text(".board.mine .player-name") == "East"
 
+    # The friend's network drops for a while (a phone asleep, a tunnel): the others play on, and
+    # when it is back the page catches up by itself.
+    play(people, until=lambda: north.my_turn())
+    friend.context.set_offline(True)
+    north.play_one()
+    time.sleep(0.5)
+    assert friend.version() < north.version(), "offline, the friend's page can't have the news"
+    friend.context.set_offline(False)
+    friend.page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=north.version(),
+                                  timeout=20000)
+
     # The server is killed mid-game and started again on the same port: nothing is lost.
     play(people, until=lambda: north.moves + friend.moves >= 30)
     version = north.version()

@@ -2,6 +2,10 @@
 // message to the page, and comes back by itself after a network loss, a sleep or a server restart.
 
 const RETRY_MS = [250, 500, 1000, 2000, 4000];
+// A socket can look open after a sleep or a network change while the connection is gone: a ping
+// that gets no pong in time closes it, and the usual reconnection follows.
+const PING_EVERY_MS = 25000;
+const PONG_WITHIN_MS = 5000;
 
 export class TableConnection {
   /**
@@ -17,6 +21,8 @@ export class TableConnection {
     this.attempt = 0;
     this.timer = null;
     this.stopped = false;
+    this.pongTimer = null;
+    setInterval(() => { if (document.visibilityState === "visible") this.check(); }, PING_EVERY_MS);
     // A page coming back from sleep or a lost network reconnects at once instead of waiting.
     window.addEventListener("online", () => this.reconnectNow());
     document.addEventListener("visibilitychange", () => {
@@ -53,6 +59,11 @@ export class TableConnection {
       } catch {
         return;
       }
+      if (message.type === "pong") {
+        clearTimeout(this.pongTimer);
+        this.pongTimer = null;
+        return;
+      }
       if (message.type === "state") {
         this.attempt = 0;
         this.handlers.onStatus("live");
@@ -62,6 +73,8 @@ export class TableConnection {
     socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
+      clearTimeout(this.pongTimer);
+      this.pongTimer = null;
       // 4xxx: the server refused this link for good (no such table, bad secret): don't hammer it.
       if (event.code >= 4000 && event.code < 4500) {
         this.stopped = true;
@@ -82,9 +95,28 @@ export class TableConnection {
 
   reconnectNow() {
     if (this.stopped) return;
-    if (this.socket && this.socket.readyState <= WebSocket.OPEN) return;
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.check();
+      return;
+    }
+    if (this.socket && this.socket.readyState === WebSocket.CONNECTING) return;
     this.attempt = Math.max(this.attempt, 1);
     this.open();
+  }
+
+  /** Is the open socket still alive? No pong in time: close it (and so reconnect). */
+  check() {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN || this.pongTimer) return;
+    socket.send(JSON.stringify({ type: "ping" }));
+    this.pongTimer = setTimeout(() => {
+      this.pongTimer = null;
+      if (this.socket !== socket) return;
+      // Don't wait for a dead connection's closing handshake: drop it and reconnect now.
+      this.socket = null;
+      socket.close();
+      this.retry();
+    }, PONG_WITHIN_MS);
   }
 
   /** Send a message; false when the socket is not open (the caller says so on the page). */
