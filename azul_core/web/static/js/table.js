@@ -264,13 +264,16 @@ function misplacedWarning(move) {
 }
 
 function renderSummaries() {
+  // Redrawn only when they change, so a summary the player folded stays folded.
   const view = app.view;
-  const box = $("summaries");
   const round = view.last_round ? view.last_round.round : null;
-  if (round !== app.summaryRound || (!!view.final !== app.finalShown)) {
+  if (round !== app.summaryRound) {
     app.summaryRound = round;
+    fill($("round-box"), drawRoundSummary(view));
+  }
+  if (!!view.final !== app.finalShown) {
     app.finalShown = !!view.final;
-    fill(box, drawFinal(view, { onDownload: download }), drawRoundSummary(view));
+    fill($("final-box"), drawFinal(view, { onDownload: download }));
   }
 }
 
