@@ -77,6 +77,8 @@ class Config:
     allowed_origins: tuple[str, ...] = ()
     #: fsync every commit (survives a power cut; a killed process loses nothing either way)
     durable: bool = False
+    #: makes each new table's seed (the deals); tests give a fixed sequence
+    seed_factory: Any = None
 
     @property
     def database(self) -> Path:
@@ -223,7 +225,8 @@ class Server:
         self.check_limits(client)
         watch, admin = new_token(), new_token()
         now = time.time()
-        row = TableRow(new_token(), key, new_token(), now, now, None, 0, digest(watch), digest(admin), seats)
+        seed = self.config.seed_factory() if self.config.seed_factory else new_token()
+        row = TableRow(new_token(), key, str(seed), now, now, None, 0, digest(watch), digest(admin), seats)
         table, events = Table.new(row, offered)
         self.store.create(row, events)
         self.created_by[client].append(time.monotonic())

@@ -51,13 +51,20 @@ class Catalog:
         return [offered.describe() for offered in self.variants.values()]
 
 
+#: TOML files that are a Python project's, not a variant
+NOT_VARIANTS = ("pyproject.toml",)
+
+
 def variant_files(folder: Path) -> list[Path]:
     """Variant files in ``folder`` and in its immediate subfolders (``examples/`` holds one
     house rule per subfolder)."""
-    found = [p for p in sorted(folder.iterdir()) if p.is_file() and p.suffix in SUFFIXES]
+    def files(where: Path) -> list[Path]:
+        return [p for p in sorted(where.iterdir())
+                if p.is_file() and p.suffix in SUFFIXES and p.name not in NOT_VARIANTS]
+    found = files(folder)
     for sub in sorted(folder.iterdir()):
         if sub.is_dir() and not sub.name.startswith("."):
-            found += [p for p in sorted(sub.iterdir()) if p.is_file() and p.suffix in SUFFIXES]
+            found += files(sub)
     return found
 
 
@@ -84,7 +91,7 @@ def build_catalog(folders: list[Path] | tuple[Path, ...] = ()) -> Catalog:
             text = explain(dataclasses.replace(variant, path=None), standard)
             bots = sorted(available_bots(variant.rules))
         except VariantError as exc:
-            catalog.problems.append(f"{path}: {exc.problems[0]}" + (
+            catalog.problems.append(f"{exc.problems[0]}" + (
                 f" (and {len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""))
             continue
         except PluginError as exc:

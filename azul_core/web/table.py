@@ -171,8 +171,10 @@ class Table:
             rounds.append(RoundRecord(list(entry.factories), list(entry.actions), scores))
         result = ResultRecord(state.scores(), list(state.winners)) if self.over else None
         kinds = [seat.bot or "human" for seat in self.seats]
+        # The seed deals every round: told only when no round is left to deal.
+        seed = self.row.seed if self.over else None
         return GameRecord(self.offered.key, [seat.name for seat in self.seats], rounds,
-                          self.row.seed, result, None, {"player_kinds": kinds})
+                          seed, result, None, {"player_kinds": kinds})
 
     # ------------------------------------------------------------ deciding
 
