@@ -32,6 +32,10 @@ def play_command(
     resume: Annotated[Optional[Path], typer.Option(
         "--resume", metavar="PATH", help="Continue the game saved in this record.")] = None,
     think: ThinkOption = None,
+    join: Annotated[Optional[str], typer.Option(
+        "--join", metavar="SEAT_URL",
+        help="Sit at an online table (azul serve): its seat link, with the part after '#'. "
+             "Quote it in the shell.")] = None,
 ) -> None:
     """Play a game at the terminal: you against a bot, by default the standard game.
 
@@ -40,6 +44,9 @@ def play_command(
     from ..plugins import PluginError
     from ..game_session import GameSession, SessionError
 
+    if join is not None:
+        _join(join, variant, players, seed, record, resume)
+        return
     if think is not None and not think > 0:
         fail(f"--think must be a positive number of seconds, not {think}", USAGE)
     try:
@@ -59,6 +66,23 @@ def play_command(
     except PluginError as exc:
         fail(str(exc))
     code = session.run()
+    if code:
+        raise typer.Exit(code)
+
+
+def _join(url: str, *others) -> None:
+    """Play one seat of an online table at the terminal."""
+    if any(option is not None for option in others):
+        fail("--join plays a seat of an online table: the table decides the variant, the "
+             "players and the seed (--variant, --players, --seed, --record, --resume don't apply)", USAGE)
+    from ..game_session import SessionError
+    from ..web.remote import RemoteSession
+    try:
+        code = RemoteSession(url).run()
+    except SessionError as exc:
+        for line in exc.lines:
+            typer.echo(f"azul: {line}", err=True)
+        raise typer.Exit(exc.code)
     if code:
         raise typer.Exit(code)
 

@@ -202,12 +202,13 @@ class Table:
         after = state.clone()
         progress = self.progress.copy()
         try:
-            description = describe_decision(state, decision, [s.name for s in self.seats])
             _apply_decision(after, progress, decision)
         except IllegalDecision as exc:
             raise Refused(f"not legal: {exc}") from None
-        except (PluginError, KeyError, IndexError) as exc:
-            raise Refused(f"not legal: {exc}") from None
+        except PluginError as exc:
+            raise Refused(f"a rule plugin failed on this move, so it is not taken: {exc}") from None
+        # Described from the state before it, once the engine has accepted it.
+        description = describe_decision(state, decision, [s.name for s in self.seats])
         events = [Event(MOVE, format_decision(decision), seat)]
         progress.last = {"seat": seat, "move": events[0].text, "text": description}
         self._follow_up(after, progress, events)
