@@ -6,6 +6,6 @@ __version__ = "0.1.0"
 #: tuple of accepted versions); a plugin that needs another API is refused.
 API_VERSION = 1
 
-from .plugins import hookimpl  # noqa: E402  (the marker every plugin imports)
+from azul_core.hookspecs import hookimpl  # noqa: E402  (the marker every plugin imports)
 
 __all__ = ["API_VERSION", "hookimpl", "__version__"]

@@ -28,11 +28,13 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 import pluggy
 
-if TYPE_CHECKING:  # for the annotations only: rules.py imports this module
-    from .rules import MarkerRule, TableSetup
-    from .settings import Setting, Settings
+if TYPE_CHECKING:  # for the annotations only
+    from azul_core.rules import MarkerRule, TableSetup
+    from azul_core.settings import Setting, Settings
 
 hookspec = pluggy.HookspecMarker("azul")
+#: The marker of a hook implementation; plugins import it as ``azul_core.hookimpl``.
+hookimpl = pluggy.HookimplMarker("azul")
 
 Wall = Sequence[Sequence["int | None"]]
 #: Per seat, its pattern lines as ``(colour or None, count)``.

@@ -33,13 +33,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Iterable, Mapping, Sequence
 
-from .colours import COLOUR_OF_LETTER, COLOURS, LETTERS, MARKER, NAMES
-from .notation import parse_decision
-from .plugins import LoadedPlugin, ask_all, load_plugin, register_plugins
-from .rules import PATTERN_LINES, WALL_SIZE, Rules
-from .settings import Settings
-from .state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision
-from .variant import Variant, find_variant, load_variant
+from azul_core.colours import COLOUR_OF_LETTER, COLOURS, LETTERS, MARKER, NAMES
+from azul_core.engine.notation import parse_decision
+from azul_core.engine.plugins import LoadedPlugin, ask_all, load_plugin, register_plugins
+from azul_core.engine.rulebook import Rules
+from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision
+from azul_core.rules import PATTERN_LINES, WALL_SIZE
+from azul_core.settings import Settings
+from azul_core.variants.loading import Variant, find_variant, load_variant
 
 MARKER_LETTER = "M"
 ANY_TILE = "x"

@@ -22,14 +22,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from azul_core.bots import make_bot  # noqa: E402
-from azul_core.state import DEAL, GameState  # noqa: E402
-from azul_core.variant import load_variant  # noqa: E402
+from azul_core.engine.state import DEAL, GameState  # noqa: E402
+from azul_core.players.registry import make_bot  # noqa: E402
+from azul_core.variants.loading import load_variant  # noqa: E402
 
 
 def make(name: str, seed, think, iterations):
     if name == "mcts" and iterations is not None:
-        from azul_core.search import MctsBot
+        from azul_core.players.search import MctsBot
         return MctsBot(seed=seed, iterations=iterations)
     return make_bot(name, seed=seed, think=think)
 

@@ -23,10 +23,10 @@ import time
 import timeit
 from pathlib import Path
 
-from azul_core.record import validate_record
-from azul_core.simulate import simulate
-from azul_core.state import DEAL, DRAFT, GameState
-from azul_core.variant import load_variant
+from azul_core.engine.state import DEAL, DRAFT, GameState
+from azul_core.lab.simulate import simulate
+from azul_core.records.game_record import validate_record
+from azul_core.variants.loading import load_variant
 
 #: The issue's yardstick: the whole `azul simulate` process, start-up included.
 HEADLINE = ["simulate", "--variant", "standard", "--players", "2", "--games", "6000",

@@ -10,9 +10,9 @@ from typer.testing import CliRunner
 
 from azul_core.cli.app import _register, app
 from azul_core.cli.simulate import GameProgress
-from azul_core.simulate import simulate
-from azul_core.stats import wilson_interval
-from azul_core.variant import load_variant
+from azul_core.lab.simulate import simulate
+from azul_core.lab.stats import wilson_interval
+from azul_core.variants.loading import load_variant
 
 ENV = {"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0", "COLUMNS": "200", "NO_COLOR": "1"}
 OLD_FIELDS = {"variant", "players", "games", "seed", "bots", "mean_rounds", "min_rounds", "max_rounds",

@@ -8,12 +8,13 @@ from types import SimpleNamespace
 
 import pytest
 
-from azul_core import bots as bots_module
-from azul_core.bots import GreedyBot, RandomBot, available_bots, board_value, broken_bots, make_bot
 from azul_core.colours import BLUE, COLOUR_OF_LETTER, RED, YELLOW
-from azul_core.search import MctsBot, quick_gains
-from azul_core.state import DEAL, FLOOR, PLACE, GameState
-from azul_core.variant import load_variant
+from azul_core.engine.state import DEAL, FLOOR, PLACE, GameState
+from azul_core.players import registry as bots_module
+from azul_core.players.bots import GreedyBot, RandomBot, board_value
+from azul_core.players.registry import available_bots, broken_bots, make_bot
+from azul_core.players.search import MctsBot, quick_gains
+from azul_core.variants.loading import load_variant
 
 VARIANTS = ("standard", "grey-wall", "duel")
 
@@ -97,7 +98,7 @@ def test_greedy_placements_on_the_grey_wall_score_the_most_for_a_last_line(varia
     bot = GreedyBot(seed=2)
     deal = random.Random(4)
     checked = 0
-    from azul_core.render import placement_points
+    from azul_core.players.render import placement_points
     while not state.over and checked < 20:
         if state.phase == DEAL:
             state.deal(deal)
@@ -218,7 +219,7 @@ def test_bots_installed_under_the_entry_point_group_are_found(monkeypatch):
 
 def test_bots_registered_by_a_plugin_hook_are_found(tmp_path):
     (tmp_path / "house_bots.py").write_text(textwrap.dedent("""
-        from azul_core.bots import RandomBot
+        from azul_core.players.bots import RandomBot
 
         class Stubborn(RandomBot):
             name = "stubborn"
@@ -235,7 +236,7 @@ def test_bots_registered_by_a_plugin_hook_are_found(tmp_path):
 
 
 def test_seat_rewards_are_exact_at_the_end():
-    from azul_core.search import seat_rewards
+    from azul_core.players.search import seat_rewards
     over = SimpleNamespace(num_players=2, phase="over", winners=[1])
     assert seat_rewards(over, 6.0) == [0.0, 1.0]
     shared = SimpleNamespace(num_players=2, phase="over", winners=[0, 1])

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from azul_core.cli.app import _register, app
-from azul_core.simulate import simulate
+from azul_core.lab.simulate import simulate
 
 ENV = {"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0", "COLUMNS": "200", "NO_COLOR": "1"}
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -126,7 +126,7 @@ def test_plot_without_matplotlib_is_refused_before_playing(monkeypatch, tmp_path
     result = azul("compare", "standard", "grey-wall", "--games", "1000000", "--plot", str(picture))
     assert result.exit_code == 1
     assert result.stderr.strip() == ("azul: --plot needs matplotlib, which is not installed "
-                                     "(pip install 'azul-variants[plot]')")
+                                     "(pip install matplotlib, or pip install \".[plot]\" in the project folder)")
     assert not picture.exists()
 
 

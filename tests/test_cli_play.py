@@ -10,11 +10,11 @@ from typer.testing import CliRunner
 
 import azul_core.cli.play  # noqa: F401  (registers the command)
 import azul_core.cli.replay  # noqa: F401  (registers the command)
-from azul_core.bots import GreedyBot
 from azul_core.cli.app import app
-from azul_core.notation import format_decision
-from azul_core.record import check_record, read_record, replay_state
-from azul_core.state import PLACE
+from azul_core.engine.notation import format_decision
+from azul_core.engine.state import PLACE
+from azul_core.players.bots import GreedyBot
+from azul_core.records.game_record import check_record, read_record, replay_state
 
 ENV = {"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0", "COLUMNS": "200", "NO_COLOR": "1"}
 
@@ -416,7 +416,7 @@ def test_undo_across_a_round_boundary_goes_back_into_the_last_round(tmp_path):
 
     from rich.console import Console
 
-    from azul_core.game_session import GameSession
+    from azul_core.players.session import GameSession
 
     bot = GreedyBot(seed=1)
     seen = {"undone": False, "state_after_undo": None}

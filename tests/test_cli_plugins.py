@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from azul_core.cli.app import _register, app
-from azul_core.plugins import PluginError
+from azul_core.engine.plugins import PluginError
 
 _register()
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 import azul_core.cli.simulate  # noqa: F401  (registers the command)
 import azul_core.cli.validate  # noqa: F401  (registers the command)
 from azul_core.cli.app import app
-from azul_core.record import FORMAT
+from azul_core.records.game_record import FORMAT
 
 ENV = {"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0", "COLUMNS": "200", "NO_COLOR": "1"}
 HAND_RECORD = {

@@ -8,10 +8,22 @@ import textwrap
 import pytest
 
 from azul_core.colours import BLUE, RED, YELLOW
-from azul_core.state import DRAFT, FLOOR, OVER, GameState, IllegalDecision
-from azul_core.testing import (MoveRefused, floor_of, lines_of, new_game, play, play_out, scores,
-                               set_floor, set_lines, set_table, set_wall, wall_text)
-from azul_core.variant import load_variant
+from azul_core.engine.state import DRAFT, FLOOR, OVER, GameState, IllegalDecision
+from azul_core.testing import (
+    MoveRefused,
+    floor_of,
+    lines_of,
+    new_game,
+    play,
+    play_out,
+    scores,
+    set_floor,
+    set_lines,
+    set_table,
+    set_wall,
+    wall_text,
+)
+from azul_core.variants.loading import load_variant
 
 
 @pytest.fixture(scope="module")
@@ -299,7 +311,7 @@ def test_random_duel_games_keep_the_invariants(duel):
 
 
 def test_who_starts_when_nobody_took_the_marker_is_still_the_standard_setting(tmp_path):
-    from azul_core.variant import load_variant
+    from azul_core.variants.loading import load_variant
     path = tmp_path / "duel-next.yaml"
     path.write_text("extends: duel\nsettings: {start_without_marker: next}\n")
     assert load_variant(path).rules.marker.unclaimed == "next"

@@ -9,9 +9,8 @@ import pytest
 import yaml
 
 from azul_core.colours import BLACK, MARKER
-from azul_core.testing import (floor_of, new_game, play, play_out, set_lines, set_table, set_wall,
-                               wall_from)
-from azul_core.variant import load_variant
+from azul_core.testing import floor_of, new_game, play, play_out, set_lines, set_table, set_wall, wall_from
+from azul_core.variants.loading import load_variant
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 HOUSE_RULES = {  # folder: (variant file, plugin file, the hook it uses)
@@ -44,7 +43,7 @@ def test_example_variant_extends_standard_and_adds_its_plugin_file(folder):
     variant = load_variant(variant_path(folder))
     plugin = variant.plugins[-1]
     assert plugin.name == Path(plugin_file).stem and plugin.origin.startswith("file ")
-    assert getattr(plugin.module, "AZUL_API") == 1
+    assert plugin.module.AZUL_API == 1
     assert plugin.name in variant.rules.deciders[hook]  # "family_floor > standard", "standard + diagonals"
 
 

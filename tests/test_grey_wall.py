@@ -7,10 +7,23 @@ import random
 import pytest
 
 from azul_core.colours import BLUE, RED
-from azul_core.state import OVER, PLACE
-from azul_core.testing import (MoveRefused, floor_of, lines_of, new_game, play, play_out, scores,
-                               set_floor, set_lines, set_table, set_wall, wall_from, wall_text)
-from azul_core.variant import load_variant
+from azul_core.engine.state import OVER, PLACE
+from azul_core.testing import (
+    MoveRefused,
+    floor_of,
+    lines_of,
+    new_game,
+    play,
+    play_out,
+    scores,
+    set_floor,
+    set_lines,
+    set_table,
+    set_wall,
+    wall_from,
+    wall_text,
+)
+from azul_core.variants.loading import load_variant
 from azul_plugins.grey_wall import blocked, legal_columns, row_fits
 from azul_plugins.standard import circulation
 
@@ -257,7 +270,7 @@ def test_the_blocked_end_is_a_setting():
 
 def test_random_games_end_and_keep_every_tile():
     rules = load_variant("grey-wall").rules
-    from azul_core.state import GameState
+    from azul_core.engine.state import GameState
     for players in (2, 3, 4):
         for seed in range(40):
             game = GameState(rules, players)
@@ -276,7 +289,7 @@ def test_random_games_end_and_keep_every_tile():
 
 def test_random_placements_respect_the_wall():
     rules = load_variant("grey-wall").rules
-    from azul_core.state import GameState
+    from azul_core.engine.state import GameState
     game = GameState(rules, 2)
     rng = random.Random(3)
     seen_choice = False

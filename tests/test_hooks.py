@@ -14,13 +14,12 @@ from pathlib import Path
 import pytest
 
 from azul_core import hookdoc, hookimpl, hookspecs
-from azul_core.bots import available_bots, make_bot
 from azul_core.colours import BLUE, RED, YELLOW
+from azul_core.engine.state import PLACE, IllegalDecision
+from azul_core.players.registry import available_bots, make_bot
 from azul_core.rules import MarkerRule, TableSetup
 from azul_core.settings import Setting
-from azul_core.state import FLOOR, PLACE, IllegalDecision
-from azul_core.testing import (floor_of, lines_of, new_game, play, play_out, run_round, set_lines,
-                               set_table)
+from azul_core.testing import floor_of, lines_of, new_game, play, play_out, run_round, set_lines, set_table
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "plugins.md"
 

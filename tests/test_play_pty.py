@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from azul_core.record import check_record, read_record
+from azul_core.records.game_record import check_record, read_record
 
 pty = pytest.importorskip("pty")
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from azul_core import API_VERSION, hookimpl
-from azul_core.plugins import PluginError, load_plugin, register_plugins
-from azul_core.state import IllegalDecision
+from azul_core.engine.plugins import PluginError, load_plugin, register_plugins
+from azul_core.engine.state import IllegalDecision
 from azul_core.testing import new_game, play, play_out, set_lines, set_table, set_wall
-from azul_core.variant import VariantError, load_variant
+from azul_core.variants.loading import VariantError, load_variant
 
 HOUSE_RULE = """\
 from azul_core import hookimpl

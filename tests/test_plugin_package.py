@@ -19,14 +19,13 @@ import os
 import shutil
 import site
 import subprocess
-import sys
 import venv
 from importlib import metadata
 from pathlib import Path
 
 import pytest
 
-from azul_core.plugins import installed_plugins
+from azul_core.engine.plugins import installed_plugins
 
 pytestmark = pytest.mark.package
 
@@ -37,7 +36,7 @@ PLAY_GAMES = """
 import json, sys
 from pathlib import Path
 from azul_core.testing import new_game, play_out
-from azul_core.variant import load_variant
+from azul_core.variants.loading import load_variant
 
 house = load_variant(Path(sys.argv[1]))
 result = {"plugins": [(p.name, p.origin, p.version) for p in house.plugins],

@@ -11,12 +11,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
-from azul_core.bots import RandomBot
-from azul_core.state import DEAL, OVER, GameState
+from azul_core.engine.state import DEAL, OVER, GameState
+from azul_core.players.bots import RandomBot
 from azul_core.testing import new_game
-from azul_core.variant import builtin_variants
+from azul_core.variants.loading import builtin_variants
 
 #: The shipped variants these invariants hold for (each is checked only if it is installed).
 VARIANTS = ["standard"] + [name for name in ("grey-wall", "duel") if name in builtin_variants()]

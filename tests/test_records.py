@@ -7,16 +7,28 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from azul_core.record import (
-    FORMAT, Recorder, RecordError, ReplayError, check_record, describe_error,
-    dumps_record, iter_replay, parse_record, read_record, record_from_data, record_variant,
-    replay_state, validate_record,
+from azul_core.engine.state import OVER, GameState
+from azul_core.lab.simulate import play_game
+from azul_core.records.game_record import (
+    FORMAT,
+    Recorder,
+    RecordError,
+    ReplayError,
+    check_record,
+    describe_error,
+    dumps_record,
+    iter_replay,
+    parse_record,
+    read_record,
+    record_from_data,
+    record_variant,
+    replay_state,
+    validate_record,
 )
-from azul_core.simulate import play_game
-from azul_core.state import OVER, GameState
-from azul_core.variant import builtin_variants, load_variant
+from azul_core.variants.loading import builtin_variants, load_variant
 
 # A game written by hand from rules/standard.md, as another program would write it.
 #
@@ -318,7 +330,7 @@ def test_a_variant_file_that_breaks_its_reader_is_an_error_entry(tmp_path):
 
 def test_variants_are_loaded_once_per_process(monkeypatch):
     first = record_variant(parse_record(json.dumps(hand_record())))
-    import azul_core.variant as variant_module
+    import azul_core.variants.loading as variant_module
 
     def no_reload(*args, **kwargs):
         raise AssertionError("the variant was loaded again")

@@ -9,13 +9,23 @@ from types import SimpleNamespace
 import pytest
 from rich.console import Console
 
-from azul_core.bots import GreedyBot
 from azul_core.colours import BLUE, COLOUR_OF_LETTER, RED, WHITE, YELLOW
-from azul_core.render import (describe_decision, draw_board, draw_game, draw_legal, draw_result,
-                              floor_costs, printed_wall, render_text, short_effect, winner_line)
-from azul_core.notation import format_decision
-from azul_core.state import DEAL, FLOOR, GameState
-from azul_core.variant import load_variant
+from azul_core.engine.notation import format_decision
+from azul_core.engine.state import DEAL, FLOOR, GameState
+from azul_core.players.bots import GreedyBot
+from azul_core.players.render import (
+    describe_decision,
+    draw_board,
+    draw_game,
+    draw_legal,
+    draw_result,
+    floor_costs,
+    printed_wall,
+    render_text,
+    short_effect,
+    winner_line,
+)
+from azul_core.variants.loading import load_variant
 
 
 @pytest.fixture(scope="module")

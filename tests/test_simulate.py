@@ -6,12 +6,17 @@ import json
 
 import pytest
 
-import azul_core.simulate as simulate_module
-from azul_core.record import validate_record
-from azul_core.simulate import (
-    SimulationError, game_seed, play_game, record_variant_ref, resolve_bots, simulate,
+import azul_core.lab.simulate as simulate_module
+from azul_core.lab.simulate import (
+    SimulationError,
+    game_seed,
+    play_game,
+    record_variant_ref,
+    resolve_bots,
+    simulate,
 )
-from azul_core.variant import load_variant
+from azul_core.records.game_record import validate_record
+from azul_core.variants.loading import load_variant
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +177,7 @@ def test_records_in_processes_match_records_in_one(standard, tmp_path):
 
 
 def test_think_reaches_the_search_bot(monkeypatch):
-    import azul_core.simulate as simulation
+    import azul_core.lab.simulate as simulation
     seen = []
     real = simulation.bot_factories
 
@@ -192,6 +197,7 @@ def test_think_reaches_the_search_bot(monkeypatch):
 
 def test_think_must_be_positive():
     from typer.testing import CliRunner
+
     from azul_core.cli.app import _register, app
     _register()
     result = CliRunner().invoke(app, ["simulate", "--games", "1", "--think", "0"],

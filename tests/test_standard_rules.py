@@ -11,12 +11,27 @@ from collections import Counter
 import pytest
 
 from azul_core.colours import BLACK, BLUE, COLOURS, RED, WHITE, YELLOW
-from azul_core.notation import format_decision
+from azul_core.engine.notation import format_decision
+from azul_core.engine.state import CENTRE, DEAL, DRAFT, FLOOR, OVER, GameState, IllegalDecision
 from azul_core.rules import PATTERN_LINES
-from azul_core.state import CENTRE, DEAL, DRAFT, FLOOR, OVER, GameState, IllegalDecision
 from azul_core.testing import (
-    MoveRefused, counts_of, deal, floor_of, lines_of, new_game, play, play_out, run_round,
-    scores, set_bag, set_floor, set_lines, set_table, set_wall, snapshot, wall_text,
+    MoveRefused,
+    counts_of,
+    deal,
+    floor_of,
+    lines_of,
+    new_game,
+    play,
+    play_out,
+    run_round,
+    scores,
+    set_bag,
+    set_floor,
+    set_lines,
+    set_table,
+    set_wall,
+    snapshot,
+    wall_text,
 )
 
 EMPTY_WALL = ". . . . .\n" * 5

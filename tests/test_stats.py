@@ -1,4 +1,4 @@
-"""azul_core.stats against values worked out by hand or published with the methods."""
+"""azul_core.lab.stats against values worked out by hand or published with the methods."""
 
 from __future__ import annotations
 
@@ -6,9 +6,18 @@ import math
 
 import pytest
 
-from azul_core.stats import (
-    describe, mean, median, normal_quantile, quartiles, regularized_beta, stdev,
-    t_two_sided_p, two_proportion_test, welch_test, wilson_interval,
+from azul_core.lab.stats import (
+    describe,
+    mean,
+    median,
+    normal_quantile,
+    quartiles,
+    regularized_beta,
+    stdev,
+    t_two_sided_p,
+    two_proportion_test,
+    welch_test,
+    wilson_interval,
 )
 
 # Welch's classic example samples (equal sizes, then unequal sizes and variances); the expected

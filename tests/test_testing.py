@@ -10,10 +10,20 @@ import pytest
 
 import azul_core.testing as testing
 from azul_core import hookimpl
-from azul_core.state import DEAL, IllegalDecision
+from azul_core.engine.state import DEAL, IllegalDecision
 from azul_core.testing import (
-    MoveRefused, deal, floor_of, lines_of, new_game, play, scores, set_floor, set_lines, set_table,
-    set_wall, wall_from,
+    MoveRefused,
+    deal,
+    floor_of,
+    lines_of,
+    new_game,
+    play,
+    scores,
+    set_floor,
+    set_lines,
+    set_table,
+    set_wall,
+    wall_from,
 )
 
 

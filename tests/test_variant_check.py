@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from azul_core.variant import builtin_variants
-from azul_core.variant_check import check_variant_file
+from azul_core.variants.check import check_variant_file
+from azul_core.variants.loading import builtin_variants
 
 
 def write(folder: Path, name: str, text: str) -> Path:
@@ -90,9 +90,9 @@ def test_a_game_that_never_ends(tmp_path):
 def test_tiles_lost_are_a_broken_invariant():
     # The hooks' answers are checked, so no plugin can lose a tile through them; the check
     # still guards the engine itself.
-    from azul_core.state import GameState
-    from azul_core.variant import load_variant
-    from azul_core.variant_check import _broken_invariant
+    from azul_core.engine.state import GameState
+    from azul_core.variants.check import _broken_invariant
+    from azul_core.variants.loading import load_variant
     game = GameState(load_variant("standard").rules, 2)
     assert _broken_invariant(game, 20) is None
     game.bag.remove(3)

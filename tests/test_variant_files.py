@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from azul_core.variant import VariantError, builtin_variants, load_variant
-from azul_core.variant_files import Problem, read_mapping
+from azul_core.variants.files import Problem, read_mapping
+from azul_core.variants.loading import VariantError, builtin_variants, load_variant
 
 
 def write(folder: Path, name: str, text: str) -> Path:

@@ -2,5 +2,5 @@
 
 
 def main() -> None:
-    from .app import run
+    from azul_core.cli.app import run
     run()

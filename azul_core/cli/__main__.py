@@ -1,5 +1,5 @@
 """``python -m azul_core.cli``: the ``azul`` command without its entry-point script."""
 
-from . import main
+from azul_core.cli import main
 
 main()

@@ -59,8 +59,8 @@ def one_line(message: str) -> str:
 
 def load_variant_or_fail(ref: str):
     """Load a variant by name or file, or exit 1 with every problem listed."""
-    from ..plugins import PluginError
-    from ..variant import VariantError, load_variant
+    from azul_core.engine.plugins import PluginError
+    from azul_core.variants.loading import VariantError, load_variant
     try:
         return load_variant(ref)
     except VariantError as exc:

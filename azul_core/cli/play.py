@@ -7,8 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import app
-from .common import USAGE, ThinkOption, fail, seed_value
+from azul_core.cli.app import app
+from azul_core.cli.common import USAGE, ThinkOption, fail, seed_value
 
 DEFAULT_PLAYERS = "human,mcts"
 
@@ -41,8 +41,8 @@ def play_command(
 
     Type moves like 2R4 or '2 red 4'; '?' lists the legal moves, 'help' explains.
     """
-    from ..plugins import PluginError
-    from ..game_session import GameSession, SessionError
+    from azul_core.engine.plugins import PluginError
+    from azul_core.players.session import GameSession, SessionError
 
     if join is not None:
         _join(join, variant, players, seed, record, resume)
@@ -62,7 +62,7 @@ def play_command(
     except SessionError as exc:
         for line in exc.lines:
             typer.echo(f"azul: {line}", err=True)
-        raise typer.Exit(exc.code)
+        raise typer.Exit(exc.code) from None
     except PluginError as exc:
         fail(str(exc))
     code = session.run()
@@ -75,14 +75,14 @@ def _join(url: str, *others) -> None:
     if any(option is not None for option in others):
         fail("--join plays a seat of an online table: the table decides the variant, the "
              "players and the seed (--variant, --players, --seed, --record, --resume don't apply)", USAGE)
-    from ..game_session import SessionError
-    from ..web.remote import RemoteSession
+    from azul_core.players.session import SessionError
+    from azul_core.web.remote import RemoteSession
     try:
         code = RemoteSession(url).run()
     except SessionError as exc:
         for line in exc.lines:
             typer.echo(f"azul: {line}", err=True)
-        raise typer.Exit(exc.code)
+        raise typer.Exit(exc.code) from None
     if code:
         raise typer.Exit(code)
 

@@ -8,8 +8,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import app
-from .common import USAGE, fail, fail_with_problems
+from azul_core.cli.app import app
+from azul_core.cli.common import USAGE, fail, fail_with_problems
 
 REPLAY_HELP = """\
 Enter or n  next action        p  previous action
@@ -30,10 +30,10 @@ def replay_command(
         help="Print the position in ROUND after ACTION actions (0: right after the deal), then exit.")] = None,
 ) -> None:
     """Replay a record: step through it action by action, or print one position (--final, --at)."""
-    from ..plugins import PluginError
-    from ..record import RecordError, ReplayError, iter_replay, read_record, record_variant
-    from ..render import make_console
-    from ..variant import VariantError
+    from azul_core.engine.plugins import PluginError
+    from azul_core.players.render import make_console
+    from azul_core.records.game_record import RecordError, ReplayError, iter_replay, read_record, record_variant
+    from azul_core.variants.loading import VariantError
 
     if final and at is not None:
         fail("--final and --at can't be used together", USAGE)
@@ -102,8 +102,8 @@ class _Viewer:
         return f"no action {action} in round {round_number}: it has actions 0 (the deal) to {last}"
 
     def describe(self, index: int) -> str:
-        from ..notation import parse_decision
-        from ..render import describe_decision
+        from azul_core.engine.notation import parse_decision
+        from azul_core.players.render import describe_decision
         step = self.steps[index]
         if step.action == 0:
             return f"round {step.round} dealt: {step.text.removeprefix('deal ')}"
@@ -111,8 +111,8 @@ class _Viewer:
         return f"{step.action}. {describe_decision(before, parse_decision(step.text), self.names)}"
 
     def show(self, index: int, result: bool = False) -> None:
-        from ..render import draw_game, draw_result
-        from ..state import OVER
+        from azul_core.engine.state import OVER
+        from azul_core.players.render import draw_game, draw_result
         step = self.steps[index]
         self.console.print(draw_game(step.state, self.names, self.describe(index),
                                      title=f"{step.state.rules.name}  [{step.round}:{step.action}]"))

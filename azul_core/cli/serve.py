@@ -11,8 +11,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import app
-from .common import USAGE, fail
+from azul_core.cli.app import app
+from azul_core.cli.common import USAGE, fail
 
 
 @app.command("serve")
@@ -85,8 +85,8 @@ def serve_command(
     for folder in variants or []:
         if not folder.is_dir():
             fail(f"--variants {folder}: no such folder")
-    from ..game_session import data_folder
-    from ..web.serving import ServeOptions, serve
+    from azul_core.players.session import data_folder
+    from azul_core.web.serving import ServeOptions, serve
 
     options = ServeOptions(host=host, port=port, data=data if data is not None else data_folder() / "serve",
                            variant_dirs=tuple(variants or ()), proxy_headers=proxy_headers,

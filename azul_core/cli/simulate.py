@@ -9,9 +9,20 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import app
-from .common import (INVALID, BotsOption, PlayersOption, QuietOption, ThinkOption, WorkersOption,
-                     check_run_options, fail, load_variant_or_fail, one_line, seed_value)
+from azul_core.cli.app import app
+from azul_core.cli.common import (
+    INVALID,
+    BotsOption,
+    PlayersOption,
+    QuietOption,
+    ThinkOption,
+    WorkersOption,
+    check_run_options,
+    fail,
+    load_variant_or_fail,
+    one_line,
+    seed_value,
+)
 
 
 @app.command("simulate")
@@ -38,7 +49,7 @@ def simulate_command(
     import random
     import time
 
-    from ..simulate import SimulationError, simulate
+    from azul_core.lab.simulate import SimulationError, simulate
 
     check_run_options(games, 1, workers, think)
     loaded = load_variant_or_fail(variant)
@@ -71,8 +82,7 @@ class GameProgress:
         console = Console(stderr=True)
         if not console.is_terminal:
             return
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeRemainingColumn)
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
         self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                              TimeRemainingColumn(), console=console, transient=True)
 
@@ -101,6 +111,8 @@ def _print_summary(summary: dict, elapsed: float) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from azul_core.lab.report import number, share_with_interval, summary_lines
+
     console = Console(highlight=False, soft_wrap=True)
     games = summary["games"]
     console.print(f"{summary['variant']}: {games} game{'s' if games != 1 else ''}, "
@@ -111,9 +123,9 @@ def _print_summary(summary: dict, elapsed: float) -> None:
         table.add_column(heading, justify="left" if heading == "bot" else "right")
     for seat in summary["seats"]:
         score = seat["score"]
-        table.add_row(str(seat["seat"]), seat["bot"], f"{seat['mean_score']:.2f}", _number(score["median"]),
-                      f"{score['stdev']:.2f}", f"{_number(score['q1'])}-{_number(score['q3'])}",
-                      str(seat["wins"]), _share_with_interval(seat))
+        table.add_row(str(seat["seat"]), seat["bot"], f"{seat['mean_score']:.2f}", number(score["median"]),
+                      f"{score['stdev']:.2f}", f"{number(score['q1'])}-{number(score['q3'])}",
+                      str(seat["wins"]), share_with_interval(seat))
     console.print(table)
     points = Table(box=None, pad_edge=False, title="points per game", title_justify="left")
     for heading in ("seat", "placed", "bonuses", "penalties", "spared", "floor tiles/round"):
@@ -131,40 +143,3 @@ def _print_summary(summary: dict, elapsed: float) -> None:
     rate = games / elapsed if elapsed > 0 else float("inf")
     shown = f"{rate:.0f}" if rate >= 10 else f"{rate:.2g}"  # a slow search bot: 0.31, not 0
     console.print(f"{elapsed:.2f} s ({shown} games/s)")
-
-
-def summary_lines(summary: dict) -> list[str]:
-    """The whole-run lines of the text summary: every seat together."""
-    score, rounds, start = summary["score"], summary["rounds_per_game"], summary["start_player"]
-    points = summary["points"]
-    labels = ", ".join(f"{label} {value:.2f}" for label, value in points["bonuses_by_label"].items())
-    starter = f"seat {start['seat']}" if start["seat"] is not None else "the first player"
-    return [
-        f"scores, every seat: mean {score['mean']:.2f}, median {_number(score['median'])}, "
-        f"sd {score['stdev']:.2f}, quartiles {_number(score['q1'])}-{_number(score['q3'])}, "
-        f"min {_number(score['min'])}, max {_number(score['max'])}",
-        f"start player ({starter}): win share {_share_with_interval(start)}; advantage over a fair "
-        f"{start['fair_share']:.1%}: {_signed_points(start['advantage'])} percentage points "
-        f"(95% interval {_signed_points(start['advantage_low'])} to {_signed_points(start['advantage_high'])})",
-        f"rounds per game: mean {summary['mean_rounds']:.2f}, median {_number(rounds['median'])}, "
-        f"sd {rounds['stdev']:.2f}, min {summary['min_rounds']}, max {summary['max_rounds']}; "
-        f"shared victories: {summary['shared_victories']}",
-        f"floor tiles per round, per player: {summary['floor_tiles_per_round']:.2f}",
-        f"points per player and game, every seat: placements {points['placements']:.2f}, bonuses "
-        f"{points['bonuses']:.2f}" + (f" ({labels})" if labels else "") +
-        f", penalties {points['penalties']:.2f}, spared by the zero floor {points['penalties_waived']:.2f}",
-    ]
-
-
-def _number(value: float) -> str:
-    """A whole number without decimals, else two decimals (medians and quartiles are often whole)."""
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
-
-
-def _signed_points(share: float) -> str:
-    """A difference of shares in percentage points, with its sign."""
-    return f"{share * 100:+.1f}"
-
-
-def _share_with_interval(data: dict) -> str:
-    return f"{data['win_share']:.1%} ({data['win_share_low'] * 100:.1f}-{data['win_share_high'] * 100:.1f})"

@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from .app import app
-from .common import INVALID, OK, debugging
+from azul_core.cli.app import app
+from azul_core.cli.common import INVALID, OK, debugging
 
 #: The suffix of a file that can only be a record (variant files are YAML or TOML).
 RECORD_SUFFIX = ".json"
@@ -32,7 +32,7 @@ def validate_command(
     a record; any other file is a variant file. Exit 0 if all are valid, 1
     otherwise.
     """
-    from ..record import MAX_RECORD_BYTES
+    from azul_core.records.game_record import MAX_RECORD_BYTES
 
     if games < 1:
         typer.echo(f"azul: --games must be 1 or more, not {games}", err=True)
@@ -92,7 +92,7 @@ def _is_record(path: Path, max_bytes: int) -> bool:
 
 
 def _check_record(path: Path) -> tuple[dict, list[str]]:
-    from ..record import describe_error, validate_record
+    from azul_core.records.game_record import describe_error, validate_record
 
     report = validate_record(path)
     lines = [_record_verdict(report)]
@@ -118,12 +118,8 @@ def _record_verdict(report: dict) -> str:
 
 
 def _check_variant(path: Path, play: bool, games: int) -> tuple[dict, list[str]]:
-    try:
-        from ..variant_check import check_variant_file
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__package__.rpartition('.')[0]}.variant_check":
-            raise
-        return _load_only(path)
+    from azul_core.variants.check import check_variant_file
+
     try:
         result = check_variant_file(path, play=play, games=games)
     except Exception as exc:  # a checker bug must not become a traceback for the user
@@ -133,21 +129,3 @@ def _check_variant(path: Path, play: bool, games: int) -> tuple[dict, list[str]]
         return ({"kind": "variant", "path": str(path), "valid": False, "errors": [{"message": message}]},
                 [f"{path}: invalid variant", f"  {message}"])
     return result.to_json(), [result.summary] + [f"  {problem}" for problem in result.problems]
-
-
-def _load_only(path: Path) -> tuple[dict, list[str]]:
-    """Without the variant checker: the file must at least load."""
-    from ..plugins import PluginError
-    from ..variant import VariantError, load_variant
-    try:
-        variant = load_variant(path)
-    except VariantError as exc:
-        errors = exc.problems
-    except PluginError as exc:
-        errors = [f"{path}: {exc}"]
-    else:
-        return ({"kind": "variant", "path": str(path), "valid": True, "name": variant.name, "errors": []},
-                [f"{path}: valid variant '{variant.name}'"])
-    return ({"kind": "variant", "path": str(path), "valid": False,
-             "errors": [{"message": str(e)} for e in errors]},
-            [f"{path}: invalid variant"] + [f"  {e}" for e in errors])

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from .app import app
-from .common import load_variant_or_fail
+from azul_core.cli.app import app
+from azul_core.cli.common import load_variant_or_fail
 
 variants_app = typer.Typer(
     name="variants",
@@ -28,7 +28,9 @@ def variants_command(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """List the variants: built-in ones, then files found in ./variants and $AZUL_VARIANTS_PATH."""
     if ctx.invoked_subcommand is not None:
         return
-    entries = _variant_entries()
+    from azul_core.variants.catalogue import variant_entries
+
+    entries = variant_entries()
     if as_json:
         typer.echo(json.dumps({"variants": entries}, indent=2))
         return
@@ -42,28 +44,6 @@ def variants_command(ctx: typer.Context, as_json: JsonOption = False) -> None:
         typer.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
 
 
-def _variant_entries() -> list[dict]:
-    from ..variant import VariantError, builtin_variants, known_variants, load_variant
-
-    builtin = builtin_variants()
-    entries = []
-    for name, path in known_variants().items():
-        entry = {"name": name, "path": str(path), "builtin": name in builtin and builtin[name] == path,
-                 "players": [], "description": "", "valid": True}
-        try:
-            variant = load_variant(path)
-        except VariantError as exc:
-            entry.update(valid=False, error=f"{exc.problems[0]}" + (
-                f" (and {len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""))
-        except Exception as exc:  # a broken third-party plugin must not break the listing
-            entry.update(valid=False, error=f"{type(exc).__name__}: {' '.join(str(exc).split())}")
-        else:
-            entry.update(players=list(variant.players), description=variant.description)
-        entries.append(entry)
-    entries.sort(key=lambda e: (not e["builtin"], e["name"]))
-    return entries
-
-
 @variants_app.command("show")
 def show_command(
     ref: VariantArgument,
@@ -73,7 +53,9 @@ def show_command(
 ) -> None:
     """Show a variant's merged configuration (after extends), default settings included."""
     variant = load_variant_or_fail(ref)
-    document = _configuration(variant, resolved)
+    from azul_core.variants.catalogue import variant_configuration
+
+    document = variant_configuration(variant, resolved)
     if as_json:
         typer.echo(json.dumps(document, indent=2))
         return
@@ -81,33 +63,8 @@ def show_command(
         typer.echo(line)
 
 
-def _configuration(variant, resolved: bool) -> dict:
-    document = {
-        "name": variant.name,
-        "description": variant.description,
-        "path": str(variant.path) if variant.path else None,
-        "players": list(variant.players),
-        "plugins": [plugin.name for plugin in variant.plugins],
-        "decide": dict(variant.decide),
-        "settings": {name: _jsonable(value) for name, value in variant.settings.items()},
-    }
-    if resolved:
-        document["origins"] = dict(variant.origins)
-        document["plugin_sources"] = {plugin.name: plugin.origin for plugin in variant.plugins}
-        document["deciders"] = dict(variant.rules.deciders)
-    return document
-
-
-def _jsonable(value):
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
-
-
 def _configuration_lines(variant, resolved: bool) -> list[str]:
-    from ..rule_differences import format_value
+    from azul_core.variants.differences import format_value
 
     origins = variant.origins
 
@@ -141,7 +98,7 @@ def _configuration_lines(variant, resolved: bool) -> list[str]:
 @app.command("rules")
 def rules_command(ref: VariantArgument) -> None:
     """Explain a variant's rules in words, as differences from the standard game."""
-    from ..rule_differences import explain
+    from azul_core.variants.differences import explain
 
     variant = load_variant_or_fail(ref)
     standard = load_variant_or_fail("standard")

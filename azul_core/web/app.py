@@ -30,14 +30,13 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-# Records and players (azul_core.records / azul_core.players after the layout move).
-from ..bots import make_bot
-from ..notation import format_decision
-from ..record import dumps_record
-from .capabilities import bearer, digest, new_token
-from .catalog import Catalog, build_catalog
-from .store import SeatRow, Store, TableRow
-from .table import Refused, Table
+from azul_core.engine.notation import format_decision
+from azul_core.players.registry import make_bot
+from azul_core.records.game_record import dumps_record
+from azul_core.web.capabilities import bearer, digest, new_token
+from azul_core.web.catalog import Catalog, build_catalog
+from azul_core.web.store import SeatRow, Store, TableRow
+from azul_core.web.table import Refused, Table
 
 log = logging.getLogger("azul.web")
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-# Engine and variant loading (azul_core.variants / azul_core.engine after the layout move).
-from ..plugins import PluginError
-from ..variant import SUFFIXES, VariantError, builtin_variants, load_variant
-from ..bots import available_bots
+from azul_core.engine.plugins import PluginError
+from azul_core.players.registry import available_bots
+from azul_core.variants import VariantError, builtin_variants, load_variant
+from azul_core.variants.loading import SUFFIXES
 
 
 @dataclass
@@ -71,7 +71,7 @@ def variant_files(folder: Path) -> list[Path]:
 def build_catalog(folders: list[Path] | tuple[Path, ...] = ()) -> Catalog:
     """The shipped variants, then every loadable variant file of ``folders`` by file stem (a
     name already taken is left out with a problem line)."""
-    from ..rule_differences import explain
+    from azul_core.variants.differences import explain
     catalog = Catalog()
     standard = load_variant("standard")
     candidates: list[tuple[str, Path, bool]] = [(name, path, True) for name, path in builtin_variants().items()]

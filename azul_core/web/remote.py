@@ -15,13 +15,12 @@ import time
 from typing import Callable
 from urllib.parse import urlsplit
 
-# Players and records (azul_core.players / azul_core.records after the layout move).
-from ..colours import NAMES
-from ..game_session import HELP_TEXT, QUIT_WORDS, SessionError
-from ..notation import NotationError, parse_decision
-from ..record import RecordError, ReplayError, record_from_data, record_variant, replay_state
-from ..render import draw_game, draw_legal, draw_result, make_console
-from ..state import DRAFT, PLACE
+from azul_core.colours import NAMES
+from azul_core.engine.notation import NotationError, parse_decision
+from azul_core.engine.state import DRAFT, PLACE
+from azul_core.players.render import draw_game, draw_legal, draw_result, make_console
+from azul_core.players.session import HELP_TEXT, QUIT_WORDS, SessionError
+from azul_core.records.game_record import RecordError, ReplayError, record_from_data, record_variant, replay_state
 
 #: How long a lost connection is tried again before giving up, in seconds.
 RECONNECT_FOR = 60.0
@@ -105,7 +104,7 @@ class RemoteSession:
 
     def update(self, message: dict) -> None:
         """Take a state message: replay its record through the engine."""
-        from ..variant import VariantError
+        from azul_core.variants import VariantError
         self.message = message
         try:
             record = record_from_data(message["record"], "the table")

@@ -7,9 +7,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .app import Config, create_app
-from .catalog import build_catalog
-from .store import StoreError
+from azul_core.web.app import Config, create_app
+from azul_core.web.catalog import build_catalog
+from azul_core.web.store import StoreError
 
 
 @dataclass
@@ -72,7 +72,7 @@ def serve(options: ServeOptions) -> int:
                     max_message=min(4096, options.ws_max_size))
     try:
         # Opened once here, so a database that can't be used is one line, not a traceback.
-        from .store import Store
+        from azul_core.web.store import Store
         Store(config.database).close()
     except StoreError as exc:
         say(f"azul: {exc}", err=True)

@@ -17,16 +17,16 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-# Engine, records and players (azul_core.engine/records/players after the layout move).
-from ..colours import COLOUR_OF_LETTER, LETTERS, NAMES
-from ..notation import NotationError, format_decision, parse_decision
-from ..plugins import PluginError
-from ..record import GameRecord, ResultRecord, RoundRecord
-from ..render import describe_decision
-from ..state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters
-from .capabilities import matches
-from .store import BOT, DEAL as DEAL_EVENT, MOVE, Event, SeatRow, Store, TableRow
-from .views import build_legal, build_view
+from azul_core.colours import COLOUR_OF_LETTER, LETTERS, NAMES
+from azul_core.engine.notation import NotationError, format_decision, parse_decision
+from azul_core.engine.plugins import PluginError
+from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters
+from azul_core.players.render import describe_decision
+from azul_core.records.game_record import GameRecord, ResultRecord, RoundRecord
+from azul_core.web.capabilities import matches
+from azul_core.web.store import BOT, MOVE, Event, SeatRow, Store, TableRow
+from azul_core.web.store import DEAL as DEAL_EVENT
+from azul_core.web.views import build_legal, build_view
 
 
 class Refused(Exception):

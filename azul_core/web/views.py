@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Sequence
 
 # Engine (azul_core.engine.* after the layout move) and the terminal's wording of moves.
-from ..colours import COLOURS, LETTERS, MARKER, NAMES
-from ..rules import PATTERN_LINES, WALL_SIZE
-from ..state import CENTRE, DRAFT, FLOOR, OVER, PLACE
-from ..notation import format_decision
-from ..render import floor_costs, placement_points, printed_wall, short_effect, winner_line
+from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
+from azul_core.engine.notation import format_decision
+from azul_core.engine.state import CENTRE, DRAFT, FLOOR, OVER, PLACE
+from azul_core.players.render import floor_costs, placement_points, printed_wall, short_effect, winner_line
+from azul_core.rules import PATTERN_LINES, WALL_SIZE
 
 COLOUR_LEGEND = [{"name": NAMES[c], "letter": LETTERS[c]} for c in COLOURS]
 

@@ -11,7 +11,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
@@ -118,7 +117,7 @@ def test_serve_prints_its_url_and_survives_kill_9_mid_game(tmp_path, servers):
 def test_a_friend_plays_a_seat_from_the_terminal_with_join(tmp_path, servers):
     from rich.console import Console
 
-    from azul_core.notation import format_decision
+    from azul_core.engine.notation import format_decision
     from azul_core.web.remote import RemoteSession
 
     server = servers(tmp_path / "data")

@@ -52,6 +52,8 @@ function supplyTile(source, colour, picks, selected, onPick) {
  *           chosen: move|null, placing: row|null} for the player's own board when it may move, else null.
  */
 export function drawBoard(seat, view, { mine, toMove, targets, onTarget }) {
+  // The full line whose tile is being placed (grey wall), on whoever's board it is.
+  const placingRow = view.placing && view.placing.seat === seat.seat ? view.placing.row : null;
   const classes = ["board"];
   if (mine) classes.push("mine");
   if (toMove) classes.push("to-move");
@@ -69,7 +71,7 @@ export function drawBoard(seat, view, { mine, toMove, targets, onTarget }) {
       el("span", { class: "score", title: "score" }, String(seat.score))),
     el("div", { class: "board-grid" },
       el("div", { class: "lines", role: "group", "aria-label": "pattern lines" },
-        seat.lines.map((line, row) => drawLine(line, row, targets, onTarget))),
+        seat.lines.map((line, row) => drawLine(line, row, targets, onTarget, placingRow))),
       el("div", { class: "wall", role: "group", "aria-label": "wall" },
         seat.wall.map((cells, row) => cells.map((cell, column) => drawCell(cell, row, column, targets, onTarget))).flat())),
     drawFloor(seat.floor, targets, onTarget));
@@ -81,12 +83,12 @@ function targetClasses(classes, move, targets, misplaced = false) {
   if (targets.chosen === move) classes.push("chosen");
 }
 
-function drawLine(line, row, targets, onTarget) {
+function drawLine(line, row, targets, onTarget, placingRow) {
   const classes = ["line"];
   if (line.closed) classes.push("closed");
   const target = targets?.lines.get(row);
   if (target) targetClasses(classes, target.move, targets, target.misplaced);
-  if (targets?.placing === row) classes.push("placing");
+  if (placingRow === row) classes.push("placing");
   const slots = [];
   for (let i = line.capacity - 1; i >= 0; i--) {
     // Right to left, as on the board: the line fills from the wall side.

@@ -9,7 +9,8 @@ const seatsBox = document.getElementById("seats");
 const errorBox = document.getElementById("form-error");
 let variants = [];
 
-const NAME_MAX = 40;
+// The server takes names of 1 to 32 characters.
+const NAME_MAX = 32;
 
 async function loadVariants() {
   try {

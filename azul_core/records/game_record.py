@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from .colours import LETTERS
-from .notation import format_decision, parse_decision
-from .state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters
+from azul_core.colours import LETTERS
+from azul_core.engine.notation import format_decision, parse_decision
+from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters
 
 FORMAT = "azul-record/1"
 #: Records larger than this are refused before they are parsed.
@@ -373,9 +373,9 @@ def record_variant(record: GameRecord):
     A name is a built-in (or discovered) variant; a path is relative to the
     record's own folder.
     """
-    from .plugins import PluginError
-    from .variant import VariantError, find_variant, load_variant, looks_like_path
-    from .variant_files import Problem
+    from azul_core.engine.plugins import PluginError
+    from azul_core.variants.files import Problem
+    from azul_core.variants.loading import VariantError, find_variant, load_variant, looks_like_path
     ref = record.variant
     key = (ref, str(record.folder.resolve())) if looks_like_path(ref) else (ref, None)
     cached = _VARIANTS.get(key)
@@ -530,8 +530,8 @@ def check_record(record: GameRecord, path: str | None = None) -> dict:
     after the game ended. A record that stops before the game ends is valid
     and ``finished: false``.
     """
-    from .plugins import PluginError
-    from .variant import VariantError
+    from azul_core.engine.plugins import PluginError
+    from azul_core.variants.loading import VariantError
     shown = path if path is not None else (record.origin or "")
     try:
         variant = record_variant(record)

@@ -1,9 +1,7 @@
 """Bots: players that choose among ``state.legal_decisions()``.
 
-A bot is any object with ``choose(state) -> decision``. Bots are found by
-name: the built-in ones here, then those installed under the entry-point
-group ``azul.bots``, then those the variant's plugins offer through the
-``azul_register_bots`` hook (a later source's name replaces an earlier one).
+A bot is any object with ``choose(state) -> decision``; bots are found by
+name in ``azul_core.players.registry``.
 
 Every bot here reads the rules only through the state and its ``Rules``
 (wall spaces, placement score, floor penalty), so it plays any variant.
@@ -12,10 +10,7 @@ Every bot here reads the rules only through the state and its ``Rules``
 from __future__ import annotations
 
 import random as _random
-from importlib import metadata
-from typing import Any, Callable
-
-BOT_ENTRY_POINT_GROUP = "azul.bots"
+from typing import Any
 
 
 class RandomBot:
@@ -120,60 +115,3 @@ class GreedyBot:
         best = max(gain for gain, _ in scored)
         top = [decision for gain, decision in scored if gain >= best - 1e-9]
         return top[0] if len(top) == 1 else self.rng.choice(top)
-
-
-def _search_bot(seed: Any = None, think: float | None = None):
-    from .search import MctsBot  # imported on demand: the command line stays quick to start
-    return MctsBot(seed=seed, think=think)
-
-
-BUILTIN_BOTS: dict[str, Callable[..., Any]] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
-    "mcts": _search_bot,
-}
-
-#: The kind of player that is a person at the keyboard, not a bot.
-HUMAN = "human"
-
-
-def installed_bots() -> dict[str, Callable[..., Any]]:
-    """Bots installed under the ``azul.bots`` entry-point group (a factory or a class each).
-
-    A bot that fails to import is left out here; ``broken_bots`` says why.
-    """
-    found = {}
-    for ep in metadata.entry_points(group=BOT_ENTRY_POINT_GROUP):
-        try:
-            found[ep.name] = ep.load()
-        except Exception:  # third-party code: reported by broken_bots, never fatal
-            continue
-    return found
-
-
-def broken_bots() -> dict[str, str]:
-    """Installed bots that fail to import, with the reason in one line."""
-    broken = {}
-    for ep in metadata.entry_points(group=BOT_ENTRY_POINT_GROUP):
-        try:
-            ep.load()
-        except Exception as exc:
-            broken[ep.name] = f"{type(exc).__name__}: {exc}"
-    return broken
-
-
-def available_bots(rules=None) -> dict[str, Callable[..., Any]]:
-    """Every bot by name: built-in ones, installed ones, then those the variant's plugins register."""
-    bots = dict(BUILTIN_BOTS)
-    bots.update(installed_bots())
-    if rules is not None:
-        bots.update(rules.bots())
-    return bots
-
-
-def make_bot(name: str, rules=None, seed: Any = None, think: float | None = None):
-    """A bot by name; ``KeyError`` with the known names when there is none."""
-    bots = available_bots(rules)
-    if name not in bots:
-        raise KeyError(f"unknown bot '{name}' (known: {', '.join(sorted(bots))})")
-    return bots[name](seed=seed, think=think)

@@ -1,7 +1,7 @@
 """A game played at the terminal: seats for people and bots, the prompt, undo, saving, resuming.
 
 ``azul play`` builds a ``GameSession`` and runs it. The session keeps the
-game as a record (``azul_core.record.Recorder``) and saves it after every
+game as a record (``azul_core.records.game_record.Recorder``) and saves it after every
 decision, so a game left by Ctrl-D, Ctrl-C or ``quit`` (or stopped by a
 broken plugin) can be resumed exactly where it stopped: the record holds
 every deal, and the deal of round ``n`` is drawn from
@@ -17,13 +17,21 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from .bots import HUMAN, available_bots, broken_bots, make_bot
-from .colours import NAMES
-from .notation import NotationError, parse_decision
-from .plugins import PluginError
-from .record import GameRecord, Recorder, RecordError, ReplayError, read_record, record_variant, replay_state
-from .render import describe_decision, draw_game, draw_legal, draw_result, make_console
-from .state import DEAL, DRAFT, PLACE, GameState, IllegalDecision
+from azul_core.colours import NAMES
+from azul_core.engine.notation import NotationError, parse_decision
+from azul_core.engine.plugins import PluginError
+from azul_core.engine.state import DEAL, DRAFT, PLACE, GameState, IllegalDecision
+from azul_core.players.registry import HUMAN, available_bots, broken_bots, make_bot
+from azul_core.players.render import describe_decision, draw_game, draw_legal, draw_result, make_console
+from azul_core.records.game_record import (
+    GameRecord,
+    Recorder,
+    RecordError,
+    ReplayError,
+    read_record,
+    record_variant,
+    replay_state,
+)
 
 #: The exit code of invalid input (``azul_core.cli.common.INVALID``).
 INVALID = 1
@@ -117,7 +125,7 @@ def seat_names(kinds: Sequence[str]) -> list[str]:
 
 def _variant_ref_for(ref: str, variant_path: Path | None, record_path: Path) -> str:
     """How a record names its variant: a built-in name as is, a file relative to the record."""
-    from .variant import looks_like_path
+    from azul_core.variants.loading import looks_like_path
     if not looks_like_path(ref) or variant_path is None:
         return ref
     return os.path.relpath(Path(variant_path).resolve(), record_path.resolve().parent)
@@ -168,7 +176,7 @@ class GameSession:
     @classmethod
     def resume(cls, path: Path, players: str | None, record: Path | None, think: float | None,
                **options) -> "GameSession":
-        from .variant import VariantError, looks_like_path
+        from azul_core.variants.loading import VariantError, looks_like_path
         try:
             saved = read_record(path)
         except RecordError as exc:
@@ -406,7 +414,7 @@ class GameSession:
 
 
 def _counts(letters_laid: str) -> list[int]:
-    from .colours import COLOUR_OF_LETTER
+    from azul_core.colours import COLOUR_OF_LETTER
     counts = [0] * 5
     for letter in letters_laid:
         counts[COLOUR_OF_LETTER[letter]] += 1
@@ -414,7 +422,7 @@ def _counts(letters_laid: str) -> list[int]:
 
 
 def _load_variant(ref: str):
-    from .variant import VariantError, load_variant
+    from azul_core.variants.loading import VariantError, load_variant
     try:
         return load_variant(ref)
     except VariantError as exc:

@@ -24,10 +24,9 @@ from typing import Any, Callable, Sequence
 
 import pluggy
 
-from . import API_VERSION, hookspecs
+from azul_core import API_VERSION, hookspecs
 
 ENTRY_POINT_GROUP = "azul.plugins"
-hookimpl = pluggy.HookimplMarker("azul")
 
 
 class PluginError(Exception):
@@ -101,6 +100,8 @@ def _load_file(ref: str, path: Path) -> LoadedPlugin:
         raise PluginError(f"plugin file '{ref}' not found (looked for {path})", plugin=ref)
     module_name = f"azul_file_plugin_{abs(hash(str(path.resolve())))}"
     spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise PluginError(f"plugin file '{ref}' can't be imported as Python (looked at {path})", plugin=ref)
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     try:
@@ -126,8 +127,8 @@ def _location_in(exc: BaseException, filename: str) -> str:
     """The deepest ``file:line`` of the traceback inside ``filename`` (or the deepest at all)."""
     frames = traceback.extract_tb(exc.__traceback__)
     inside = [f for f in frames if f.filename == filename]
-    frame = (inside or frames or [None])[-1]
-    return f"{frame.filename}:{frame.lineno}" if frame else ""
+    chosen = inside or frames
+    return f"{chosen[-1].filename}:{chosen[-1].lineno}" if chosen else ""
 
 
 def _check_api(plugin: LoadedPlugin) -> None:
@@ -149,7 +150,8 @@ class _Manager(pluggy.PluginManager):
         opts = super().parse_hookimpl_opts(plugin, name)
         if opts is None and name.startswith("azul_") and callable(getattr(plugin, name, None)) \
                 and not isinstance(getattr(plugin, name), type):
-            opts = {}
+            opts = pluggy.HookimplOpts(wrapper=False, hookwrapper=False, optionalhook=False, tryfirst=False,
+                                       trylast=False, specname=None)
         return opts
 
 
@@ -199,7 +201,7 @@ def unknown_hooks(pm: pluggy.PluginManager) -> list[tuple[str, str]]:
 
 
 def plugin_name_of(pm: pluggy.PluginManager, module: Any) -> str:
-    return pm.get_name(module) or getattr(module, "__name__", repr(module))
+    return pm.get_name(module) or str(getattr(module, "__name__", repr(module)))
 
 
 # --------------------------------------------------------------------------

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from .colours import COLOUR_OF_LETTER, COLOUR_OF_NAME, LETTERS
-from .state import CENTRE, FLOOR
+from azul_core.colours import COLOUR_OF_LETTER, COLOUR_OF_NAME, LETTERS
+from azul_core.engine.state import CENTRE, FLOOR
 
 _DRAFT = re.compile(r"^([Cc1-9])([BYRKWbyrkw])([1-5-])$")
 _PLACEMENT = re.compile(r"^[wW]([1-5]):([1-5])$")

@@ -29,12 +29,19 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .hookspecs import EXCLUSIVE_RULES
-from .plugins import (LoadedPlugin, PluginError, ask_all, load_plugin, new_manager,
-                      register_plugins, unknown_hooks)
-from .rules import Rules, VariantRulesError
-from .settings import Setting, Settings
-from .variant_files import Located, Problem, position, read_mapping
+from azul_core.engine.plugins import (
+    LoadedPlugin,
+    PluginError,
+    ask_all,
+    load_plugin,
+    new_manager,
+    register_plugins,
+    unknown_hooks,
+)
+from azul_core.engine.rulebook import Rules, VariantRulesError
+from azul_core.hookspecs import EXCLUSIVE_RULES
+from azul_core.settings import Setting, Settings
+from azul_core.variants.files import Located, Problem, position, read_mapping
 
 FIELDS = ("name", "description", "extends", "players", "plugins", "decide", "settings")
 #: Fields whose mappings ``extends`` merges key by key.

@@ -15,9 +15,9 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from .colours import COLOURS, LETTERS, MARKER, NAMES
-from .rules import PATTERN_LINES, WALL_SIZE
-from .state import CENTRE, DEAL, FLOOR, OVER, PLACE
+from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
+from azul_core.engine.state import CENTRE, DEAL, FLOOR, OVER, PLACE
+from azul_core.rules import PATTERN_LINES, WALL_SIZE
 
 #: The width everything is laid out for.
 WIDTH = 80
@@ -71,7 +71,7 @@ def printed_wall(rules) -> tuple:
 
 def floor_costs(rules) -> list[int]:
     """What each floor space costs, left to right, from the variant's floor hook."""
-    from .bots import floor_space_penalties
+    from azul_core.players.bots import floor_space_penalties
     return floor_space_penalties(rules)
 
 
@@ -305,7 +305,7 @@ def short_effect(state, decision: tuple) -> str:
 
 def draw_legal(state) -> Table:
     """Every legal decision in record notation with what it does, in two columns when they fit."""
-    from .notation import format_decision
+    from azul_core.engine.notation import format_decision
     entries = [(format_decision(d), short_effect(state, d)) for d in state.legal_decisions()]
     longest = max((len(code) + 2 + len(effect) for code, effect in entries), default=0)
     per_row = 2 if 2 * longest + 4 <= WIDTH else 1

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .variant_files import Problem
+from azul_core.variants.files import Problem
 
 #: A game that has not ended after this many rounds never will (about 7 is usual).
 MAX_ROUNDS = 100
@@ -59,8 +59,8 @@ class VariantReport:
 def check_variant_file(path: str | Path, play: bool = True, games: int = 200) -> VariantReport:
     """Load the variant at ``path`` and, unless ``play`` is false, play ``games`` seeded random
     games for each of its player counts; every problem is in the report, none is raised."""
-    from .plugins import PluginError
-    from .variant import VariantError, load_variant
+    from azul_core.engine.plugins import PluginError
+    from azul_core.variants.loading import VariantError, load_variant
 
     path = Path(path)
     report = VariantReport(str(path))
@@ -84,8 +84,8 @@ def check_variant_file(path: str | Path, play: bool = True, games: int = 200) ->
 
 def _play_games(variant, players: int, games: int, report: VariantReport) -> Problem | None:
     """Play ``games`` random games; the first thing that goes wrong, as a problem."""
-    from .plugins import PluginError
-    from .state import DEAL, GameState, IllegalDecision
+    from azul_core.engine.plugins import PluginError
+    from azul_core.engine.state import DEAL, GameState, IllegalDecision
 
     rules = variant.rules
     for number in range(games):

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .colours import BLUE, COLOURS, MARKER, NAMES
-from .rules import PATTERN_LINES, WALL_SIZE
+from azul_core.colours import BLUE, COLOURS, MARKER, NAMES
+from azul_core.rules import PATTERN_LINES, WALL_SIZE
 
 Cell = tuple[int, int]
 
@@ -323,7 +323,7 @@ def explain(variant, standard) -> list[str]:
 
 
 def _shown(path) -> str:
-    from .variant import builtin_variants
+    from azul_core.variants.loading import builtin_variants
     return "built-in" if path in builtin_variants().values() else str(path)
 
 

@@ -17,16 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .colours import COLOURS, LETTERS, MARKER, NAMES
-from .plugins import PluginError
-from .rules import PATTERN_LINES, Rules, WALL_SIZE
+from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
+from azul_core.engine.plugins import PluginError
+from azul_core.engine.rulebook import Rules
+from azul_core.rules import PATTERN_LINES, WALL_SIZE
 
 FLOOR = 5
 CENTRE = 0
 
 DEAL, DRAFT, PLACE, OVER = "deal", "draft", "place", "over"
 
-_EMPTY_ROW = (None,) * WALL_SIZE
+_EMPTY_ROW: tuple[int | None, ...] = (None,) * WALL_SIZE
 
 
 class IllegalDecision(Exception):
@@ -154,7 +155,7 @@ class GameState:
     @property
     def to_move(self) -> int:
         """The seat that must decide now."""
-        return self.placing[0] if self.phase == PLACE else self.current
+        return self.placing[0] if self.phase == PLACE else self.current  # type: ignore[index]  # set in PLACE
 
     @property
     def over(self) -> bool:
@@ -193,8 +194,8 @@ class GameState:
             for row in range(PATTERN_LINES):
                 if board.line_count[row]:
                     counts[board.line_colour[row]] += board.line_count[row]
-            for row in board.wall:
-                for cell in row:
+            for wall_row in board.wall:
+                for cell in wall_row:
                     if cell is not None:
                         counts[cell] += 1
             for tile in board.floor:
@@ -289,6 +290,7 @@ class GameState:
                     for colour in COLOURS if counts[colour]
                     for line in _DRAFT_LINES[key >> 5 * colour & 31]]
         if self.phase == PLACE:
+            assert self.placing is not None
             _seat, row, columns = self.placing
             return [(row, column) for column in columns]
         return []
@@ -318,6 +320,7 @@ class GameState:
                             nth -= 1
                 pick -= part
         if self.phase == PLACE:
+            assert self.placing is not None
             _seat, row, columns = self.placing
             return (row, columns[int(random() * len(columns))])
         raise IllegalDecision("no decision to take now")
@@ -424,9 +427,8 @@ class GameState:
             room = line + 1 - board.line_count[line]
             put = taken if taken < room else room
             count = board.line_count[line] + put
-            mask = rules.accept_cache.get((line, colour, count, board.wall_rows[line]))
-            if mask is None:
-                mask = rules.accept_mask(line, colour, count, board.wall_rows[line])
+            cached = rules.accept_cache.get((line, colour, count, board.wall_rows[line]))
+            mask = cached if cached is not None else rules.accept_mask(line, colour, count, board.wall_rows[line])
         # Take the tiles; the rest of a factory goes to the centre.
         held = self.colour_sources
         if source == CENTRE:
@@ -526,6 +528,7 @@ class GameState:
         return True
 
     def _place_chosen(self, row: int, column: int) -> None:
+        assert self.placing is not None
         seat, placing_row, columns = self.placing
         if row != placing_row:
             raise IllegalDecision(f"the tile of pattern line {placing_row + 1} is being placed, "
@@ -540,6 +543,7 @@ class GameState:
     def _place_at(self, row: int, column: int) -> None:
         """Carry out a legal placement of the tile being placed, then go on with the game."""
         del self.pending[0]
+        assert self.placing is not None
         self._place(self.players[self.placing[0]], row, column)
         if self._tile_pending():
             self._next_turn()

@@ -20,8 +20,8 @@ import random as _random
 import time
 from typing import Any
 
-from .bots import GreedyBot, board_value, line_worth
-from .state import CENTRE, DEAL, FLOOR, OVER, PLACE
+from azul_core.engine.state import CENTRE, DEAL, FLOOR, OVER, PLACE
+from azul_core.players.bots import GreedyBot, board_value, line_worth
 
 #: The think time when neither ``think`` nor ``iterations`` is given.
 DEFAULT_THINK = 0.5

@@ -14,10 +14,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from .bots import available_bots
-from .plugins import PluginError
-from .state import DEAL, OVER, GameState, IllegalDecision
-from .stats import CONFIDENCE, describe, mean, wilson_interval
+from azul_core.engine.plugins import PluginError
+from azul_core.engine.state import DEAL, OVER, GameState, IllegalDecision
+from azul_core.lab.stats import CONFIDENCE, describe, mean, wilson_interval
+from azul_core.players.registry import available_bots
 
 #: A game still running after this many rounds is stopped: a rule never ends it.
 MAX_ROUNDS = 200
@@ -236,7 +236,7 @@ def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_ind
     moves = [_mover(bot) for bot in bots]
     recorder = None
     if record:
-        from .record import Recorder
+        from azul_core.records.game_record import Recorder
         recorder = Recorder(variant_ref or rules.name, list(bot_names), seed_text)
     try:
         while state.phase != OVER:
@@ -384,7 +384,7 @@ def simulate(variant, players: int, games: int, seed: Any = 0, bots: str | Seque
 
 def record_variant_ref(variant, folder: Path) -> str:
     """How a record in ``folder`` names ``variant``: its built-in name, else a relative path."""
-    from .variant import builtin_variants
+    from azul_core.variants.loading import builtin_variants
     path = Path(variant.path).resolve()
     for name, builtin in builtin_variants().items():
         if builtin.resolve() == path:
@@ -415,7 +415,7 @@ def _play_games(job: _Job, numbers: Sequence[int], variant=None) -> list[GameRes
         result = play_game(rules, job.players, job.seed, job.bots, number, want_records,
                            job.variant_ref, job.think)
         if want_records:
-            from .record import write_record
+            from azul_core.records.game_record import write_record
             write_record(Path(job.record_dir) / f"game-{number:05d}.json", result.record, durable=False)
             result.record = None  # written: don't carry it back across processes
         results.append(result)
@@ -454,13 +454,13 @@ def _load_variant(ref: str):
     """Load a variant once per process; a ``VariantError`` passes through."""
     variant = _LOADED.get(ref)
     if variant is None:
-        from .variant import load_variant
+        from azul_core.variants.loading import load_variant
         variant = _LOADED[ref] = load_variant(ref)
     return variant
 
 
 def _variant_class():
-    from .variant import Variant
+    from azul_core.variants.loading import Variant
     return Variant
 
 

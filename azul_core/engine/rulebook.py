@@ -1,0 +1,265 @@
+"""A variant resolved for play: hooks and settings turned into plain tables and functions.
+
+``Rules`` is built once when a variant is loaded. The engine reads only its
+attributes; nothing here calls pluggy while a game runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import pluggy
+
+from azul_core import hookspecs
+from azul_core.colours import COLOURS, colour_set
+from azul_core.engine.plugins import PluginError, ask_all, ask_first, compile_hook, implementations
+from azul_core.rules import WALL_SIZE, MarkerRule, TableSetup
+from azul_core.settings import Settings
+
+
+class VariantRulesError(Exception):
+    """The plugins and settings of a variant don't make a playable game."""
+
+
+# Result checks: refuse what a plugin returns that the engine can't accept.
+
+_COLUMNS = range(WALL_SIZE)
+
+
+def _check_wall_spaces(result, wall, row, colour):
+    if result.__class__ is not tuple and result.__class__ is not list:
+        return "expected a tuple or list of wall columns"
+    cells = wall[row]
+    for column in result:
+        if column not in _COLUMNS or column.__class__ is not int:
+            return f"column {column!r} is off the wall (0 to {WALL_SIZE - 1})"
+        if cells[column] is not None:
+            return f"wall space ({row + 1},{column + 1}) is already taken"
+    return None
+
+
+def _check_bool(result, *args):
+    return None if isinstance(result, bool) else "expected true or false"
+
+
+def _check_points(result, wall, row, column):
+    if result.__class__ is not int:
+        return "expected a whole number of points"
+    return None if result >= 0 else "a placement can't cost points"
+
+
+def _check_penalty(result, floor):
+    if result.__class__ is not int:
+        return "expected a whole number"
+    return None if result <= 0 else "a floor penalty can't be positive"
+
+
+def _check_bonuses(result, wall):
+    if isinstance(result, (str, bytes)) or not hasattr(result, "__iter__"):
+        return "expected a list of (label, points) pairs"
+    for item in result:
+        if (not isinstance(item, (tuple, list)) or len(item) != 2 or not isinstance(item[1], int)
+                or isinstance(item[1], bool)):
+            return f"expected (label, points) pairs, got {item!r}"
+    return None
+
+
+def _check_winners(result, scores, walls):
+    if isinstance(result, (str, bytes)) or not hasattr(result, "__iter__"):
+        return "expected a list of seats"
+    seats = list(result)
+    if not seats or any(not isinstance(s, int) or not 0 <= s < len(scores) for s in seats):
+        return f"expected seats from 0 to {len(scores) - 1}"
+    return None
+
+
+#: For some checks, a quick expression over the result ``r`` that is true of
+#: everything the check refuses: the full check runs only then.
+SUSPECT = {
+    "azul_wall_spaces": "r.__class__ is not tuple or len(r) != 1 or r[0].__class__ is not int "
+                        "or not 0 <= r[0] < 5 or wall[row][r[0]] is not None",
+    "azul_line_accepts": "r.__class__ is not bool",
+    "azul_placement_score": "r.__class__ is not int or r < 0",
+    "azul_floor_penalty": "r.__class__ is not int or r > 0",
+    "azul_game_over": "r.__class__ is not bool",
+}
+
+CHECKS: dict[str, Callable[..., str | None]] = {
+    "azul_wall_spaces": _check_wall_spaces,
+    "azul_line_accepts": _check_bool,
+    "azul_placement_score": _check_points,
+    "azul_floor_penalty": _check_penalty,
+    "azul_game_over": _check_bool,
+    "azul_winners": _check_winners,
+    "azul_end_bonuses": _check_bonuses,
+}
+
+#: The answer each setup hook must give: a type, or the words it may be.
+SETUP_ANSWERS: dict[str, type | tuple[str, ...]] = {
+    "azul_floor_spaces": int,
+    "azul_tiling_time": ("round", "turn"),
+    "azul_misplaced_draft": ("refuse", "floor"),
+    "azul_wall_choice": bool,
+}
+
+
+class Rules:
+    """Everything the engine needs to play one variant, resolved once.
+
+    Attributes read by the engine on its hot path are plain values and
+    functions; ``deciders`` says which plugin decides each rule.
+    """
+
+    def __init__(self, pm: pluggy.PluginManager, settings: Settings, *,
+                 name: str = "", decide: dict[str, str] | None = None,
+                 players: Sequence[int] = (2, 3, 4)):
+        self.pm = pm
+        self.settings = settings
+        self.name = name
+        self.players = tuple(players)
+        self.deciders: dict[str, str] = {}
+        only = self._exclusive_owners(decide or {})
+
+        def setup_answer(hook: str) -> Any:
+            answer, plugin = ask_first(pm, hook, only.get(hook), settings=settings)
+            expected = SETUP_ANSWERS[hook]
+            ok = (isinstance(answer, expected) and not (expected is int and isinstance(answer, bool))
+                  if isinstance(expected, type) else answer in expected)
+            if answer is None:
+                if only.get(hook):
+                    raise VariantRulesError(f"plugin '{only[hook]}' decides the rule of {hook} "
+                                            f"but does not answer it")
+                raise VariantRulesError(f"no plugin answers {hook}: is the 'standard' plugin listed?")
+            if not ok:
+                raise PluginError(f"plugin '{plugin}' returned {answer!r} from {hook}: expected "
+                                  f"{expected.__name__ if isinstance(expected, type) else ' or '.join(expected)}",
+                                  plugin=plugin, hook=hook)
+            self.deciders[hook] = plugin
+            return answer
+
+        self.floor_spaces: int = setup_answer("azul_floor_spaces")
+        self.tile_at_turn_end: bool = setup_answer("azul_tiling_time") == "turn"
+        self.marker: MarkerRule = self._marker_rule(only.get("azul_marker_rule"))
+        self.misplaced_to_floor: bool = setup_answer("azul_misplaced_draft") == "floor"
+        self.player_chooses_column: bool = setup_answer("azul_wall_choice")
+        if self.floor_spaces < 0:
+            raise PluginError(f"plugin '{self.deciders['azul_floor_spaces']}' gave a negative floor size")
+
+        compiled = {}
+        for hook in hookspecs.SITUATION_HOOKS:
+            impls = implementations(pm, hook, only.get(hook))
+            if not impls and only.get(hook):
+                raise VariantRulesError(f"plugin '{only[hook]}' decides the rule of {hook} "
+                                        f"but does not implement it")
+            if not impls and hook not in hookspecs.COLLECTING_HOOKS:
+                raise VariantRulesError(f"no plugin implements {hook}: is the 'standard' plugin listed?")
+            if hook in hookspecs.COLLECTING_HOOKS:
+                self.deciders[hook] = " + ".join(impl.plugin_name for impl in reversed(impls))
+            else:
+                self.deciders[hook] = " > ".join(impl.plugin_name for impl in impls)
+            compiled[hook] = compile_hook(pm, hook, settings, CHECKS[hook], only.get(hook),
+                                          SUSPECT.get(hook))
+        self.wall_spaces = compiled["azul_wall_spaces"]
+        self.placement_score = compiled["azul_placement_score"]
+        self.floor_penalty = compiled["azul_floor_penalty"]
+        self.game_over = compiled["azul_game_over"]
+        # Working out the optional arguments costs time each round: only when a plugin reads them.
+        self.game_over_reads_supply = any(
+            {"lines", "supply"} & set(impl.argnames)
+            for impl in implementations(pm, "azul_game_over", only.get("azul_game_over")))
+        self.winners = compiled["azul_winners"]
+        self._line_accepts = compiled["azul_line_accepts"]
+        #: every plugin's end-of-game bonuses for one wall, as (label, points) pairs
+        self.end_bonuses = compiled["azul_end_bonuses"]
+        #: (row, line colour or -1, line count, wall row mask) -> accepted colours (bitmask)
+        self.accept_cache: dict[tuple, int] = {}
+        self._tables: dict[int, TableSetup] = {}
+
+    def _marker_rule(self, only: str | None) -> MarkerRule:
+        """Every plugin's ``MarkerRule`` in call order, each part from the first that gives it."""
+        hook = "azul_marker_rule"
+        parts: dict[str, str] = {}
+        deciders = []
+        for impl in implementations(self.pm, hook, only):
+            answer, plugin = ask_first(self.pm, hook, impl.plugin_name, settings=self.settings)
+            if answer is None:
+                continue
+            if not isinstance(answer, MarkerRule):
+                raise PluginError(f"plugin '{plugin}' returned {answer!r} from {hook}: expected "
+                                  "a MarkerRule", plugin=plugin, hook=hook)
+            for part, choices in MarkerRule.CHOICES.items():
+                value = getattr(answer, part)
+                if value is None or part in parts:
+                    continue
+                if value not in choices:
+                    raise PluginError(f"plugin '{plugin}' returned {answer!r} from {hook}: "
+                                      f"{part} must be {' or '.join(choices)}", plugin=plugin, hook=hook)
+                parts[part] = value
+                deciders.append(f"{part}: {plugin}")
+        missing = [part for part in MarkerRule.CHOICES if part not in parts]
+        if missing:
+            raise VariantRulesError(f"no plugin answers {hook} for {', '.join(missing)}: "
+                                    "is the 'standard' plugin listed?")
+        self.deciders[hook] = ", ".join(deciders)
+        return MarkerRule(**parts)
+
+    def _exclusive_owners(self, decide: dict[str, str]) -> dict[str, str]:
+        """For each exclusive hook, the one plugin allowed to answer it."""
+        only: dict[str, str] = {}
+        for rule, hooks in hookspecs.EXCLUSIVE_RULES.items():
+            owners = []
+            for hook in hooks:
+                for impl in reversed(implementations(self.pm, hook)):
+                    if impl.plugin_name not in owners:
+                        owners.append(impl.plugin_name)
+            chosen = decide.get(rule)
+            if chosen is not None:
+                if chosen not in owners:
+                    raise VariantRulesError(
+                        f"decide: {rule}: '{chosen}' does not implement the {rule} "
+                        f"(plugins that do: {', '.join(owners) or 'none'})")
+            elif len(owners) > 1:
+                raise VariantRulesError(
+                    f"plugins {' and '.join(repr(o) for o in owners)} both decide the {rule}; "
+                    f"say which wins with 'decide: {{{rule}: {owners[-1]}}}' or list only one")
+            if chosen or owners:
+                for hook in hooks:
+                    only[hook] = chosen or owners[0]
+        return only
+
+    def table(self, players: int) -> TableSetup:
+        """The table for ``players`` players (factories and tile counts)."""
+        table = self._tables.get(players)
+        if table is None:
+            answer, plugin = ask_first(self.pm, "azul_game_setup", settings=self.settings, players=players)
+            if answer is None:
+                raise VariantRulesError(f"no plugin sets up a table for {players} players")
+            if isinstance(answer, str):
+                raise VariantRulesError(answer)
+            if not isinstance(answer, TableSetup):
+                raise PluginError(f"plugin '{plugin}' returned {answer!r} from azul_game_setup: "
+                                  "expected a TableSetup", plugin=plugin, hook="azul_game_setup")
+            table = self._tables[players] = answer
+        return table
+
+    def accept_mask(self, row: int, line_colour: int, line_count: int, wall_row_mask: int) -> int:
+        """The colours (as a bitmask) that pattern line ``row`` accepts, remembered."""
+        key = (row, line_colour, line_count, wall_row_mask)
+        mask = self.accept_cache.get(key)
+        if mask is None:
+            wall_row = colour_set(wall_row_mask)
+            held = None if line_colour < 0 else line_colour
+            mask = 0
+            for colour in COLOURS:
+                answer = self._line_accepts(row, held, line_count, row + 1, wall_row, colour)
+                if answer:
+                    mask |= 1 << colour
+            self.accept_cache[key] = mask
+        return mask
+
+    def bots(self) -> dict[str, Any]:
+        """Every bot the plugins offer, by name (a later plugin's name wins)."""
+        found: dict[str, Any] = {}
+        for answer, _plugin in ask_all(self.pm, "azul_register_bots"):
+            found.update(answer)
+        return found

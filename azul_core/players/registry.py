@@ -1,0 +1,70 @@
+"""Bots by name: the built-in ones, those installed under the entry-point group
+``azul.bots``, then those the variant's plugins offer through the
+``azul_register_bots`` hook (a later source's name replaces an earlier one).
+"""
+
+from __future__ import annotations
+
+from importlib import metadata
+from typing import Any, Callable
+
+from azul_core.players.bots import GreedyBot, RandomBot
+
+BOT_ENTRY_POINT_GROUP = "azul.bots"
+
+
+def _search_bot(seed: Any = None, think: float | None = None):
+    from azul_core.players.search import MctsBot  # imported on demand: the command line stays quick to start
+    return MctsBot(seed=seed, think=think)
+
+
+BUILTIN_BOTS: dict[str, Callable[..., Any]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "mcts": _search_bot,
+}
+
+#: The kind of player that is a person at the keyboard, not a bot.
+HUMAN = "human"
+
+
+def installed_bots() -> dict[str, Callable[..., Any]]:
+    """Bots installed under the ``azul.bots`` entry-point group (a factory or a class each).
+
+    A bot that fails to import is left out here; ``broken_bots`` says why.
+    """
+    found = {}
+    for ep in metadata.entry_points(group=BOT_ENTRY_POINT_GROUP):
+        try:
+            found[ep.name] = ep.load()
+        except Exception:  # third-party code: reported by broken_bots, never fatal
+            continue
+    return found
+
+
+def broken_bots() -> dict[str, str]:
+    """Installed bots that fail to import, with the reason in one line."""
+    broken = {}
+    for ep in metadata.entry_points(group=BOT_ENTRY_POINT_GROUP):
+        try:
+            ep.load()
+        except Exception as exc:
+            broken[ep.name] = f"{type(exc).__name__}: {exc}"
+    return broken
+
+
+def available_bots(rules=None) -> dict[str, Callable[..., Any]]:
+    """Every bot by name: built-in ones, installed ones, then those the variant's plugins register."""
+    bots = dict(BUILTIN_BOTS)
+    bots.update(installed_bots())
+    if rules is not None:
+        bots.update(rules.bots())
+    return bots
+
+
+def make_bot(name: str, rules=None, seed: Any = None, think: float | None = None):
+    """A bot by name; ``KeyError`` with the known names when there is none."""
+    bots = available_bots(rules)
+    if name not in bots:
+        raise KeyError(f"unknown bot '{name}' (known: {', '.join(sorted(bots))})")
+    return bots[name](seed=seed, think=think)
