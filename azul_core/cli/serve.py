@@ -60,6 +60,10 @@ def serve_command(
     durable: Annotated[bool, typer.Option(
         "--durable", help="fsync every move (survives a power cut too; slower). A killed "
                           "server loses nothing either way.")] = False,
+    seed: Annotated[Optional[str], typer.Option(
+        "--seed", metavar="SEED",
+        help="Deal every table from SEED:N (the N-th table created): the same deals each run. "
+             "Anyone who knows it foresees the deals: for tests and demonstrations only.")] = None,
     access_log: Annotated[bool, typer.Option(
         "--access-log", help="Log every request (addresses and paths; never a secret).")] = False,
 ) -> None:
@@ -94,7 +98,7 @@ def serve_command(
                            allowed_origins=tuple(allow_origin or ()), think=think, bot_delay=bot_delay,
                            tables_per_hour=tables_per_hour, max_open_tables=max_open_tables,
                            keep_finished_days=keep_finished, keep_idle_days=keep_idle,
-                           ws_max_size=ws_max_size, durable=durable, access_log=access_log)
+                           ws_max_size=ws_max_size, durable=durable, access_log=access_log, seed=seed)
     code = serve(options)
     if code:
         raise typer.Exit(code)

@@ -78,6 +78,9 @@ class Config:
     durable: bool = False
     #: makes each new table's seed (the deals); tests give a fixed sequence
     seed_factory: Any = None
+    #: table seeds derived from this one (SEED:N for the N-th table): deals anyone can foresee,
+    #: for tests and demonstrations only
+    seed: str | None = None
 
     @property
     def database(self) -> Path:
@@ -224,7 +227,12 @@ class Server:
         self.check_limits(client)
         watch, admin = new_token(), new_token()
         now = time.time()
-        seed = self.config.seed_factory() if self.config.seed_factory else new_token()
+        if self.config.seed_factory:
+            seed = self.config.seed_factory()
+        elif self.config.seed is not None:
+            seed = f"{self.config.seed}:{self.store.tables_created()}"
+        else:
+            seed = new_token()
         row = TableRow(new_token(), key, str(seed), now, now, None, 0, digest(watch), digest(admin), seats)
         table, events = Table.new(row, offered)
         self.store.create(row, events)

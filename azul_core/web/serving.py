@@ -31,6 +31,7 @@ class ServeOptions:
     durable: bool = False
     access_log: bool = False
     log_level: str = "warning"
+    seed: str | None = None
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -69,7 +70,7 @@ def serve(options: ServeOptions) -> int:
                     keep_finished_days=options.keep_finished_days, keep_idle_days=options.keep_idle_days,
                     bot_delay=options.bot_delay, think=options.think,
                     allowed_origins=options.allowed_origins, durable=options.durable,
-                    max_message=min(4096, options.ws_max_size))
+                    max_message=min(4096, options.ws_max_size), seed=options.seed)
     try:
         # Opened once here, so a database that can't be used is one line, not a traceback.
         from azul_core.web.store import Store

@@ -46,6 +46,7 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (table_id, version)
 );
 CREATE INDEX IF NOT EXISTS tables_by_age ON tables (finished, updated);
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, number INTEGER NOT NULL);
 """
 
 #: Event kinds: the factories laid at a round's start ("BBYR KKWW ..."), a decision in
@@ -118,6 +119,8 @@ class Store:
                         len(events), row.watch_hash, row.admin_hash))
             db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
                            [(row.id, s.seat, s.name, s.bot, s.secret_hash) for s in row.seats])
+            db.execute("INSERT INTO counters VALUES ('tables', 1) "
+                       "ON CONFLICT(name) DO UPDATE SET number = number + 1")
             db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
                            [(row.id, version, e.kind, e.seat, e.text)
                             for version, e in enumerate(events, 1)])
@@ -184,6 +187,10 @@ class Store:
 
     def exists(self, table_id: str) -> bool:
         return self.db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None
+
+    def tables_created(self) -> int:
+        """Tables ever created here (a counter kept across purges)."""
+        return self.db.execute("SELECT COALESCE(MAX(number), 0) FROM counters WHERE name = 'tables'").fetchone()[0]
 
     def open_tables(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM tables WHERE finished IS NULL").fetchone()[0]

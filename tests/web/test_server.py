@@ -617,3 +617,15 @@ def test_the_store_applies_a_version_once(tmp_path):
     _row, events = store.load("T")
     assert [(e.kind, e.text) for e in events] == [("deal", "BBBB"), ("move", "1B1")]
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_an_operator_seed_deals_the_same_tables_on_every_run(tmp_path, catalog):
+    deals = []
+    for run in ("a", "b"):
+        config = Config(data=tmp_path / run, seed="demo", bot_delay=0)
+        with serving(config, catalog) as client:
+            tables = [create(client).json() for _ in range(2)]
+            deals.append([Seat(client, t["table"], secret_of(t["seats"][0]["url"])).state["view"]["factories"]
+                          for t in tables])
+    assert deals[0] == deals[1]
+    assert deals[0][0] != deals[0][1]  # the N-th table has its own seed
