@@ -50,7 +50,8 @@ function receive(message) {
   } else if (message.type === "refused") {
     app.sent = null;
     const what = message.move ? `Move ${message.move} refused: ` : "Refused: ";
-    showMessage(`${what}${message.reason || "the server did not say why"}.`, "refused");
+    const reason = (message.reason || "the server did not say why").replace(/\.$/, "");
+    showMessage(`${what}${reason}.`, "refused");
     render();
   } else if (message.type === "presence") {
     if (app.view && Array.isArray(message.connected)) {
