@@ -26,7 +26,7 @@ from azul_core.records.game_record import GameRecord, ResultRecord, RoundRecord
 from azul_core.web.capabilities import matches
 from azul_core.web.store import BOT, MOVE, Event, SeatRow, Store, TableRow
 from azul_core.web.store import DEAL as DEAL_EVENT
-from azul_core.web.views import build_legal, build_view
+from azul_core.web.views import build_legal, build_view_json
 
 
 class Refused(Exception):
@@ -64,6 +64,7 @@ class Table:
     bot_task: Any = None
     last_used: float = field(default_factory=time.monotonic)
     _cache: dict = field(default_factory=dict)
+    _boards_seen: dict = field(default_factory=dict)
 
     # ------------------------------------------------------------ building
 
@@ -137,9 +138,9 @@ class Table:
     def view_json(self) -> str:
         cached = self._cache.get("view")
         if cached is None:
-            view = build_view(self.state, self.offered, self.seats, self.connected(),
-                              self.progress.last_round, self.offered.key)
-            cached = self._cache["view"] = json.dumps(view, separators=(",", ":"))
+            cached = self._cache["view"] = build_view_json(
+                self.state, self.offered, self.seats, self.connected(), self.progress.last_round,
+                self.offered.key, self._boards_seen)
         return cached
 
     def legal_json(self) -> str:

@@ -8,6 +8,7 @@ The format is the protocol of ``docs/serve.md``.
 
 from __future__ import annotations
 
+import json
 from typing import Sequence
 
 # Engine (azul_core.engine.* after the layout move) and the terminal's wording of moves.
@@ -28,41 +29,49 @@ def _tiles(counts: Sequence[int]) -> list[str]:
     return [NAMES[c] for c in COLOURS for _ in range(counts[c])]
 
 
-def build_view(state, offered, seats, connected: Sequence[bool], last_round, variant_name: str) -> dict:
-    """The whole table as the page draws it (``seats``: the table's seat records)."""
-    rules = state.rules
-    printed = printed_wall(rules)
-    costs = floor_costs(rules)
+def _board(state, seat: int, seats, connected: Sequence[bool], printed, costs, over: bool) -> dict:
+    board = state.players[seat]
+    lines = []
+    for row in range(PATTERN_LINES):
+        count = board.line_count[row]
+        lines.append({"capacity": row + 1, "colour": NAMES[board.line_colour[row]] if count else None,
+                      "count": count, "closed": board.accept[row] == 0})
+    wall = []
+    for row in range(WALL_SIZE):
+        cells = []
+        for column in range(WALL_SIZE):
+            tile = board.wall[row][column]
+            pattern = printed[row][column]
+            pattern_name = NAMES[pattern] if pattern is not None else None
+            cells.append({"colour": NAMES[tile] if tile is not None else pattern_name,
+                          "tile": tile is not None, "pattern": pattern_name})
+        wall.append(cells)
+    floor = [{"tile": _tile_name(board.floor[space]) if space < len(board.floor) else None,
+              "cost": cost} for space, cost in enumerate(costs)]
+    return {"seat": seat, "name": seats[seat].name, "bot": seats[seat].bot,
+            "connected": bool(connected[seat]), "score": board.score,
+            "lines": lines, "wall": wall, "floor": floor,
+            "marker": state.marker_holder == seat and not over}
+
+
+def _board_key(state, seat: int, seats, connected: Sequence[bool], over: bool) -> tuple:
+    """Everything a seat's part of the view depends on."""
+    board = state.players[seat]
+    return (tuple(board.line_count), tuple(board.line_colour), tuple(board.accept),
+            tuple(map(tuple, board.wall)), tuple(board.floor), board.score,
+            state.marker_holder == seat and not over, seats[seat].name, seats[seat].bot,
+            bool(connected[seat]))
+
+
+def _rest(state, offered, seats, last_round, variant_name: str) -> tuple[dict, dict]:
+    """The parts of the view before and after ``seats``."""
     over = state.phase == OVER
-    boards = []
-    for seat, board in enumerate(state.players):
-        lines = []
-        for row in range(PATTERN_LINES):
-            count = board.line_count[row]
-            lines.append({"capacity": row + 1, "colour": NAMES[board.line_colour[row]] if count else None,
-                          "count": count, "closed": board.accept[row] == 0})
-        wall = []
-        for row in range(WALL_SIZE):
-            cells = []
-            for column in range(WALL_SIZE):
-                tile = board.wall[row][column]
-                pattern = printed[row][column]
-                pattern_name = NAMES[pattern] if pattern is not None else None
-                cells.append({"colour": NAMES[tile] if tile is not None else pattern_name,
-                              "tile": tile is not None, "pattern": pattern_name})
-            wall.append(cells)
-        floor = [{"tile": _tile_name(board.floor[space]) if space < len(board.floor) else None,
-                  "cost": cost} for space, cost in enumerate(costs)]
-        boards.append({"seat": seat, "name": seats[seat].name, "bot": seats[seat].bot,
-                       "connected": bool(connected[seat]), "score": board.score,
-                       "lines": lines, "wall": wall, "floor": floor,
-                       "marker": state.marker_holder == seat and not over})
     placing = None
     if state.phase == PLACE:
         seat, row, columns = state.placing
         placing = {"seat": seat, "row": row, "colour": NAMES[state.players[seat].line_colour[row]],
                    "columns": list(columns)}
-    return {
+    head = {
         "variant": variant_name,
         "description": offered.variant.description,
         "round": state.round,
@@ -70,7 +79,8 @@ def build_view(state, offered, seats, connected: Sequence[bool], last_round, var
         "to_move": None if over else state.to_move,
         "placing": placing,
         "colours": COLOUR_LEGEND,
-        "seats": boards,
+    }
+    tail = {
         "factories": [_tiles(source) for source in state.sources[1:]],
         "centre": {"tiles": _tiles(state.sources[CENTRE]), "marker": state.marker_in_centre and not over},
         "bag": len(state.bag),
@@ -78,6 +88,37 @@ def build_view(state, offered, seats, connected: Sequence[bool], last_round, var
         "last_round": last_round,
         "final": build_final(state, [s.name for s in seats]) if over else None,
     }
+    return head, tail
+
+
+def build_view(state, offered, seats, connected: Sequence[bool], last_round, variant_name: str) -> dict:
+    """The whole table as the page draws it (``seats``: the table's seat records)."""
+    printed, costs = printed_wall(state.rules), floor_costs(state.rules)
+    over = state.phase == OVER
+    head, tail = _rest(state, offered, seats, last_round, variant_name)
+    boards = [_board(state, seat, seats, connected, printed, costs, over) for seat in range(state.num_players)]
+    return {**head, "seats": boards, **tail}
+
+
+def build_view_json(state, offered, seats, connected: Sequence[bool], last_round, variant_name: str,
+                    boards_seen: dict) -> str:
+    """``build_view`` as compact JSON. A move changes one or two boards: the others' JSON is
+    reused from ``boards_seen`` (seat -> (key, json)), which this call keeps up to date."""
+    printed, costs = printed_wall(state.rules), floor_costs(state.rules)
+    over = state.phase == OVER
+    head, tail = _rest(state, offered, seats, last_round, variant_name)
+    parts = []
+    for seat in range(state.num_players):
+        key = _board_key(state, seat, seats, connected, over)
+        seen = boards_seen.get(seat)
+        if seen is None or seen[0] != key:
+            seen = boards_seen[seat] = (key, _dumps(_board(state, seat, seats, connected, printed, costs, over)))
+        parts.append(seen[1])
+    return f'{_dumps(head)[:-1]},"seats":[{",".join(parts)}],{_dumps(tail)[1:]}'
+
+
+def _dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def build_final(state, names: Sequence[str]) -> dict:
@@ -103,11 +144,18 @@ def build_legal(state) -> dict:
     if state.phase != DRAFT:
         return {"drafts": [], "columns": []}
     drafts = []
+    # What a draft does depends on the colour, how many tiles it takes, whether the marker
+    # comes with them and the line: drafts alike in those share the words.
+    effects: dict[tuple, str] = {}
+    marker = state.marker_in_centre
     for decision in state.legal_decisions():
         source, colour, line = decision
+        key = (colour, state.sources[source][colour], source == CENTRE and marker, line)
+        effect = effects.get(key)
+        if effect is None:
+            effect = effects[key] = short_effect(state, decision)
         drafts.append({"move": format_decision(decision), "source": source, "colour": NAMES[colour],
-                       "line": line, "misplaced": False, "why": None,
-                       "effect": short_effect(state, decision)})
+                       "line": line, "misplaced": False, "why": None, "effect": effect})
     if state.rules.misplaced_to_floor:
         # Legal too where the variant sends them to the floor: listed so the page can ask first.
         listed = {(d["source"], d["colour"], d["line"]) for d in drafts}
