@@ -165,8 +165,11 @@ def measure(tables: int, moves: int, think: float, limit: float, seed: int) -> d
             run = Run(url, tables, moves, think, limit, seed)
             created = run.create_tables()
             cpu_before = cpu_seconds(process.pid)
+            mine_before = resource.getrusage(resource.RUSAGE_SELF)
             elapsed = asyncio.run(run.play(created))
             server_cpu = cpu_seconds(process.pid) - cpu_before
+            mine = resource.getrusage(resource.RUSAGE_SELF)
+            client_cpu = mine.ru_utime + mine.ru_stime - mine_before.ru_utime - mine_before.ru_stime
         finally:
             process.send_signal(signal.SIGTERM)
             try:
@@ -187,6 +190,8 @@ def measure(tables: int, moves: int, think: float, limit: float, seed: int) -> d
             "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
             "server_cpu_s": round(server_cpu, 2),
             "server_cpu_ms_per_move": round(server_cpu / run.accepted * 1000, 2) if run.accepted else None,
+            "client_cpu_s": round(client_cpu, 2),
+            "load_average": round(os.getloadavg()[0], 1),
             "refused": run.refused, "client_errors": run.errors}
 
 
@@ -209,7 +214,8 @@ def main() -> None:
             print(f"{count:4d} tables ({count * 4} clients), think {options.think:g} s: "
                   f"{result['moves']} moves in {result['seconds']} s = {result['moves_per_s']} moves/s; "
                   f"move -> all 4 clients p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms; "
-                  f"server {result['server_cpu_ms_per_move']} CPU ms/move; "
+                  f"server {result['server_cpu_ms_per_move']} CPU ms/move, load generator "
+                  f"{result['client_cpu_s']} CPU s; load average {result['load_average']}; "
                   f"refused {result['refused']}, client errors {result['client_errors']}", flush=True)
     if options.json:
         print(json.dumps(results, indent=2))
