@@ -85,6 +85,23 @@ def azul_tiling_time(settings: Settings) -> str:
 
 
 @hookspec(firstresult=True)
+def azul_tiled_line_reopens(settings: Settings) -> str:
+    """Decide when a pattern line tiled during a round takes tiles again.
+
+    Return ``"at_once"`` (the emptied line takes tiles in the same turn's
+    next draft) or ``"next_round"`` (it stays closed until the next round:
+    it is not offered, and a draft naming it is a misplaced draft, see
+    ``azul_misplaced_draft``). Matters only where lines are tiled at the
+    end of a turn (``azul_tiling_time``); a line tiled at the end of a round
+    is open for the next round either way, and a line whose tiles fell to
+    the floor (no legal wall space) was not tiled and stays open. ``None``: no opinion. First
+    result wins. The duel plugin answers ``"next_round"`` (its setting
+    ``tiled_line_reopens`` turns it to ``"at_once"``), the standard plugin
+    ``"at_once"``.
+    """
+
+
+@hookspec(firstresult=True)
 def azul_marker_rule(settings: Settings) -> MarkerRule:
     """Decide what taking the start marker from the centre does.
 

@@ -1,9 +1,10 @@
-"""Duel: the two-player rules of seed 003 (``rules/duel.md``), on the colour wall.
+"""Duel: a two-player variant on the colour wall (``docs/rules/duel.md``).
 
 Not the boxed game "Azul Duel" (2025). Only what differs from the standard
-plugin lives here: a full line is tiled at the end of the turn that filled it,
-the start marker is kept aside, a draft onto a line that can't take it sends
-the tiles to the floor, and a placed tile scores 1 plus 1 per tile in its
+plugin lives here: a full line is tiled at the end of the turn that filled it
+and stays closed until the next round (a setting reopens it at once), the
+start marker is kept aside, a draft onto a line that can't take it sends the
+tiles to the floor, and a placed tile scores 1 plus 1 per tile in its
 horizontal and vertical runs. The player count, factories and the 8-space
 floor are settings of ``variants/duel.yaml``.
 """
@@ -18,6 +19,7 @@ from azul_plugins.standard import run_lengths
 AZUL_API = 1
 
 SCORING_CHOICES = ("neighbours", "standard")
+REOPEN_CHOICES = ("next_round", "at_once")
 
 
 @hookimpl
@@ -26,13 +28,23 @@ def azul_declare_settings():
         Setting("scoring", "str", "neighbours",
                 "how a placed tile scores: 'neighbours' (1 for the tile plus 1 per tile in its "
                 "horizontal and vertical runs) or 'standard' (the standard run lengths); "
-                "the seed can be read either way", choices=SCORING_CHOICES),
+                "the rules can be read either way", choices=SCORING_CHOICES),
+        Setting("tiled_line_reopens", "str", "next_round",
+                "when a line tiled during a round takes tiles again: 'next_round' (it stays "
+                "closed for the rest of the round, so each line reaches the wall at most once a "
+                "round) or 'at_once' (a line can be refilled and tiled again in the same round)",
+                choices=REOPEN_CHOICES),
     ]
 
 
 @hookimpl
 def azul_tiling_time():
     return "turn"
+
+
+@hookimpl
+def azul_tiled_line_reopens(settings):
+    return settings.tiled_line_reopens
 
 
 @hookimpl

@@ -2,7 +2,7 @@
 
 When a full pattern line is tiled, its owner chooses any empty space of that
 wall row such that the wall then holds no colour twice in any row or column
-(``rules/grey-wall.md``). Where no space is legal the engine drops the whole
+(``docs/rules/grey-wall.md``). Where no space is legal the engine drops the whole
 line to the floor. Every other rule stays the standard plugin's, but one.
 
 A grey wall can block itself: a row whose missing colours all stand in the

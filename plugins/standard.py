@@ -1,4 +1,4 @@
-"""Standard Azul: every rule of ``rules/standard.md`` except the wall layout.
+"""Standard Azul: every rule of ``docs/rules/standard.md`` except the wall layout.
 
 Pattern-line acceptance, run-length placement scoring, the 7-space floor and
 its penalties, tiling at the end of the round, the start marker on the floor,
@@ -6,7 +6,7 @@ the end when a row is complete, the 2/7/10 bonuses and the tie-break on
 complete rows. The wall itself comes from another plugin (``colour_wall`` or
 ``grey_wall``).
 
-One **decision** of ours beyond ``rules/standard.md`` (setting
+One **decision** of ours beyond ``docs/rules/standard.md`` (setting
 ``end_when_starved``): a game can starve. When every row of every wall
 misses a colour whose tiles can never reach it again (every tile of that
 colour sits on walls or on pattern lines that can never be completed), no
@@ -82,6 +82,11 @@ def azul_floor_spaces(settings):
 @hookimpl
 def azul_tiling_time():
     return "round"
+
+
+@hookimpl
+def azul_tiled_line_reopens():
+    return "at_once"
 
 
 @hookimpl

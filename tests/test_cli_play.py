@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 
 import pytest
@@ -111,9 +112,10 @@ def test_question_mark_lists_the_legal_moves_and_help_explains(tmp_path):
     path = start(tmp_path, "--players", "human,greedy", "--seed", "3")
     result = run("play", "--resume", path, input="?\nhelp\nquit\n")
     out = result.stdout
-    for decision in position(path).legal_decisions():
-        assert format_decision(decision) in out
-    assert "to line 1 full" in out and "to floor" in out
+    listed = {code + target[0] for code, targets in
+              re.findall(r"([C1-9][BYRKW]) \d+ [a-z]+: ((?:[1-5-][*+\d]*(?:, )?)+)", out)
+              for target in targets.split(", ")}
+    assert listed == {format_decision(d) for d in position(path).legal_decisions()}
     assert "record notation" in out and "undo" in out and "quit" in out
 
 
@@ -441,3 +443,93 @@ def test_undo_across_a_round_boundary_goes_back_into_the_last_round(tmp_path):
     round_number, phase, rounds = seen["state_after_undo"]
     assert (round_number, phase, rounds) == (1, "draft", 1)
     assert len(read_record(tmp_path / "g.json").rounds) == 1
+
+
+# ------------------------------------------------------------------ what a round did
+
+
+def test_each_round_is_summed_up_tile_by_tile_with_floor_and_scores(tmp_path):
+    path = tmp_path / "bots.json"
+    result = run("play", "--players", "greedy,random", "--seed", "7", "--record", path)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    saved = read_record(path)
+    state = replay_state(saved)
+    summaries = re.findall(r"Round (\d+) scored:\n((?:  .*\n)+)", out)
+    assert [int(number) for number, _ in summaries] == list(range(1, len(saved.rounds) + 1))
+    previous = [0, 0]
+    placed = [0, 0]
+    for (_number, body), round_ in zip(summaries, saved.rounds):
+        rows = body.splitlines()
+        for seat, name in enumerate(["greedy", "random"]):
+            row = next(r for r in rows if r.strip().startswith(name))
+            assert f"score {previous[seat]} -> {round_.scores[seat]}" in row
+            placed[seat] += sum(int(p) for p in re.findall(r"to wall column \d \+(\d+)", row))
+            previous[seat] = round_.scores[seat]
+    assert placed == [board.placement_points for board in state.players]
+    assert out.index(f"Round {len(saved.rounds)} scored:") < out.index("Final scores")
+
+
+def test_a_bots_reply_does_not_depend_on_how_many_times_it_was_asked(tmp_path):
+    path = start(tmp_path, "--players", "human,random", "--seed", "3")
+    move = planned_moves(path, 1)[0]
+    once = tmp_path / "once.json"
+    run("play", "--resume", path, "--record", once, input=f"{move}\nquit\n")
+    again = tmp_path / "again.json"
+    result = run("play", "--resume", path, "--record", again,
+                 input=f"{move}\nundo\n{move}\nundo\n{move}\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert read_record(again).rounds[0].actions == read_record(once).rounds[0].actions
+    assert len(read_record(once).rounds[0].actions) == 2
+
+
+def test_the_column_prompt_explains_itself(tmp_path):
+    path = start(tmp_path, "--variant", "grey-wall", "--players", "human,human", "--seed", "2")
+    state = position(path)
+    bot = GreedyBot(seed=0)
+    typed = []
+    while not (state.phase == PLACE and len(state.legal_decisions()) > 1):
+        decision = bot.choose(state)
+        if not (state.phase == PLACE and len(state.legal_decisions()) == 1):
+            typed.append(format_decision(decision))
+        state.apply(decision)
+    legal = ", ".join(str(column + 1) for _row, column in state.legal_decisions())
+    result = run("play", "--resume", path, input="\n".join(typed) + "\nabc\nquit\n")
+    assert f"'abc' is not a wall column: type a column, 1-5 (legal now: {legal})." in result.stdout
+    assert "is not a move" not in result.stdout
+
+
+def test_players_default_to_the_variants_only_player_count(tmp_path):
+    variant = tmp_path / "three.yaml"
+    variant.write_text("name: three\nextends: standard\nplayers: [3]\n")
+    path = tmp_path / "g.json"
+    result = run("play", "--variant", variant, "--seed", "1", "--record", path, input="quit\n")
+    assert result.exit_code == 0, result.output + result.stderr
+    saved = read_record(path)
+    assert saved.players == ["you", "mcts 1", "mcts 2"]
+    assert saved.extra["player_kinds"] == ["human", "mcts", "mcts"]
+
+
+def test_resume_with_other_players_names_them(tmp_path):
+    path = start(tmp_path, "--players", "human,mcts", "--seed", "3")
+    result = run("play", "--resume", path, "--players", "greedy,random")
+    assert result.exit_code == 0, result.output
+    assert "mcts" not in result.stdout and "you" not in result.stdout.split("Final scores")[1]
+    assert read_record(path).players == ["greedy", "random"]
+    assert re.search(r"(greedy|random) wins|share the victory", result.stdout)
+
+
+def test_at_a_terminal_messages_wrap_between_words(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from azul_core.players.session import GameSession
+    console = Console(file=io.StringIO(), force_terminal=True, width=40, color_system=None)
+    session = GameSession.new("standard", "human,greedy", 3, tmp_path / "g.json", None,
+                              console=console, read=lambda prompt: "quit")
+    message = "you take 2 yellow from the centre to line 1 (complete), 1 to the floor"
+    session.say(message)
+    lines = console.file.getvalue().splitlines()
+    assert len(lines) == 2 and " ".join(line.strip() for line in lines) == message  # no word cut
+    assert all(len(line) <= 40 for line in lines)

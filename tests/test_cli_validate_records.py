@@ -204,3 +204,43 @@ def test_validate_missing_file_is_exit_1_with_a_message(tmp_path):
 def test_validate_without_files_is_wrong_usage():
     assert run("validate").exit_code == 2
     assert run("validate", "--games", "x", "f.json").exit_code == 2
+
+
+RECORD_KEYS = {"path", "kind", "valid", "finished", "variant", "variant_name", "players", "rounds",
+               "scores", "winners", "round_scores", "to_move", "errors"}
+
+
+def test_validate_json_gives_every_line_the_documented_keys_a_missing_file_included(tmp_path):
+    good = write(tmp_path / "good.json", HAND_RECORD)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = run("validate", good, str(tmp_path / "nothing.json"), str(empty), "--json")
+    assert result.exit_code == 1
+    reports = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [set(report) for report in reports] == [RECORD_KEYS] * 3
+    missing = reports[1]
+    assert missing["kind"] is None and not missing["valid"]
+    assert missing["errors"] == [{"round": None, "action": None, "seat": None, "text": None,
+                                  "message": "no such file"}]
+    assert reports[2]["errors"][0]["message"] == "a folder with no .json records"
+
+
+def test_validate_a_folder_ends_with_a_summary_line(tmp_path):
+    for number in range(3):
+        write(tmp_path / f"game{number}.json", HAND_RECORD)
+    write(tmp_path / "broken.json", "{not json")
+    result = run("validate", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[-1] == "3 valid, 1 invalid"
+    single = run("validate", str(tmp_path / "game0.json"))
+    assert "valid, 0 invalid" not in single.stdout       # one file: its verdict says it all
+
+
+def test_validate_one_player_is_not_players(tmp_path):
+    variant = write(tmp_path / "solo.yaml", "name: solo\nextends: standard\nplayers: [1]\n"
+                    "settings:\n  factories: {1: 3}\n")
+    record = write(tmp_path / "solo.json", {**HAND_RECORD, "variant": "solo.yaml", "players": ["ana"],
+                                             "rounds": []})
+    result = run("validate", record, variant, "--games", "2")
+    assert "(solo.yaml, 1 player)" in result.stdout, result.output
+    assert "2 random games played (1 player)" in result.stdout, result.output

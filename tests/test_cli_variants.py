@@ -80,7 +80,7 @@ def test_show_resolved_says_where_each_value_came_from_and_who_decides(tmp_path)
     scoring = next(line for line in lines if line.strip().startswith("scoring:"))
     assert scoring.strip().startswith("scoring: standard  # ") and scoring.endswith("mine.yaml:3")
     floor = next(line for line in lines if line.strip().startswith("floor_penalties:"))
-    assert floor.endswith("duel.yaml:10")
+    assert floor.endswith("duel.yaml:11")
     row_bonus = next(line for line in lines if line.strip().startswith("row_bonus:"))
     assert row_bonus.endswith("# default of plugin 'standard'")
     assert "  azul_tiling_time: duel" in lines
@@ -120,7 +120,7 @@ def test_show_a_broken_file_lists_every_problem_without_a_traceback(tmp_path):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 2 and "Traceback" not in result.stderr
     assert lines[0].startswith("azul: ") and lines[0].endswith("bad.yaml:2:14: players: 99 is out of range (1 to 9)")
-    assert lines[1].endswith("bad.yaml:3:12: setting 'row_bonus' must be a whole number, not str 'x'")
+    assert lines[1].endswith("bad.yaml:3:23: setting 'row_bonus' must be a whole number, not str 'x'")
 
 
 # ------------------------------------------------------------------ azul rules
@@ -195,3 +195,15 @@ def test_help_lists_the_commands():
     assert "variants" in result.stdout and "rules" in result.stdout
     result = azul("variants", "--help")
     assert "show" in result.stdout
+
+
+def test_rules_and_show_state_when_a_duel_line_tiled_this_round_reopens(tmp_path):
+    rules = azul("rules", "duel")
+    assert rules.exit_code == 0, rules.output
+    assert "tiled at the end of the turn that filled it, and takes no tiles again until the next " \
+        "round" in rules.stdout
+    assert "tiled_line_reopens = next_round" in rules.stdout
+    assert "tiled_line_reopens: next_round" in azul("variants", "show", "duel").stdout
+    path = tmp_path / "reopen.yaml"
+    path.write_text("extends: duel\nsettings:\n  tiled_line_reopens: at_once\n")
+    assert "and takes tiles again at once, in the same round" in azul("rules", path).stdout

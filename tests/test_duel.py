@@ -1,4 +1,4 @@
-"""Every rule of rules/duel.md with its worked examples, the scoring setting, and misplaced drafts
+"""Every rule of docs/rules/duel.md with its worked examples, the scoring setting, and misplaced drafts
 (refused in standard with the rule in words, sent to the floor in duel)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from azul_core.colours import BLUE, RED, YELLOW
+from azul_core.colours import BLACK, BLUE, RED, YELLOW
 from azul_core.engine.state import DRAFT, FLOOR, OVER, GameState, IllegalDecision
 from azul_core.testing import (
     MoveRefused,
@@ -32,7 +32,7 @@ def duel():
 
 
 def standard_scoring_duel(tmp_path):
-    """A file extending duel with one line changed: the seed read the standard way."""
+    """A file extending duel with one line changed: the duel rules read the standard way."""
     path = tmp_path / "duel-standard-scoring.yaml"
     path.write_text(textwrap.dedent("""\
         extends: duel
@@ -106,18 +106,76 @@ def test_worked_example_line_1_completed_scores_1_at_the_end_of_that_turn():
     assert lines_of(game, 0) == {}
 
 
-def test_the_other_tiles_go_to_the_lid_and_the_line_is_free_again_this_round():
+def test_the_other_tiles_go_to_the_lid_and_the_line_is_closed_until_the_next_round():
     game = new_game("duel")
     set_lines(game, 0, {3: "RR"})
-    set_table(game, ["R", "KKKK", "YYY"])
+    set_table(game, ["R", "KKKK", "YYY", "WW"])
     lid_red = game.lid[RED]
     play(game, ["1R3"])                        # line 3 full: one red to (3,5), two to the lid
     assert game.lid[RED] == lid_red + 2
     assert lines_of(game, 0) == {} and scores(game)[0] == 1
-    play(game, ["2K-", "3Y3"])                 # line 3 again, yellow: tiled to (3,4) beside red
+    play(game, ["2K-"])
+    assert game.is_misplaced((3, YELLOW, 2))   # line 3 was tiled this round: closed
+    assert not [d for d in game.legal_decisions() if d[2] == 2]  # bots are not offered it
+    assert game.why_not(0, YELLOW, 2) == \
+        "pattern line 3 was tiled this round and takes tiles again next round"
+    play(game, ["3Y3"])                        # a misplaced draft: the yellows fall
+    assert floor_of(game, 0) == "YYY" and lines_of(game, 0) == {}
+    assert wall_text(game, 0).splitlines()[2] == ". . . . R"
+    assert game.tile_counts() == [20] * 5
+
+
+def test_a_closed_line_takes_tiles_again_in_the_next_round():
+    game = new_game("duel")
+    set_table(game, ["B", "KKKK"])
+    play(game, ["1B1"])                        # line 1 tiled in round 1: closed
+    assert "tiled this round" in game.why_not(0, BLACK, 0)
+    play(game, ["2K-"])                        # seat 1 ends the round
+    assert game.round == 2
+    set_table(game, ["Y", "RRRR"])
+    assert not game.is_misplaced((1, YELLOW, 0))
+    play(game, ["1Y1"])                        # open again: tiled beside the blue
+    assert wall_text(game, 0).splitlines()[0] == "B Y . . ."
+
+
+def test_with_tiled_line_reopens_at_once_the_line_takes_tiles_in_the_same_round(tmp_path):
+    path = tmp_path / "duel-reopen.yaml"
+    path.write_text("extends: duel\nsettings:\n  tiled_line_reopens: at_once\n", encoding="utf-8")
+    game = new_game(path)
+    set_lines(game, 0, {3: "RR"})
+    set_table(game, ["R", "KKKK", "YYY"])
+    play(game, ["1R3", "2K-", "3Y3"])          # line 3 again, yellow: tiled to (3,4) beside red
     assert wall_text(game, 0).splitlines()[2] == ". . . Y R"
     assert scores(game)[0] == 1 + 2            # h = 2, v = 1: 2 + 1 - 1
-    assert game.tile_counts() == [20] * 5
+
+
+def test_the_reopening_choice_is_a_setting_of_the_duel_plugin(duel, tmp_path):
+    assert duel.settings.tiled_line_reopens == "next_round"
+    assert duel.rules.tiled_line_waits and duel.rules.deciders["azul_tiled_line_reopens"] == "duel"
+    assert not load_variant("standard").rules.tiled_line_waits
+    path = tmp_path / "bad.yaml"
+    path.write_text("extends: duel\nsettings:\n  tiled_line_reopens: never\n", encoding="utf-8")
+    with pytest.raises(Exception, match="'next_round', 'at_once'"):
+        load_variant(path)
+
+
+@pytest.mark.parametrize("bots", [("greedy", "greedy"), ("random", "greedy")])
+def test_duel_games_never_end_before_round_5(duel, bots):
+    """Each line reaches the wall at most once a round, so no wall row fills before round 5.
+    (Read the other way, greedy games ended after 1 to 3 rounds.)"""
+    import random
+
+    from azul_core.players.registry import make_bot
+    for seed in range(40):
+        game = GameState(duel.rules, 2)
+        players = [make_bot(name, duel.rules, seed=seed * 2 + seat) for seat, name in enumerate(bots)]
+        rng = random.Random(seed)
+        while game.phase != OVER:
+            if game.phase == "deal":
+                game.deal(rng)
+            else:
+                game.apply(players[game.to_move].choose(game))
+        assert game.round >= 5, (seed, game.round)
 
 
 def test_a_colour_tiled_this_round_can_not_go_on_its_line_again():

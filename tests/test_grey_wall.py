@@ -1,4 +1,4 @@
-"""Every rule of rules/grey-wall.md, with its worked example, and the end when walls are blocked."""
+"""Every rule of docs/rules/grey-wall.md, with its worked example, and the end when walls are blocked."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from azul_core import hookdoc, hookimpl, hookspecs
-from azul_core.colours import BLUE, RED, YELLOW
+from azul_core.colours import BLACK, BLUE, RED, YELLOW
 from azul_core.engine.state import PLACE, IllegalDecision
 from azul_core.players.registry import available_bots, make_bot
 from azul_core.rules import MarkerRule, TableSetup
@@ -98,6 +98,30 @@ def test_hook_azul_tiling_time():
     set_table(standard, ONE_ROUND_TABLE)
     play(standard, ["1B1"])
     assert standard.players[0].wall[0][0] is None and lines_of(standard, 0) == {1: "B"}
+
+
+def test_hook_azul_tiled_line_reopens():
+    class TileAtOnce:
+        @hookimpl
+        def azul_tiling_time(self):
+            return "turn"
+
+    class ClosedUntilNextRound:
+        @hookimpl
+        def azul_tiled_line_reopens(self):
+            return "next_round"
+
+    table = ["BYYY", "KRRR"]
+    game = new_game(plugins=[TileAtOnce(), ClosedUntilNextRound()])
+    set_table(game, table)
+    play(game, ["1B1", "CY-"])  # seat 0 fills line 1: tiled at once, then closed
+    assert not [d for d in game.legal_decisions() if d[2] == 0]
+    with pytest.raises(IllegalDecision, match="pattern line 1 was tiled this round"):
+        game.apply((2, BLACK, 0))
+    at_once = new_game(plugins=[TileAtOnce()])
+    set_table(at_once, table)
+    play(at_once, ["1B1", "CY-", "2K1"])  # line 1 again, black: tiled beside the blue
+    assert at_once.players[0].wall[0] == [BLUE, None, None, BLACK, None]
 
 
 def test_hook_azul_marker_rule():

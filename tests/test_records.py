@@ -30,7 +30,7 @@ from azul_core.records.game_record import (
 )
 from azul_core.variants.loading import builtin_variants, load_variant
 
-# A game written by hand from rules/standard.md, as another program would write it.
+# A game written by hand from docs/rules/standard.md, as another program would write it.
 #
 # Round 1 (seat 0 starts; every factory holds one colour, so nothing reaches the centre
 # and nobody takes the start marker):

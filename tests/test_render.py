@@ -4,27 +4,34 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from types import SimpleNamespace
 
 import pytest
 from rich.console import Console
 
-from azul_core.colours import BLUE, COLOUR_OF_LETTER, RED, WHITE, YELLOW
+from azul_core.colours import BLACK, BLUE, COLOUR_OF_LETTER, RED, WHITE, YELLOW
 from azul_core.engine.notation import format_decision
 from azul_core.engine.state import DEAL, FLOOR, GameState
 from azul_core.players.bots import GreedyBot
 from azul_core.players.render import (
+    LegalFilterError,
     describe_decision,
     draw_board,
+    draw_boards,
     draw_game,
     draw_legal,
     draw_result,
+    draw_round_summary,
     floor_costs,
+    legal_filter,
+    new_placements,
     printed_wall,
     render_text,
     short_effect,
     winner_line,
 )
+from azul_core.testing import new_game, play, set_table
 from azul_core.variants.loading import load_variant
 
 
@@ -164,12 +171,78 @@ def test_a_misplaced_duel_draft_is_described_as_falling(variants):
         "you take 2 yellow from factory 2 for line 5, but pattern line 5 holds blue: all to the floor"
 
 
-def test_the_legal_moves_list_names_every_decision(variants):
+ENTRY = re.compile(r"([C1-9][BYRKW]) \d+ [a-z]+: ((?:[1-5-][*+\d]*(?:, )?)+)")
+
+
+def listed(text: str) -> set[str]:
+    """The moves a compact legal-move listing offers, in record notation."""
+    return {code + target[0] for code, targets in ENTRY.findall(text) for target in targets.split(", ")}
+
+
+def test_the_legal_moves_list_names_every_decision_grouped_by_source_and_colour(variants):
     state = dealt(variants["standard"], ["BBBB", "YYRR", "KKWW", "BYRK", "WWWB"])
     text = render_text(draw_legal(state))
-    for decision in state.legal_decisions():
-        assert format_decision(decision) in text
+    assert listed(text) == {format_decision(d) for d in state.legal_decisions()}
+    assert "1B 4 blue: 1*+3, 2*+2, 3*+1, 4*, 5, -" in text
+    assert len(text.splitlines()) <= 12        # two columns: the board stays on an 80x30 screen
     assert max(len(line.rstrip()) for line in text.splitlines()) <= 80
+
+
+@pytest.mark.parametrize("query, wanted", [
+    ("3", lambda d: d[0] == 3), ("C", lambda d: d[0] == 0), ("centre", lambda d: d[0] == 0),
+    ("red", lambda d: d[1] == RED), ("r", lambda d: d[1] == RED),
+    ("3 black", lambda d: d[0] == 3 and d[1] == BLACK)])
+def test_the_legal_moves_can_be_filtered_by_source_or_colour(variants, query, wanted):
+    state = dealt(variants["standard"], ["BBBB", "YYRR", "KKWW", "BYRK", "WWWB"])
+    state.apply((2, YELLOW, 1))                # the centre now holds red and the marker
+    text = render_text(draw_legal(state, *legal_filter(query)))
+    assert listed(text) == {format_decision(d) for d in state.legal_decisions() if wanted(d)}
+    assert listed(text)
+
+
+def test_a_filter_that_names_nothing_says_what_it_takes():
+    with pytest.raises(LegalFilterError, match="a factory number, C for the centre, or a colour"):
+        legal_filter("purple")
+
+
+def test_lines_closed_this_round_are_shown_on_the_board_and_in_the_list(variants):
+    state = dealt(variants["duel"], ["BYRK", "YYRR", "KKWW", "BYRK", "WWWB"])
+    state.apply((1, BLUE, 0))                  # line 1 full: tiled at once, closed this round
+    state.apply((2, YELLOW, FLOOR))
+    text = render_text(draw_legal(state))
+    assert "Pattern line 1 tiled this round: closed until the next round." in text
+    assert not any(code.endswith("1") for code in listed(text))
+    assert " 1         x | B y r k w" in render_text(draw_board(state, 0, "you"))
+
+
+def test_a_grey_wall_numbers_its_columns(variants):
+    state = dealt(variants["grey-wall"], ["BYRK", "YYRR", "KKWW", "BYRK", "WWWB"])
+    lines = render_text(draw_board(state, 0, "you")).splitlines()
+    assert lines[1].rstrip() == " " * 15 + "1 2 3 4 5"
+    assert lines[2].index("|") + 2 == lines[1].index("1")
+    standard = dealt(variants["standard"], ["BYRK"] * 5)
+    assert "1 2 3 4 5" not in render_text(draw_board(standard, 0, "you"))
+
+
+def test_the_right_board_does_not_shift_when_a_floor_cost_appears(variants):
+    state = dealt(variants["duel"], ["BBBB", "YYRR", "KKWW", "BYRK", "WWWB"])
+    before = render_text(draw_boards(state, names(2)))
+    state.apply((1, BLUE, FLOOR))              # seat 0's floor: -1 -1 -2 -2 = -6
+    after = render_text(draw_boards(state, names(2)))
+    assert "-6" in after
+    column = [line.index("greedy") for line in before.splitlines() if "greedy" in line]
+    assert column == [line.index("greedy") for line in after.splitlines() if "greedy" in line]
+    assert [line.find("|", 20) for line in before.splitlines()] == \
+        [line.find("|", 20) for line in after.splitlines()]
+
+
+def test_the_grey_wall_heading_says_you_place():
+    game = new_game("grey-wall")
+    set_table(game, ["B", "Y"])
+    play(game, ["1B1", "2Y1"])                 # the round ends: seat 0 chooses a column
+    assert game.phase == "place"
+    assert "wall tiling: you place a tile" in render_text(draw_game(game, ["you", "greedy"]))
+    assert "wall tiling: ana places a tile" in render_text(draw_game(game, ["ana", "greedy"]))
 
 
 def test_the_result_shows_the_bonuses_and_the_winner(variants):
@@ -194,3 +267,39 @@ def test_a_tie_says_why():
         "ana wins: tied on 40 points with bo, won on complete rows (ana 2, bo 1)."
     assert winner_line(_tied([40, 40, 20], [1, 1, 0], [0, 1]), who) == \
         "ana and bo share the victory: tied on 40 points and on complete rows (ana 1, bo 1)."
+
+
+def test_a_rounds_account_lists_each_placed_tile_with_its_points():
+    game = new_game("standard")
+    set_table(game, ["B", "YY"])
+    before = game.clone()
+    start = [(board.score, board.penalty_points) for board in game.players]
+    play(game, ["1B1", "2Y1"])                 # the round ends: each line 1 is tiled, a yellow falls
+    placed = new_placements(before, game)
+    assert placed == [(0, 0, 0, BLUE, 1), (1, 0, 1, YELLOW, 1)]
+    text = render_text(draw_round_summary(1, placed, start, game, ["you", "greedy"]), width=200)
+    assert [line.rstrip() for line in text.splitlines()] == [
+        "Round 1 scored:",
+        "  you     line 1 blue to wall column 1 +1; floor 0; score 0 -> 1",
+        "  greedy  line 1 yellow to wall column 2 +1; floor -1; score 0 -> 0",
+    ]
+
+
+def test_the_legal_moves_legend_is_one_line(variants):
+    state = dealt(variants["standard"], ["BBBB", "YYRR", "KKWW", "BYRK", "WWWB"])
+    state.apply((2, YELLOW, 1))                # the centre holds red and the marker
+    text = render_text(draw_legal(state))
+    assert text.splitlines()[0] == "Type e.g. CR1: source, colour, line (- floor); *: fills the line; +n: n to floor"
+
+
+def test_a_long_account_wraps_under_itself():
+    game = new_game("standard")
+    set_table(game, ["B", "YY"])
+    before = game.clone()
+    play(game, ["1B1", "2Y1"])
+    placed = new_placements(before, game) * 4
+    lines = render_text(draw_round_summary(1, placed, [(0, 0), (0, 0)], game, ["you", "greedy"]),
+                        width=60).splitlines()
+    assert lines[1].startswith("  you     line 1 blue to wall column 1 +1;")
+    assert lines[2].startswith("          ") and lines[2].strip()  # the next line goes on under it
+    assert all(len(line) <= 60 for line in lines)

@@ -1,4 +1,4 @@
-"""One test (or more) for every rule of rules/standard.md, using its examples where it gives them.
+"""One test (or more) for every rule of docs/rules/standard.md, using its examples where it gives them.
 
 Positions are built with azul_core.testing; section headings follow standard.md.
 """

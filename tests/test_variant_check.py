@@ -48,7 +48,7 @@ def test_a_file_that_does_not_load_reports_every_problem(tmp_path):
         """)
     report = check_variant_file(path)
     assert not report.valid and report.name is None and report.games_played == 0
-    assert [(e["line"], e["column"]) for e in report.to_json()["errors"]] == [(2, 14), (3, 12)]
+    assert [(e["line"], e["column"]) for e in report.to_json()["errors"]] == [(2, 14), (3, 23)]
     assert report.summary == f"{path}: invalid variant: 2 problems"
 
 

@@ -62,7 +62,7 @@ def test_yaml_syntax_error(tmp_path):
         players: [2]
         """)
     problem = only(path)
-    assert places([problem])[0][:2] == ("syntax.yaml", 3)
+    assert places([problem]) == [("syntax.yaml", 2, 10)]  # where the unclosed [ was opened
     assert problem.message.startswith("YAML syntax error:") and "flow sequence" in problem.message
 
 
@@ -117,20 +117,20 @@ def test_unknown_decide_rule_with_did_you_mean(tmp_path):
 
 
 @pytest.mark.parametrize("line, where, message", [
-    ("players: two", (2, 1), "'players' must be a list of player counts"),
+    ("players: two", (2, 10), "'players' must be a list of player counts"),
     ("players: [2, 12]", (2, 14), "players: 12 is out of range (1 to 9)"),
     ("players: [2, 2]", (2, 14), "players: 2 is listed twice"),
-    ("plugins: standard", (2, 1), "'plugins' must be a non-empty list"),
+    ("plugins: standard", (2, 10), "'plugins' must be a non-empty list"),
     ("plugins: [standard, 3]", (2, 21), "plugins: int 3 is not a plugin name"),
-    ("settings: [1, 2]", (2, 1), "'settings' must be a mapping"),
-    ("description: [a]", (2, 1), "'description' must be a string"),
-    ("name: ''", (2, 1), "'name' must be a non-empty string"),
-    ("decide: wall", (2, 1), "'decide' must map a rule to the plugin"),
-    ("settings: {row_bonus: two}", (2, 12), "setting 'row_bonus' must be a whole number, not str 'two'"),
-    ("settings: {row_bonus: true}", (2, 12), "setting 'row_bonus' must be a whole number, not bool True"),
-    ("settings: {tiles_per_factory: 0}", (2, 12), "setting 'tiles_per_factory': 0 is below the minimum 1"),
-    ("settings: {factories: {2: 10}}", (2, 12), "setting 'factories': 10 is above the maximum 9"),
-    ("settings: {marker_on_full_floor: drop}", (2, 12),
+    ("settings: [1, 2]", (2, 11), "'settings' must be a mapping"),
+    ("description: [a]", (2, 14), "'description' must be a string"),
+    ("name: ''", (2, 7), "'name' must be a non-empty string"),
+    ("decide: wall", (2, 9), "'decide' must map a rule to the plugin"),
+    ("settings: {row_bonus: two}", (2, 23), "setting 'row_bonus' must be a whole number, not str 'two'"),
+    ("settings: {row_bonus: true}", (2, 23), "setting 'row_bonus' must be a whole number, not bool True"),
+    ("settings: {tiles_per_factory: 0}", (2, 31), "setting 'tiles_per_factory': 0 is below the minimum 1"),
+    ("settings: {factories: {2: 10}}", (2, 23), "setting 'factories': 10 is above the maximum 9"),
+    ("settings: {marker_on_full_floor: drop}", (2, 34),
      "setting 'marker_on_full_floor' must be one of 'keep', 'bump', not 'drop'"),
 ])
 def test_wrong_types_and_out_of_range_values(tmp_path, line, where, message):
@@ -158,7 +158,7 @@ def test_a_positive_floor_penalty_is_pointed_at(tmp_path):
 def test_unknown_base_variant_with_did_you_mean(tmp_path):
     path = write(tmp_path, "base.yaml", "name: mine\nextends: standrd\n")
     problem = only(path)
-    assert places([problem]) == [("base.yaml", 2, 1)]
+    assert places([problem]) == [("base.yaml", 2, 10)]
     assert problem.message.startswith("unknown variant 'standrd'")
     assert problem.message.endswith("did you mean 'standard'?")
 
@@ -166,7 +166,7 @@ def test_unknown_base_variant_with_did_you_mean(tmp_path):
 def test_missing_base_file(tmp_path):
     path = write(tmp_path, "base.yaml", "extends: ./nothere.yaml\n")
     problem = only(path)
-    assert places([problem]) == [("base.yaml", 1, 1)]
+    assert places([problem]) == [("base.yaml", 1, 10)]
     assert problem.message.startswith("base variant file './nothere.yaml' not found")
     write(tmp_path, "family.yaml", "extends: standard\n")
     typo = write(tmp_path, "top.yaml", "extends: famly.yaml\n")
@@ -177,7 +177,7 @@ def test_extends_cycle(tmp_path):
     write(tmp_path, "b.yaml", "name: b\nextends: c.yaml\n")
     write(tmp_path, "c.yaml", "# c goes back to b\nextends: b.yaml\n")
     problem = only(tmp_path / "b.yaml")
-    assert places([problem]) == [("c.yaml", 2, 1)]
+    assert places([problem]) == [("c.yaml", 2, 10)]
     assert problem.message.startswith("extends cycle:")
     assert problem.message.count("b.yaml") == 2 and "c.yaml" in problem.message
 
@@ -191,7 +191,7 @@ def test_problems_in_a_base_file_are_reported_in_that_file(tmp_path):
     write(tmp_path, "base.yaml", "extends: standard\nsettings: {row_bonus: -1}\n")
     path = write(tmp_path, "top.yaml", "extends: base.yaml\n")
     problem = only(path)
-    assert places([problem]) == [("base.yaml", 2, 12)]
+    assert places([problem]) == [("base.yaml", 2, 23)]
 
 
 def test_extends_merges_settings_and_decide_and_replaces_the_rest(tmp_path):
@@ -321,7 +321,7 @@ def test_more_factories_than_the_tiles_can_fill(tmp_path):
           factories: {2: 7}
         """)
     problem = only(path)
-    assert places([problem]) == [("tiles.yaml", 3, 1)]
+    assert places([problem]) == [("tiles.yaml", 5, 14)]  # the factories setting's value
     assert problem.message == ("2 players: 7 factories of 4 tiles need 28 tiles, but there are only 25 "
                                "(5 of each colour)")
 
@@ -440,7 +440,7 @@ def test_toml_problems_have_places(tmp_path):
     path = write(tmp_path, "bad.toml", DUEL_TOML.replace('scoring = "neighbours"', 'scoring = "both"')
                  + "colour = 1\n")
     found = problems_of(path)
-    assert places(found) == [("bad.toml", 10, 1), ("bad.toml", 11, 1)]
+    assert places(found) == [("bad.toml", 10, 11), ("bad.toml", 11, 1)]  # the value; the key
     assert found[0].message == "setting 'scoring' must be one of 'neighbours', 'standard', not 'both'"
     assert found[1].message.startswith("unknown setting 'colour'; did you mean 'colour_bonus'?")
 
@@ -448,6 +448,7 @@ def test_toml_problems_have_places(tmp_path):
 def test_toml_syntax_error_and_duplicate_key(tmp_path):
     syntax = write(tmp_path, "syntax.toml", 'name = "x"\nplayers = [2,\nplugins = 3\n')
     assert only(syntax).message.startswith("TOML syntax error")
+    assert places([only(syntax)]) == [("syntax.toml", 2, 11)]  # where the unclosed [ was opened
     duplicate = write(tmp_path, "dup.toml", 'name = "x"\nextends = "standard"\nname = "y"\n')
     problem = only(duplicate)
     assert places([problem]) == [("dup.toml", 3, 1)]

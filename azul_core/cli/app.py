@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Annotated
 
 import typer
 
@@ -16,10 +17,31 @@ app = typer.Typer(
     help="Play, simulate and validate Azul and its variants. Every rule is a plugin; "
          "variants are chosen by name or YAML file.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion, as Typer provides them
     pretty_exceptions_enable=False,
     suggest_commands=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from azul_core import API_VERSION, __version__
+        typer.echo(f"azul-variants {__version__} (hook API {API_VERSION})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_show_version, help="Print the version and exit.")] = False,
+    debug: Annotated[bool, typer.Option(
+        "--debug", help="Show the traceback of an unexpected error (allowed anywhere on the "
+                        "command line).")] = False,
+) -> None:
+    """Play, simulate and validate Azul and its variants."""
+    if debug:
+        os.environ["AZUL_DEBUG"] = "1"
 
 # Each module adds its command(s) to ``app`` when imported.
 COMMAND_MODULES = ("play", "replay", "simulate", "compare", "validate", "variants", "plugins_cmd", "serve")

@@ -10,6 +10,16 @@ import typer
 
 OK, INVALID, USAGE = 0, 1, 2
 
+
+def text_console(**options):
+    """A rich console for a command's text: at a terminal it wraps long lines between words
+    (never in the middle of one); written to a file or a pipe, each line stays whole."""
+    from rich.console import Console
+
+    console = Console(highlight=False, **options)
+    console.soft_wrap = not console.is_terminal
+    return console
+
 # Options that every command playing bot games takes, spelled the same everywhere.
 PlayersOption = Annotated[int, typer.Option("--players", "-p", help="Players at the table.")]
 BotsOption = Annotated[str, typer.Option(

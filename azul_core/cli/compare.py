@@ -22,6 +22,7 @@ from azul_core.cli.common import (
     load_variant_or_fail,
     one_line,
     seed_value,
+    text_console,
 )
 from azul_core.cli.simulate import GameProgress
 
@@ -29,7 +30,7 @@ from azul_core.cli.simulate import GameProgress
 @app.command("compare")
 def compare_command(
     variants: Annotated[list[str], typer.Argument(
-        metavar="VARIANT_OR_FILE", help="Built-in variant names or variant files; the first is the "
+        metavar="VARIANT_OR_FILE...", help="Built-in variant names or variant files; the first is the "
                                            "baseline the others are tested against.")],
     players: PlayersOption = 2,
     bots: BotsOption = "random",
@@ -111,13 +112,12 @@ def _write(path: Path, data: bytes) -> None:
 
 
 def _print_comparison(comparison: dict, seconds: list[float]) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     from azul_core.lab.compare import bots_in_words
     from azul_core.lab.report import table_rows, tests_used_note
 
-    console = Console(highlight=False, soft_wrap=True)
+    console = text_console()
     games = comparison["games"]
     console.print(f"{games} games per variant, {comparison['players']} players, bots {bots_in_words(comparison)}, "
                   f"seed {comparison['seed']} (the same seeds for every variant)")

@@ -16,12 +16,13 @@ DEFAULT_PLAYERS = "human,mcts"
 @app.command("play")
 def play_command(
     variant: Annotated[Optional[str], typer.Option(
-        "--variant", metavar="NAME_OR_FILE",
+        "--variant", metavar="VARIANT_OR_FILE",
         help="A built-in variant name or a variant file. Default: standard.")] = None,
     players: Annotated[Optional[str], typer.Option(
         "--players", metavar="KINDS",
         help="One kind per seat, seat 1 first: 'human' or a bot name (random, greedy, mcts, ...). "
-             f"Several 'human' seats play hot-seat. Default: {DEFAULT_PLAYERS}.")] = None,
+             f"Several 'human' seats play hot-seat. Default: {DEFAULT_PLAYERS}, or you against "
+             "mcts bots at the variant's only player count.")] = None,
     seed: Annotated[Optional[str], typer.Option(
         "--seed", metavar="SEED",
         help="Seed of the deals (round n is dealt from seed and n). Default: a fresh one.")] = None,
@@ -57,8 +58,7 @@ def play_command(
                 fail("--seed can't be used with --resume: the record holds its seed", USAGE)
             session = GameSession.resume(resume, players, record, think)
         else:
-            session = GameSession.new(variant or "standard", players or DEFAULT_PLAYERS,
-                                      seed_value(seed), record, think)
+            session = GameSession.new(variant or "standard", players, seed_value(seed), record, think)
     except SessionError as exc:
         for line in exc.lines:
             typer.echo(f"azul: {line}", err=True)

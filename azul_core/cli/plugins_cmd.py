@@ -17,7 +17,7 @@ INDENT = "    "
 @app.command("plugins")
 def plugins_command(
     variant: Annotated[Optional[str], typer.Option(
-        "--variant", metavar="NAME_OR_FILE",
+        "--variant", metavar="VARIANT_OR_FILE",
         help="List the plugins this variant loads (in its order) instead of the installed ones.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:

@@ -124,7 +124,7 @@ class _Viewer:
         index = 0
         self.show(index)
         self.console.print(Text("Enter: next action; p: previous; r N: round N; help for more; q: quit"),
-                           soft_wrap=True)
+                           soft_wrap=not self.console.is_terminal)
         while True:
             step = self.steps[index]
             try:
@@ -164,4 +164,4 @@ class _Viewer:
 
     def say(self, message: str) -> None:
         from rich.text import Text
-        self.console.print(Text(message), soft_wrap=True)
+        self.console.print(Text(message), soft_wrap=not self.console.is_terminal)

@@ -22,13 +22,14 @@ from azul_core.cli.common import (
     load_variant_or_fail,
     one_line,
     seed_value,
+    text_console,
 )
 
 
 @app.command("simulate")
 def simulate_command(
     variant: Annotated[str, typer.Option(
-        "--variant", metavar="NAME_OR_FILE", help="A built-in variant name or a variant file.")] = "standard",
+        "--variant", metavar="VARIANT_OR_FILE", help="A built-in variant name or a variant file.")] = "standard",
     players: PlayersOption = 2,
     games: Annotated[int, typer.Option("--games", "-n", help="Games to play (1 or more).")] = 100,
     seed: Annotated[Optional[str], typer.Option(
@@ -108,12 +109,11 @@ class GameProgress:
 
 
 def _print_summary(summary: dict, elapsed: float) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     from azul_core.lab.report import number, share_with_interval, summary_lines
 
-    console = Console(highlight=False, soft_wrap=True)
+    console = text_console()
     games = summary["games"]
     console.print(f"{summary['variant']}: {games} game{'s' if games != 1 else ''}, "
                   f"{summary['players']} players, seed {summary['seed']}")

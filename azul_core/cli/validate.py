@@ -18,7 +18,7 @@ RECORD_SUFFIX = ".json"
 @app.command("validate")
 def validate_command(
     files: Annotated[list[Path], typer.Argument(
-        help="Game records (JSON) and variant files (YAML/TOML); "
+        metavar="FILE...", help="Game records (JSON) and variant files (YAML/TOML); "
                                 "a folder stands for the .json records in it.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per file, one per line.")] = False,
     no_play: Annotated[bool, typer.Option(
@@ -38,26 +38,37 @@ def validate_command(
         typer.echo(f"azul: --games must be 1 or more, not {games}", err=True)
         raise typer.Exit(INVALID)
     all_valid = True
-    for path in _expand(files):
+    counts = {True: 0, False: 0}
+    expanded = _expand(files)
+    for path in expanded:
         if not path.exists():
-            report = {"path": str(path), "kind": None, "valid": False,
-                      "errors": [{"message": "no such file"}]}
+            report = _unread(path, "no such file")
             lines = [f"azul: {path}: no such file"]
         elif path.is_dir():
-            report = {"path": str(path), "kind": None, "valid": False,
-                      "errors": [{"message": "a folder with no .json records"}]}
+            report = _unread(path, "a folder with no .json records")
             lines = [f"azul: {path}: a folder with no .json records"]
         elif _is_record(path, MAX_RECORD_BYTES):
             report, lines = _check_record(path)
         else:
             report, lines = _check_variant(path, not no_play, games)
         all_valid &= bool(report["valid"])
+        counts[bool(report["valid"])] += 1
         if as_json:
             typer.echo(json.dumps(report))
         else:
             for line in lines:
                 typer.echo(line, err=line.startswith("azul: "))
+    if not as_json and (len(expanded) > 1 or any(path.is_dir() for path in files)):
+        typer.echo(f"{counts[True]} valid, {counts[False]} invalid")
     raise typer.Exit(OK if all_valid else INVALID)
+
+
+def _unread(path: Path, message: str) -> dict:
+    """The report of a path that holds nothing to check: a record's keys, ``kind`` null."""
+    return {"path": str(path), "kind": None, "valid": False, "finished": False, "variant": None,
+            "variant_name": None, "players": None, "rounds": 0, "scores": None, "winners": None,
+            "round_scores": [], "to_move": None,
+            "errors": [{"round": None, "action": None, "seat": None, "text": None, "message": message}]}
 
 
 def _expand(files: list[Path]) -> list[Path]:
@@ -106,7 +117,8 @@ def _record_verdict(report: dict) -> str:
         return f"{path}: invalid record"
     scores = ", ".join(str(s) for s in report["scores"])
     state = "invalid" if not report["valid"] else ("valid" if report["finished"] else "unfinished")
-    what = f"{report['variant']}, {len(report['players'])} players"
+    count = len(report["players"])
+    what = f"{report['variant']}, {count} player{'s' if count != 1 else ''}"
     if report["finished"]:
         winners = ", ".join(str(w) for w in report["winners"])
         detail = f"scores {scores}; winner{'s' if len(report['winners']) > 1 else ''}: seat {winners}"
@@ -126,6 +138,8 @@ def _check_variant(path: Path, play: bool, games: int) -> tuple[dict, list[str]]
         if debugging():
             raise
         message = f"the variant check failed: {type(exc).__name__}: {' '.join(str(exc).split())}"
-        return ({"kind": "variant", "path": str(path), "valid": False, "errors": [{"message": message}]},
+        return ({"kind": "variant", "path": str(path), "valid": False, "name": None,
+                 "errors": [{"file": str(path), "line": None, "column": None, "message": message}],
+                 "games_played": 0},
                 [f"{path}: invalid variant", f"  {message}"])
     return result.to_json(), [result.summary] + [f"  {problem}" for problem in result.problems]

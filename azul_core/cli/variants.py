@@ -12,14 +12,14 @@ from azul_core.cli.common import load_variant_or_fail
 
 variants_app = typer.Typer(
     name="variants",
-    help="List the built-in and discovered variants, or show one (azul variants show NAME_OR_FILE).",
+    help="List the built-in and discovered variants, or show one (azul variants show VARIANT_OR_FILE).",
     invoke_without_command=True,
     no_args_is_help=False,
 )
 app.add_typer(variants_app)
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
-VariantArgument = Annotated[str, typer.Argument(metavar="NAME_OR_FILE",
+VariantArgument = Annotated[str, typer.Argument(metavar="VARIANT_OR_FILE",
                                                 help="A built-in variant name or a variant file.")]
 
 
@@ -39,9 +39,31 @@ def variants_command(ctx: typer.Context, as_json: JsonOption = False) -> None:
         rows.append((entry["name"], ", ".join(str(p) for p in entry["players"]) or "-",
                      "built-in" if entry["builtin"] else entry["path"],
                      entry["description"] if entry["valid"] else f"INVALID: {entry['error']}"))
-    widths = [max(len(row[column]) for row in rows) for column in range(3)]
+    import shutil
+    import sys
+    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    for line in listing_lines(rows, width):
+        typer.echo(line)
+
+
+def listing_lines(rows: list[tuple[str, ...]], width: int | None = None) -> list[str]:
+    """Rows in aligned columns; with ``width``, the last column wraps between words and
+    goes on under itself."""
+    import textwrap
+
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]) - 1)]
+    indent = sum(widths) + 2 * len(widths)
+    room = width - indent if width else 0
+    lines = []
     for row in rows:
-        typer.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
+        head = "  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  "
+        if room < 20:  # no terminal, or too narrow to wrap usefully: each row on one line
+            lines.append(head + row[-1])
+            continue
+        wrapped = textwrap.wrap(row[-1], room, break_long_words=False, break_on_hyphens=False) or [""]
+        lines.append(head + wrapped[0])
+        lines += [" " * indent + part for part in wrapped[1:]]
+    return lines
 
 
 @variants_app.command("show")
@@ -96,11 +118,26 @@ def _configuration_lines(variant, resolved: bool) -> list[str]:
 
 
 @app.command("rules")
-def rules_command(ref: VariantArgument) -> None:
+def rules_command(ref: VariantArgument, as_json: JsonOption = False) -> None:
     """Explain a variant's rules in words, as differences from the standard game."""
-    from azul_core.variants.differences import explain
+    from azul_core.variants.differences import differences, explain, setting_notes
+    from azul_core.variants.loading import builtin_variants
 
     variant = load_variant_or_fail(ref)
     standard = load_variant_or_fail("standard")
+    if as_json:
+        typer.echo(json.dumps({
+            "name": variant.name,
+            "description": variant.description,
+            "path": str(variant.path) if variant.path else None,
+            "builtin": variant.path in builtin_variants().values(),
+            "plugins": [plugin.name for plugin in variant.plugins],
+            "differences": [{"rule": d.rule, "variant": d.variant, "standard": d.standard}
+                            for d in differences(variant, standard)],
+            "settings": [{"name": n.name, "value": n.value, "standard": n.standard, "plugin": n.owner,
+                          "only_here": n.only_here, "help": n.help}
+                         for n in setting_notes(variant, standard)],
+        }, indent=2))
+        return
     for line in explain(variant, standard):
         typer.echo(line)

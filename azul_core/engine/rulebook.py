@@ -98,6 +98,7 @@ CHECKS: dict[str, Callable[..., str | None]] = {
 SETUP_ANSWERS: dict[str, type | tuple[str, ...]] = {
     "azul_floor_spaces": int,
     "azul_tiling_time": ("round", "turn"),
+    "azul_tiled_line_reopens": ("at_once", "next_round"),
     "azul_misplaced_draft": ("refuse", "floor"),
     "azul_wall_choice": bool,
 }
@@ -139,6 +140,8 @@ class Rules:
 
         self.floor_spaces: int = setup_answer("azul_floor_spaces")
         self.tile_at_turn_end: bool = setup_answer("azul_tiling_time") == "turn"
+        #: a line tiled during a round stays closed until the next round
+        self.tiled_line_waits: bool = setup_answer("azul_tiled_line_reopens") == "next_round"
         self.marker: MarkerRule = self._marker_rule(only.get("azul_marker_rule"))
         self.misplaced_to_floor: bool = setup_answer("azul_misplaced_draft") == "floor"
         self.player_chooses_column: bool = setup_answer("azul_wall_choice")

@@ -38,7 +38,7 @@ class PlayerBoard:
     """One player's pattern lines, wall, floor and score, plus score accounting."""
 
     __slots__ = ("line_colour", "line_count", "accept", "accept_key", "wall", "wall_rows", "floor",
-                 "score", "placement_points", "penalty_points", "bonuses", "floor_tiles")
+                 "score", "placement_points", "penalty_points", "bonuses", "floor_tiles", "closed")
 
     def __init__(self, rules: Rules | None = None):
         if rules is None:  # clone() fills every slot
@@ -59,6 +59,8 @@ class PlayerBoard:
         self.penalty_points = 0
         self.bonuses: list[tuple[str, int]] = []
         self.floor_tiles = 0
+        # closed: the lines (bitmask) tiled this round that take no tiles until the next round
+        self.closed = 0
 
     def clone(self) -> "PlayerBoard":
         other = PlayerBoard()
@@ -74,11 +76,14 @@ class PlayerBoard:
         other.penalty_points = self.penalty_points
         other.bonuses = self.bonuses[:]
         other.floor_tiles = self.floor_tiles
+        other.closed = self.closed
         return other
 
     def refresh_accept(self, rules: Rules, row: int) -> None:
         """Ask the rules again which colours pattern line ``row`` takes (after it or its wall
         row changed)."""
+        if self.closed >> row & 1:
+            return
         colour = self.line_colour[row] if self.line_count[row] else -1
         mask = rules.accept_mask(row, colour, self.line_count[row], self.wall_rows[row])
         self.accept[row] = mask
@@ -348,6 +353,8 @@ class GameState:
     def why_not(self, seat: int, colour: int, line: int) -> str:
         """In words, why pattern line ``line`` of ``seat`` does not accept ``colour``."""
         board = self.players[seat]
+        if board.closed >> line & 1:
+            return f"pattern line {line + 1} was tiled this round and takes tiles again next round"
         if board.line_full(line):
             return f"pattern line {line + 1} is full"
         if board.line_count[line] and board.line_colour[line] != colour:
@@ -558,6 +565,12 @@ class GameState:
         self.lid[colour] += row  # the line held row + 1 tiles; one went to the wall
         board.line_count[row] = 0
         board.line_colour[row] = -1
+        if self.rules.tiled_line_waits:
+            # Closed until the next round (_end_round reopens it): not offered, misplaced if named.
+            board.closed |= 1 << row
+            board.accept[row] = 0
+            board.accept_key &= _OTHER_LINES[row]
+            return
         mask = self.rules.accept_cache.get((row, -1, 0, board.wall_rows[row]))
         if mask is None:
             board.refresh_accept(self.rules, row)
@@ -576,6 +589,11 @@ class GameState:
         rules = self.rules
         lid = self.lid
         for board in self.players:
+            if board.closed:
+                closed, board.closed = board.closed, 0
+                for row in range(PATTERN_LINES):
+                    if closed >> row & 1:
+                        board.refresh_accept(rules, row)
             penalty = rules.floor_penalty(board.floor)
             board.penalty_points += penalty
             board.score += penalty

@@ -28,6 +28,8 @@ PRINTED_STYLES = ("blue", "yellow", "red", "grey50", "grey82")
 MARKER_STYLE = "bold black on bright_cyan"
 MARKER_LETTER = "1"
 EMPTY = "."
+#: A space of a pattern line tiled this round that takes no tiles until the next round.
+CLOSED = "x"
 
 
 def make_console(**options) -> Console:
@@ -147,15 +149,23 @@ def draw_board(state, seat: int, name: str) -> Text:
         text.append_text(tile(MARKER))
         text.append(" start marker")
     text.append("\n")
+    if rules.player_chooses_column:
+        # The column prompt asks for a number: show which is which above the wall.
+        text.append(" " * (3 + 2 * PATTERN_LINES + 2) + " ".join(str(c + 1) for c in range(WALL_SIZE)),
+                    style="dim")
+        text.append("\n")
     for row in range(PATTERN_LINES):
         text.append(f" {row + 1} ", style="dim")
         text.append("  " * (PATTERN_LINES - 1 - row))
         count, colour = board.line_count[row], board.line_colour[row]
+        closed = board.closed >> row & 1
         for space in range(row + 1):
             if space:
                 text.append(" ")
             # Tiles fill a line from the wall side, as on the board.
-            if space >= row + 1 - count:
+            if closed:
+                text.append(CLOSED, style="dim")
+            elif space >= row + 1 - count:
                 text.append_text(tile(colour))
             else:
                 text.append(EMPTY, style="dim")
@@ -182,8 +192,9 @@ def draw_board(state, seat: int, name: str) -> Text:
         else:
             text.append(f" {EMPTY} ", style="dim")
     penalty = rules.floor_penalty(board.floor) if board.floor else 0
-    if penalty:
-        text.append(f" {penalty}", style="bold red")
+    # Room for the cost is kept when there is none, so a board beside this one never shifts.
+    width = len(str(sum(costs))) + 2 if costs else 0
+    text.append(f" {penalty}".ljust(width) if penalty else " " * width, style="bold red")
     text.append("\n       ")
     text.append("".join(f"{cost:>3}" for cost in costs), style="dim")
     return text
@@ -210,7 +221,8 @@ def draw_game(state, names: Sequence[str], last: str | None = None, title: str =
     if state.phase == OVER:
         heading.append("   game over")
     elif state.phase == PLACE:
-        heading.append(f"   wall tiling: {names[state.to_move]} places a tile")
+        name = names[state.to_move]
+        heading.append(f"   wall tiling: {name} {'place' if name == 'you' else 'places'} a tile")
     elif state.phase != DEAL:
         heading.append(f"   {names[state.to_move]} to move")
     parts = [heading]
@@ -303,26 +315,137 @@ def short_effect(state, decision: tuple) -> str:
     return ", ".join(parts)
 
 
-def draw_legal(state) -> Table:
-    """Every legal decision in record notation with what it does, in two columns when they fit."""
+class LegalFilterError(ValueError):
+    """A filter for the legal moves that names no source or colour."""
+
+
+def legal_filter(text: str) -> tuple[int | None, int | None]:
+    """``(source, colour)`` from what follows ``?``: ``3`` (factory 3), ``C`` or ``centre``,
+    ``red`` or ``R``; either may be ``None`` (no filter). Several words combine: ``? 3 red``."""
+    from azul_core.colours import COLOUR_OF_LETTER, COLOUR_OF_NAME
+    source = colour = None
+    for word in text.lower().replace(",", " ").split():
+        if word in ("c", "centre", "center"):
+            source = CENTRE
+        elif word.isdigit() and 1 <= int(word) <= 9:
+            source = int(word)
+        elif word in COLOUR_OF_NAME or word.upper() in COLOUR_OF_LETTER:
+            colour = COLOUR_OF_NAME.get(word, COLOUR_OF_LETTER.get(word.upper()))
+        elif word not in ("factory", "from"):
+            raise LegalFilterError(f"'? {text.strip()}': filter by a factory number, C for the "
+                                   "centre, or a colour, e.g. '? 3', '? C', '? red'")
+    return source, colour
+
+
+def draw_legal(state, source: int | None = None, colour: int | None = None) -> Group:
+    """The legal decisions, compactly: one entry per source and colour with the lines it may
+    go to (in two columns when they fit), or the wall columns and their points. ``source``
+    and ``colour`` keep only the drafts from that source or of that colour."""
     from azul_core.engine.notation import format_decision
-    entries = [(format_decision(d), short_effect(state, d)) for d in state.legal_decisions()]
-    longest = max((len(code) + 2 + len(effect) for code, effect in entries), default=0)
-    per_row = 2 if 2 * longest + 4 <= WIDTH else 1
-    grid = Table.grid(padding=(0, 4 if per_row == 2 else 0))
-    for _ in range(per_row):
-        grid.add_column(no_wrap=True)
+    if state.phase == PLACE:
+        text = Text()
+        for decision in state.legal_decisions():
+            text.append(f"{decision[1] + 1}", style="bold")
+            text.append(f" ({format_decision(decision)})  {short_effect(state, decision)}\n")
+        text.rstrip()
+        return Group(text)
+    groups: dict[tuple[int, int], list[int]] = {}
+    for s, c, line in state.legal_decisions():
+        if (source is None or s == source) and (colour is None or c == colour):
+            groups.setdefault((s, c), []).append(line)
+    parts: list = []
+    if not groups:
+        parts.append(Text("No legal move matches.", style="dim"))
+    else:
+        (s, c), lines = next(iter(groups.items()))
+        # One line of 80 columns at most, so that the list keeps its place on the screen.
+        parts.append(Text(f"Type e.g. {format_decision((s, c, lines[0]))}: source, colour, line "
+                          "(- floor); *: fills the line; +n: n to floor", style="dim"))
     cells = []
-    for code, effect in entries:
-        cell = Text(f"{code:<4}", style="bold")
-        cell.append("  " + effect)
+    for (s, c), lines in groups.items():
+        cell = Text(format_decision((s, c, FLOOR))[:-1], style="bold")
+        cell.append(f" {state.sources[s][c]} {NAMES[c]}: ")
+        cell.append(", ".join(_line_effect(state, (s, c, line)) for line in lines))
         cells.append(cell)
+    per_row = 2 if cells and 2 * max(len(cell) for cell in cells) + 3 <= WIDTH else 1
+    grid = Table.grid(padding=(0, 3 if per_row == 2 else 0))
+    for _ in range(per_row):
+        grid.add_column(no_wrap=per_row == 2)
     rows = (len(cells) + per_row - 1) // per_row
     for row in range(rows):
-        # Column-major, so that the moves read down in order.
+        # Column-major, so that the sources read down in order.
         grid.add_row(*[cells[row + rows * col] if row + rows * col < len(cells) else Text()
                        for col in range(per_row)])
-    return grid
+    if cells:
+        parts.append(grid)
+    notes = []
+    if state.marker_in_centre and any(s == CENTRE for s, _c in groups):
+        notes.append("The first to take from the centre also takes the start marker.")
+    board = state.players[state.to_move]
+    closed = [str(row + 1) for row in range(PATTERN_LINES) if board.closed >> row & 1]
+    if closed:
+        notes.append(f"Pattern line{'s' if len(closed) > 1 else ''} {', '.join(closed)} "
+                     "tiled this round: closed until the next round.")
+    parts += [Text(note, style="dim") for note in notes]
+    return Group(*parts)
+
+
+def _line_effect(state, decision: tuple) -> str:
+    """One target of a draft in a few words: '4*+1' (line 4 fills up, one tile to the floor), '-'."""
+    line = decision[2]
+    effect = _draft_effect(state, decision)
+    words = "-" if line == FLOOR else f"{line + 1}" + ("*" if effect["complete"] else "")
+    if effect["floor"] and line != FLOOR:
+        words += f"+{effect['floor']}"
+    if effect["lid"]:
+        words += f" ({effect['lid']} lid)"
+    return words
+
+
+# ------------------------------------------------------------------ a round's account
+
+
+def new_placements(before, after) -> list[tuple[int, int, int, int, int]]:
+    """The wall tiles laid between two states of one game, with their points:
+    ``(seat, row, column, colour, points)``, each seat's in tiling order (line 1 first)."""
+    placed = []
+    score = after.rules.placement_score
+    for seat, (old, new) in enumerate(zip(before.players, after.players)):
+        wall = [row[:] for row in old.wall]
+        for row in range(WALL_SIZE):
+            for column in range(WALL_SIZE):
+                colour = new.wall[row][column]
+                if colour is not None and old.wall[row][column] is None:
+                    wall[row][column] = colour
+                    placed.append((seat, row, column, colour, score(wall, row, column)))
+    return placed
+
+
+def draw_round_summary(round_number: int, placements, start, state, names: Sequence[str],
+                       wrap: bool = True) -> Group:
+    """What a round did to each player: every tile placed and its points, the floor's cost,
+    the score before and after. ``start`` holds each seat's (score, floor points so far)
+    when the round began; bonuses of a finished game are left to ``draw_result``. With
+    ``wrap`` a long account goes on under itself; without, each player's is one line."""
+    rows = []
+    for seat, board in enumerate(state.players):
+        score_before, penalty_before = start[seat]
+        score_now = board.score - sum(points for _label, points in board.bonuses)
+        parts = [f"line {row + 1} {NAMES[colour]} to wall column {column + 1} +{points}"
+                 for who, row, column, colour, points in placements if who == seat]
+        parts.append(f"floor {board.penalty_points - penalty_before}")
+        parts.append(f"score {score_before} -> {score_now}")
+        rows.append((names[seat], "; ".join(parts)))
+    heading = Text(f"Round {round_number} scored:", style="bold")
+    if not wrap:
+        width = max(len(name) for name in names)
+        return Group(heading, *[Text(f"  {name:<{width}}  {account}") for name, account in rows])
+    grid = Table.grid(padding=(0, 0, 0, 2), pad_edge=True)
+    grid.add_column(no_wrap=True)
+    grid.add_column()  # wraps between words, under itself
+    for row in rows:
+        grid.add_row(*row)
+    return Group(heading, grid)
 
 
 # ------------------------------------------------------------------ the end

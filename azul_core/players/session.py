@@ -21,8 +21,18 @@ from azul_core.colours import NAMES
 from azul_core.engine.notation import NotationError, parse_decision
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import DEAL, DRAFT, PLACE, GameState, IllegalDecision
-from azul_core.players.registry import HUMAN, available_bots, broken_bots, make_bot
-from azul_core.players.render import describe_decision, draw_game, draw_legal, draw_result, make_console
+from azul_core.players.registry import HUMAN, available_bots, broken_bots
+from azul_core.players.render import (
+    LegalFilterError,
+    describe_decision,
+    draw_game,
+    draw_legal,
+    draw_result,
+    draw_round_summary,
+    legal_filter,
+    make_console,
+    new_placements,
+)
 from azul_core.records.game_record import (
     GameRecord,
     Recorder,
@@ -50,7 +60,8 @@ centre also takes the start marker (shown as 1). On the wall an upper-case
 letter is a tile, a lower-case one the colour printed on an empty space, '.' an
 empty space. Under the floor: what each space costs.
 Commands:
-  ?        list the legal moves and what each does
+  ?        list the legal moves and what each does; '? 3' only factory 3,
+           '? C' only the centre, '? red' only red tiles
   board    draw the board again
   undo     take back your last move (when you are the only person playing)
   help     this text
@@ -109,6 +120,12 @@ def parse_kinds(text: str, rules) -> list[str]:
     return kinds
 
 
+def default_players(variant) -> str:
+    """You against the search bot, at the variant's only table size when it has one, else 2."""
+    count = variant.players[0] if len(variant.players) == 1 else 2
+    return ",".join([HUMAN] + ["mcts"] * (count - 1))
+
+
 def seat_names(kinds: Sequence[str]) -> list[str]:
     """Display names: 'you' for a lone person, 'player N' for hot-seat people, the bot's name
     (numbered when it plays more than one seat)."""
@@ -148,20 +165,25 @@ class GameSession:
         self.console = console if console is not None else make_console(highlight=False)
         self.read = read if read is not None else _terminal_reader()
         self.recorder.extra[KINDS_FIELD] = list(kinds)
-        self.bots = {seat: make_bot(kind, self.rules, seed=f"{seed}:seat:{seat}", think=think)
-                     for seat, kind in enumerate(kinds) if kind != HUMAN}
+        known = available_bots(self.rules)
+        # A bot is made afresh for each decision, seeded by the position's place in the game,
+        # so its reply never depends on how many times it was asked (undo, resume).
+        self.bots = {seat: known[kind] for seat, kind in enumerate(kinds) if kind != HUMAN}
         self.humans = [seat for seat, kind in enumerate(kinds) if kind == HUMAN]
         self.last: str | None = None
         self.save_failed = False
+        #: the round being played: each seat's (score, floor points) at its start, its placements
+        self.round_start: list[tuple[int, int]] = []
+        self.placements: list[tuple[int, int, int, int, int]] = []
         self.state, self.log = self._replay()
 
     # ------------------------------------------------------------ building
 
     @classmethod
-    def new(cls, variant_ref: str, players: str, seed: Any, record: Path | None,
+    def new(cls, variant_ref: str, players: str | None, seed: Any, record: Path | None,
             think: float | None, **options) -> "GameSession":
         variant = _load_variant(variant_ref)
-        kinds = parse_kinds(players, variant.rules)
+        kinds = parse_kinds(players if players is not None else default_players(variant), variant.rules)
         if len(kinds) not in variant.players:
             allowed = ", ".join(str(p) for p in variant.players)
             raise SessionError(f"--players names {len(kinds)} seat(s), but variant '{variant.name}' "
@@ -192,15 +214,18 @@ class GameSession:
         except PluginError as exc:
             raise SessionError(f"can't resume {path}: {exc}") from None
         names = list(saved.players)
-        if players is not None:
-            kinds = parse_kinds(players, variant.rules)
-        else:
-            kinds = _saved_kinds(saved, variant.rules)
+        saved_kinds = _saved_kinds(saved, variant.rules)
+        kinds = parse_kinds(players, variant.rules) if players is not None else saved_kinds
         if len(kinds) != len(names):
             raise SessionError(f"--players names {len(kinds)} seat(s), but the record has "
                                f"{len(names)}: {', '.join(names)}")
+        # A seat that changed hands is named after its new player ("greedy", not the old "mcts").
+        new_names = seat_names(kinds)
+        names = [name if kind == old else new_names[seat]
+                 for seat, (name, kind, old) in enumerate(zip(names, kinds, saved_kinds))]
         target = record if record is not None else path
         recorder = Recorder.from_record(saved)
+        recorder.players = list(names)
         if looks_like_path(saved.variant) and target.resolve().parent != saved.folder.resolve():
             recorder.variant = os.path.relpath((saved.folder / saved.variant).resolve(),
                                                target.resolve().parent)
@@ -215,10 +240,13 @@ class GameSession:
         log = []
         for round_index, entry in enumerate(self.recorder.rounds):
             state.deal_tiles([_counts(letters) for letters in entry.factories])
+            self._round_begins(state)
             for action_index, text in enumerate(entry.actions):
                 forced = state.phase == PLACE and len(state.legal_decisions()) == 1
                 log.append((round_index, action_index, state.to_move, forced))
+                before = state.clone()
                 state.apply(parse_decision(text))
+                self.placements += new_placements(before, state)
         self.recorder.state = state
         return state, log
 
@@ -226,7 +254,8 @@ class GameSession:
 
     def say(self, message: str, style: str | None = None) -> None:
         from rich.text import Text
-        self.console.print(Text(message, style=style or ""), soft_wrap=True)
+        # At a terminal rich wraps at word boundaries; a file or a pipe gets each message whole.
+        self.console.print(Text(message, style=style or ""), soft_wrap=not self.console.is_terminal)
 
     def draw(self) -> None:
         self.console.print(draw_game(self.state, self.names, self.last))
@@ -287,21 +316,23 @@ class GameSession:
                 state.bag.sort()
                 state.deal(random.Random(f"{self.seed}:round:{state.round}"))
                 self.recorder.dealt(state)
+                self._round_begins(state)
                 self.save()
                 self.say(f"Round {state.round}: the factories are filled.", "bold")
                 state_changed = True
                 continue
             seat = state.to_move
             if seat in self.bots:
-                decision = self.bots[seat].choose(state)
+                move = len(self.recorder.rounds[-1].actions)
+                bot = self.bots[seat](seed=f"{self.seed}:seat:{seat}:round:{state.round}:move:{move}",
+                                      think=self.think)
+                decision = bot.choose(state)
                 self._take(decision)
-                self.say(self.last)
                 state_changed = True
                 continue
             if state.phase == PLACE and len(state.placing[2]) == 1:
                 decision = state.legal_decisions()[0]
-                self._take(decision)
-                self.say(f"{self.last} (the only legal space)")
+                self._take(decision, " (the only legal space)")
                 state_changed = True
                 continue
             if state_changed:
@@ -309,8 +340,9 @@ class GameSession:
                 state_changed = False
             state_changed = self._human_turn(seat)
 
-    def _take(self, decision: tuple) -> None:
-        """Apply a decision the rules accept, describe it, record it and save."""
+    def _take(self, decision: tuple, note: str = "") -> None:
+        """Apply a decision the rules accept, record it, save, and say what it did (and, when
+        it ended the round, what the round did)."""
         state = self.state
         before = state.clone()
         seat = state.to_move
@@ -323,6 +355,18 @@ class GameSession:
         self.recorder.decided(decision, state)
         self.last = text
         self.save()
+        self.say(text + note)
+        self.placements += new_placements(before, state)
+        if state.over or state.round != before.round:
+            terminal = self.console.is_terminal
+            self.console.print(draw_round_summary(before.round, self.placements, self.round_start,
+                                                  state, self.names, wrap=terminal),
+                               soft_wrap=not terminal)
+            self.placements = []
+
+    def _round_begins(self, state: GameState) -> None:
+        self.round_start = [(board.score, board.penalty_points) for board in state.players]
+        self.placements = []
 
     def _prompt(self, seat: int) -> str:
         state = self.state
@@ -342,8 +386,15 @@ class GameSession:
             return False
         if word in QUIT_WORDS:
             raise _Quit
-        if word in ("?", "moves", "list"):
-            self.console.print(draw_legal(self.state))
+        first, _space, rest = word.partition(" ")
+        if first in ("?", "moves", "list") or (word.startswith("?") and first != "?"):
+            query = word[1:] if first.startswith("?") and first != "?" else rest
+            try:
+                source, colour = legal_filter(query)
+            except LegalFilterError as exc:
+                self.say(str(exc))
+                return False
+            self.console.print(draw_legal(self.state, source, colour))
             return False
         if word in ("help", "h"):
             self.say(HELP_TEXT)
@@ -366,19 +417,22 @@ class GameSession:
         except IllegalDecision as exc:
             self.say(f"Not legal: {exc}. Type ? for the legal moves.")
             return False
-        self.say(self.last)
         return True
 
     def _parse(self, line: str) -> tuple | None:
         state = self.state
         if state.phase == PLACE:
-            row = state.placing[1]
+            row, columns = state.placing[1], state.placing[2]
             if line.isdigit():
                 return (row, int(line) - 1)
         try:
             decision = parse_decision(line)
         except NotationError as exc:
-            self.say(f"{exc}; ? lists the legal moves, help explains.")
+            if state.phase == PLACE:
+                legal = ", ".join(str(c + 1) for c in columns)
+                self.say(f"'{line}' is not a wall column: type a column, 1-5 (legal now: {legal}).")
+            else:
+                self.say(f"{exc}; ? lists the legal moves, help explains.")
             return None
         if state.phase == PLACE and len(decision) == 3:
             self.say(f"A wall column is asked for now: type its number, e.g. {state.placing[2][0] + 1}.")

@@ -2,8 +2,7 @@
 
 A record holds what is needed to replay a game without a random generator:
 the variant, the players, each round's factory fills and every decision in
-record notation. The format is specified in ``shared/spec/game-record.md``
-and described as implemented in ``docs/records.md``.
+record notation. The format is described in ``docs/records.md``.
 
 Records come from other programs too, so reading one never trusts it: a
 malformed file is a one-line ``RecordError``; a well-formed record that

@@ -40,7 +40,9 @@ class VariantReport:
             played = ""
             if self.games_played:
                 counts = ", ".join(str(c) for c in self.player_counts)
-                played = f"; {self.games_played} random games played ({counts} players)"
+                several = len(self.player_counts) > 1 or self.player_counts[0] != 1
+                played = (f"; {self.games_played} random game{'s' if self.games_played != 1 else ''} "
+                          f"played ({counts} player{'s' if several else ''})")
             return f"{self.path}: valid {label}{played}"
         count = len(self.problems)
         return f"{self.path}: invalid {label}: {count} problem{'s' if count != 1 else ''}"

@@ -145,6 +145,15 @@ def _unclaimed(marker) -> str:
     return "the same player starts again" if marker.unclaimed == "same" else "the next seat starts"
 
 
+def _tiling(rule: tuple[bool, bool]) -> str:
+    at_turn_end, line_waits = rule
+    if not at_turn_end:
+        return "full pattern lines are tiled at the end of the round, lines 1 to 5"
+    return ("a full pattern line is tiled at the end of the turn that filled it, " +
+            ("and takes no tiles again until the next round" if line_waits
+             else "and takes tiles again at once, in the same round"))
+
+
 def _table(rules, players: int) -> str:
     try:
         table = rules.table(players)
@@ -170,10 +179,8 @@ def differences(variant, standard) -> list[Difference]:
     compare("floor", (rules.floor_spaces, _floor_costs(rules)), (base.floor_spaces, _floor_costs(base)),
             lambda f: f"{f[0]} spaces; 1 to {f[0]} tiles cost {', '.join(str(c) for c in f[1])}"
             if f[0] else "no floor spaces: every tile that falls goes to the lid")
-    compare("tiling", rules.tile_at_turn_end, base.tile_at_turn_end,
-            lambda turn: "a full pattern line is tiled at the end of the turn that filled it, "
-                         "and is empty again for the rest of the round"
-            if turn else "full pattern lines are tiled at the end of the round, lines 1 to 5")
+    compare("tiling", (rules.tile_at_turn_end, rules.tiled_line_waits),
+            (base.tile_at_turn_end, base.tiled_line_waits), _tiling)
     compare("start marker", _marker(rules.marker), _marker(base.marker))
     if rules.marker.placement == "floor" and base.marker.placement == "floor":
         compare("a floor holding the start marker", _marker_costs(rules), _marker_costs(base),

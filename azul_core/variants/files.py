@@ -41,14 +41,17 @@ class Problem:
 
 
 class Located(dict):
-    """A mapping read from a file that remembers where each key stood: ``where[key] = (line, col)``."""
+    """A mapping read from a file that remembers where each key stood: ``where[key] = (line, col)``,
+    and where its value began: ``value_where[key]``."""
 
     where: dict
+    value_where: dict
     start: tuple
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.where = {}
+        self.value_where = {}
         self.start = (1, 1)
 
 
@@ -94,6 +97,7 @@ class _LocatingLoader(yaml.SafeLoader):
                 continue
             mapping[key] = self.construct_object(value_node, deep=True)
             mapping.where[key] = _mark(key_node)
+            mapping.value_where[key] = _mark(value_node)
         return mapping
 
     def construct_located_sequence(self, node):
@@ -172,6 +176,8 @@ def _read_yaml(text: str, shown: str) -> tuple[Located | None, list[Problem]]:
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
+        if exc.context_mark and (exc.context or "").startswith("while parsing a flow"):
+            mark = exc.context_mark  # an unclosed [ or {: where it was opened, not where it broke
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         reason = " ".join(part for part in (exc.context, exc.problem) if part) or "invalid YAML"
         kind = "YAML error" if isinstance(exc, yaml.constructor.ConstructorError) else "YAML syntax error"
@@ -217,6 +223,7 @@ def _read_toml(text: str, shown: str) -> tuple[Located | None, list[Problem]]:
             return None, [Problem(shown, line, col, message) for line, col, message in duplicates]
         message = str(exc)
         line, col = _toml_error_place(message, text)
+        line, col = _unclosed_bracket(text, line, col)
         return None, [Problem(shown, line, col, f"TOML syntax error: {message.split(' (at ')[0]}")]
     if not data:
         return None, [Problem(shown, 1, 1, EMPTY_FILE)]
@@ -230,6 +237,35 @@ def _toml_error_place(message: str, text: str) -> tuple[int, int]:
     if "end of document" in message:
         return max(1, len(text.splitlines())), 1
     return 1, 1
+
+
+def _unclosed_bracket(text: str, line: int, column: int) -> tuple[int, int]:
+    """Where a ``[`` or ``{`` that is never closed was opened, when that is before (line,
+    column), the place the parser complained about; else that place.
+
+    A parser notices a missing ``]`` only where the text stops making sense,
+    often lines later: the opening bracket is what the writer must fix.
+    Table headers, strings and comments are skipped.
+    """
+    opened: list[tuple[int, int]] = []
+    for number, content in enumerate(text.splitlines(), 1):
+        if not opened and _TOML_HEADER.match(content):
+            continue
+        quote = None
+        for index, char in enumerate(content):
+            if quote:
+                if char == quote:
+                    quote = None
+            elif char in "\"'":
+                quote = char
+            elif char == "#":
+                break
+            elif char in "[{":
+                opened.append((number, index + 1))
+            elif char in "]}" and opened:
+                opened.pop()
+    before = [place for place in opened if place < (line, column)]
+    return before[0] if before else (line, column)
 
 
 _TOML_KEY = r'(?:[A-Za-z0-9_-]+|"[^"]*"|\'[^\']*\')'
@@ -250,6 +286,7 @@ def _toml_positions(text: str) -> tuple[dict, list]:
     inline tables; a key found again in the same table is a duplicate.
     """
     positions: dict[tuple, tuple[int, int]] = {}
+    values: dict[tuple, tuple[int, int]] = {}
     duplicates: list[tuple[int, int, str]] = []
     table: tuple[str, ...] = ()
     for number, line in enumerate(text.splitlines(), 1):
@@ -270,18 +307,26 @@ def _toml_positions(text: str) -> tuple[dict, list]:
             continue
         positions[path] = (number, column)
         rest = line[assign.end():]
+        values[path] = (number, assign.end() + len(rest) - len(rest.lstrip()) + 1)
         if rest.lstrip().startswith("{"):
             for inner in _TOML_INLINE_KEY.finditer(rest):
                 inner_path = path + _toml_key_path(inner.group(1))
                 positions.setdefault(inner_path, (number, assign.end() + inner.start(1) + 1))
+    positions[_VALUES] = values
     return positions, duplicates
+
+
+#: The key of ``_toml_positions``' answer under which the values' places are kept.
+_VALUES = ("<values>",)
 
 
 def _locate_toml(data: dict, positions: dict, prefix: tuple) -> Located:
     located = Located(data)
     located.start = positions.get(prefix, (1, 1))
+    values = positions.get(_VALUES, {})
     for key, value in data.items():
         located.where[key] = positions.get(prefix + (key,), located.start)
+        located.value_where[key] = values.get(prefix + (key,), located.where[key])
         if isinstance(value, dict):
             located[key] = _locate_toml(value, positions, prefix + (key,))
     return located
@@ -291,5 +336,12 @@ def position(mapping: Any, key: Any) -> tuple[int, int]:
     """Where ``key`` stood in ``mapping`` (or where the mapping started)."""
     if isinstance(mapping, Located):
         return mapping.where.get(key, mapping.start)
+    return (1, 1)
+
+
+def value_position(mapping: Any, key: Any) -> tuple[int, int]:
+    """Where the value of ``key`` began in ``mapping`` (or where its key stood)."""
+    if isinstance(mapping, Located):
+        return mapping.value_where.get(key, position(mapping, key))
     return (1, 1)
 

@@ -41,7 +41,7 @@ from azul_core.engine.plugins import (
 from azul_core.engine.rulebook import Rules, VariantRulesError
 from azul_core.hookspecs import EXCLUSIVE_RULES
 from azul_core.settings import Setting, Settings
-from azul_core.variants.files import Located, Problem, position, read_mapping
+from azul_core.variants.files import Located, Problem, position, read_mapping, value_position
 
 FIELDS = ("name", "description", "extends", "players", "plugins", "decide", "settings")
 #: Fields whose mappings ``extends`` merges key by key.
@@ -151,6 +151,8 @@ class _Merged:
     plugin_dir: Path | None = None
     #: False when a base variant could not be read: missing fields are then not the file's fault
     complete: bool = True
+    #: dotted key -> place where its value began (a wrong value is pointed at there)
+    values: dict = field(default_factory=dict)
 
 
 def _read_chain(path: Path, problems: list[Problem], chain: tuple[Path, ...] = (),
@@ -182,7 +184,7 @@ def _read_chain(path: Path, problems: list[Problem], chain: tuple[Path, ...] = (
     if "extends" not in data:
         return own
     base_ref = data["extends"]
-    here = (shown, *position(data, "extends"))
+    here = (shown, *value_position(data, "extends"))
     if not isinstance(base_ref, str) or not base_ref:
         problems.append(Problem(*here, "'extends' must be a variant name or a file path"))
         own.complete = False
@@ -206,7 +208,7 @@ def _read_chain(path: Path, problems: list[Problem], chain: tuple[Path, ...] = (
         return own
     merged = _Merged(_merge(base.data, own.data), {**base.origins, **own.origins},
                      {**base.items, **own.items}, own.plugin_dir or base.plugin_dir,
-                     base.complete)
+                     base.complete, {**base.values, **own.values})
     merged.data.pop("extends", None)
     return merged
 
@@ -215,6 +217,7 @@ def _record_places(merged: _Merged, mapping: Any, shown: str, prefix: str) -> No
     for key, value in mapping.items():
         dotted = f"{prefix}{key}"
         merged.origins[dotted] = (shown, *position(mapping, key))
+        merged.values[dotted] = (shown, *value_position(mapping, key))
         where = getattr(value, "where", None)
         if isinstance(value, list) and where:
             merged.items[dotted] = [(shown, line, col) for line, col in where]
@@ -225,6 +228,7 @@ def _record_places(merged: _Merged, mapping: Any, shown: str, prefix: str) -> No
 def _merge(base: dict, own: dict) -> dict:
     merged = Located(base)
     merged.where = {**getattr(base, "where", {}), **getattr(own, "where", {})}
+    merged.value_where = {**getattr(base, "value_where", {}), **getattr(own, "value_where", {})}
     for key, value in own.items():
         if isinstance(value, dict) and isinstance(merged.get(key), dict):
             merged[key] = _merge(merged[key], value)
@@ -273,20 +277,22 @@ class _Resolver:
         self.data = merged.data
         self.problems = problems
 
-    def place(self, key: str, index: int | None = None) -> Place:
-        """Where the value at dotted ``key`` (item ``index`` of a list) was written."""
+    def place(self, key: str, index: int | None = None, value: bool = False) -> Place:
+        """Where dotted ``key`` was written (its value with ``value``; item ``index`` of a list)."""
         if index is not None:
             items = self.merged.items.get(key)
             if items and index < len(items):
                 return items[index]
+        if value and key in self.merged.values:
+            return self.merged.values[key]
         while key:
             if key in self.merged.origins:
                 return self.merged.origins[key]
             key = key.rpartition(".")[0]
         return (_shown(self.path), 1, 1)
 
-    def problem(self, key: str, message: str, index: int | None = None) -> None:
-        self.problems.append(Problem(*self.place(key, index), message))
+    def problem(self, key: str, message: str, index: int | None = None, value: bool = False) -> None:
+        self.problems.append(Problem(*self.place(key, index, value), message))
 
     # ------------------------------------------------------------ fields
 
@@ -341,7 +347,7 @@ class _Resolver:
         if own_name is None:
             return self.path.stem
         if not isinstance(own_name, str) or not own_name.strip():
-            self.problem("name", f"'name' must be a non-empty string, not {_describe(own_name)}")
+            self.problem("name", f"'name' must be a non-empty string, not {_describe(own_name)}", value=True)
             return self.path.stem
         return own_name
 
@@ -350,7 +356,7 @@ class _Resolver:
         if description is None:
             return ""
         if not isinstance(description, str):
-            self.problem("description", f"'description' must be a string, not {_describe(description)}")
+            self.problem("description", f"'description' must be a string, not {_describe(description)}", value=True)
             return ""
         return " ".join(description.split())
 
@@ -360,7 +366,7 @@ class _Resolver:
             players = [players]
         if not isinstance(players, list) or not players:
             self.problem("players", f"'players' must be a list of player counts, e.g. [2, 3, 4], "
-                                    f"not {_describe(players)}")
+                                    f"not {_describe(players)}", value=True)
             return []
         good = []
         for index, count in enumerate(players):
@@ -383,7 +389,7 @@ class _Resolver:
             return None
         if not isinstance(refs, list) or not refs:
             self.problem("plugins", "'plugins' must be a non-empty list of plugin names, modules or "
-                                    f".py files, not {_describe(refs)}")
+                                    f".py files, not {_describe(refs)}", value=True)
             return None
         bad = [i for i, ref in enumerate(refs) if not isinstance(ref, str) or not ref]
         for index in bad:
@@ -394,13 +400,13 @@ class _Resolver:
         decide = self.data.get("decide", {})
         if not isinstance(decide, dict):
             self.problem("decide", "'decide' must map a rule to the plugin that decides it, "
-                                   f"e.g. {{wall: grey_wall}}, not {_describe(decide)}")
+                                   f"e.g. {{wall: grey_wall}}, not {_describe(decide)}", value=True)
             return {}
         good = {}
         for rule, plugin in decide.items():
             if not isinstance(plugin, str):
                 self.problem(f"decide.{rule}", f"decide: {rule}: expected a plugin name, "
-                                               f"not {_describe(plugin)}")
+                                               f"not {_describe(plugin)}", value=True)
             else:
                 good[str(rule)] = plugin
         return good
@@ -419,7 +425,7 @@ class _Resolver:
         raw = self.data.get("settings", {})
         if not isinstance(raw, dict):
             self.problem("settings", "'settings' must be a mapping of setting names to values, "
-                                     f"not {_describe(raw)}")
+                                     f"not {_describe(raw)}", value=True)
             return {}
         return raw
 
@@ -505,7 +511,7 @@ class _Resolver:
             value = _normalise(setting, value)
             reason = setting.problem(value)
             if reason:
-                self.problem(f"settings.{key}", reason, _first_refused_item(setting, value))
+                self.problem(f"settings.{key}", reason, _first_refused_item(setting, value), value=True)
                 ok = False
                 continue
             values[key] = value
@@ -532,14 +538,19 @@ class _Resolver:
                 continue
             needed = table.factories * table.tiles_per_factory
             available = table.tiles_per_colour * 5
+            # Point at the setting that makes the table, where the file writes one.
+            written = [key for key in ("settings.factories", "settings.tiles_per_factory",
+                                       "settings.tiles_per_colour") if key in self.merged.origins]
+            written.sort(key=lambda key: self.merged.origins[key][0] != _shown(self.path))  # this file's first
             if not 1 <= table.factories <= 9:
-                self.problem("settings", f"{count} players: {table.factories} factories; "
-                                         "there can be 1 to 9")
+                self.problem(written[0] if written else "settings", f"{count} players: "
+                             f"{table.factories} factories; there can be 1 to 9", value=bool(written))
             elif needed > available:
-                self.problem("settings", f"{count} players: {table.factories} factories of "
-                                         f"{table.tiles_per_factory} tiles need {needed} tiles, "
-                                         f"but there are only {available} "
-                                         f"({table.tiles_per_colour} of each colour)")
+                self.problem(written[0] if written else "settings",
+                             f"{count} players: {table.factories} factories of "
+                             f"{table.tiles_per_factory} tiles need {needed} tiles, but there are "
+                             f"only {available} ({table.tiles_per_colour} of each colour)",
+                             value=bool(written))
 
 
 def _plugin_problems(plugin: LoadedPlugin) -> list[str]:

@@ -1,7 +1,7 @@
 """An independent reference engine for standard Azul, the grey wall and duel.
 
-Written from the rules texts (shared/rules/*.md) and the record format
-(shared/spec/game-record.md) only, without reading the project's engine, so
+Written from the rules texts (docs/rules/*.md) and the record format
+(docs/records.md) only, without reading the project's engine, so
 that records it writes can cross-check the project: both must agree on every
 score.  It is deliberately plain: one file, no plugins, no cleverness.
 Where the rules never end a game (no row can ever be completed), it follows the
@@ -39,6 +39,7 @@ class Variant:
     floor_penalties: tuple[int, ...]
     grey_wall: bool = False         # the player chooses the column
     tile_at_turn_end: bool = False  # duel: a full line is tiled right after the draft
+    closed_until_next_round: bool = False  # duel: ... and takes nothing more this round
     marker_aside: bool = False      # duel: the marker takes no floor space
     misplaced_to_floor: bool = False  # duel: a draft onto a line that cannot take it
     duel_scoring: bool = False      # duel: h + v - 1
@@ -51,7 +52,7 @@ STANDARD = Variant("standard", (2, 3, 4), {2: 5, 3: 7, 4: 9}, (1, 1, 2, 2, 2, 3,
 GREY_WALL = Variant("grey-wall", (2, 3, 4), {2: 5, 3: 7, 4: 9}, (1, 1, 2, 2, 2, 3, 3),
                     grey_wall=True, end_when_blocked=True)
 DUEL = Variant("duel", (2,), {2: 5}, (1, 1, 2, 2, 3, 3, 4, 4),
-               tile_at_turn_end=True, marker_aside=True, misplaced_to_floor=True,
+               tile_at_turn_end=True, closed_until_next_round=True, marker_aside=True, misplaced_to_floor=True,
                duel_scoring=True)
 VARIANTS = {v.name: v for v in (STANDARD, GREY_WALL, DUEL)}
 
@@ -68,6 +69,7 @@ class Board:
     line_count: list = field(default_factory=lambda: [0] * 5)
     wall: list = field(default_factory=lambda: [[None] * 5 for _ in range(5)])
     floor: list = field(default_factory=list)   # tiles (ints) and possibly MARKER
+    tiled_this_round: set = field(default_factory=set)  # duel: lines closed until the next round
     score: int = 0
 
     def full_rows(self) -> int:
@@ -82,6 +84,7 @@ class Stats:
     marker_on_full_floor: int = 0
     floor_overflow_to_lid: int = 0
     misplaced_drafts: int = 0
+    draft_onto_closed_line: int = 0  # duel: a misplaced draft naming a line tiled this round
     grey_line_to_floor: int = 0
     grey_single_choice: int = 0
     clamped_to_zero: int = 0
@@ -174,6 +177,8 @@ class Game:
     # ---- drafting -----------------------------------------------------------
     def line_accepts(self, seat: int, colour: int, line: int) -> bool:
         b = self.boards[seat]
+        if self.variant.closed_until_next_round and line in b.tiled_this_round:
+            return False
         if b.line_count[line] == line + 1:
             return False
         if b.line_count[line] and b.line_colour[line] != colour:
@@ -240,6 +245,8 @@ class Game:
         elif not self.line_accepts(seat, colour, line):
             assert self.variant.misplaced_to_floor, "illegal draft"
             self.stats.misplaced_drafts += 1
+            if line in b.tiled_this_round:
+                self.stats.draft_onto_closed_line += 1
             self.to_floor(seat, taken)
         else:
             room = line + 1 - b.line_count[line]
@@ -288,6 +295,8 @@ class Game:
         count = b.line_count[line]
         b.line_colour[line] = None
         b.line_count[line] = 0
+        if self.variant.tile_at_turn_end:
+            b.tiled_this_round.add(line)
         columns = self.legal_columns(seat, line, colour)
         if not columns:
             # grey wall: the whole line goes to the floor, overflow to the lid
@@ -316,6 +325,7 @@ class Game:
             b.score = max(0, b.score - penalty)
             self.lid.extend(t for t in b.floor if t != MARKER)
             b.floor = []
+            b.tiled_this_round.clear()
         self.rounds[-1]["scores"] = [b.score for b in self.boards]
         if self.marker_holder is not None:
             self.first_player = self.marker_holder
