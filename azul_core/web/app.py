@@ -496,6 +496,11 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
         secret = hello.get("secret")
         if not isinstance(secret, str) or not secret:
             secret = bearer(websocket.headers.get("authorization"))
+        # The table may have been put away while the hello was awaited: take the current one.
+        table = server.table(websocket.path_params["table"])
+        if table is None:
+            await _close(websocket, 4404, "no such table")
+            return
         known, seat = table.seat_of(secret)
         if not known:
             await _close(websocket, 4401, "this link's secret is wrong: ask for the link again")
@@ -529,6 +534,11 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
                     except Refused as exc:
                         client.send(json.dumps({"type": "refused", "move": move if isinstance(move, str)
                                                 else None, "version": table.version, "reason": str(exc)}))
+                        continue
+                    except Exception:  # the store failed: the move was not taken
+                        log.exception("a move at table %s could not be stored", table.id[:6])
+                        client.send(json.dumps({"type": "refused", "move": None, "version": table.version,
+                                                "reason": "the server could not store the move: try again"}))
                         continue
                     server.broadcast(table)
                     server.kick_bot(table)
