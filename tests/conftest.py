@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -18,3 +20,59 @@ def site_folder(tmp_path, monkeypatch):
     for name, module in list(sys.modules.items()):  # only what was imported from the folder
         if str(getattr(module, "__file__", None) or "").startswith(str(folder)):
             del sys.modules[name]
+
+
+# ------------------------------------------------------------------ one code under test
+#
+# In-process tests import the installed azul_core and azul_plugins; a subprocess started from
+# the repository root would import the source azul_core instead (its folder comes first on
+# sys.path) next to the installed plugins. So subprocesses start in ``outside_the_tree``, and
+# the session refuses to start when the installed packages are not the files of this tree
+# (a stale non-editable install): every test then runs one and the same code.
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+#: package -> its source folder in this tree (pyproject.toml's package-dir)
+SOURCES = {"azul_core": REPOSITORY / "azul_core", "azul_plugins": REPOSITORY / "plugins",
+           "azul_variants": REPOSITORY / "variants"}
+SHIPPED = {".py", ".yaml", ".yml", ".toml"}
+
+
+def _shipped_files(folder: Path) -> dict[str, bytes]:
+    return {str(path.relative_to(folder)): path.read_bytes() for path in sorted(folder.rglob("*"))
+            if path.suffix in SHIPPED and "__pycache__" not in path.parts and path.is_file()}
+
+
+def installed_differences() -> list[str]:
+    """What differs between the imported packages and this tree's source files."""
+    found = []
+    for name, source in SOURCES.items():
+        try:
+            module = importlib.import_module(name)
+        except ImportError as exc:
+            found.append(f"{name} can't be imported ({exc})")
+            continue
+        installed = Path(module.__file__).resolve().parent
+        if installed == source.resolve():
+            continue  # an editable install: the tree itself
+        ours, theirs = _shipped_files(source), _shipped_files(installed)
+        changed = sorted(f for f in ours.keys() | theirs.keys() if ours.get(f) != theirs.get(f))
+        if changed:
+            found.append(f"{name} imported from {installed} differs from {source} in "
+                         f"{', '.join(changed[:5])}{' ...' if len(changed) > 5 else ''}")
+    return found
+
+
+def pytest_sessionstart(session):
+    differences = installed_differences()
+    if differences:
+        raise pytest.UsageError(
+            "the installed azul-variants is not this tree, so tests would run other code than "
+            "the one checked out:\n  " + "\n  ".join(differences)
+            + "\nInstall the tree (while developing: pip install -e \".[test]\") and run pytest again.")
+
+
+@pytest.fixture(scope="session")
+def outside_the_tree(tmp_path_factory) -> Path:
+    """A working folder for subprocesses, so that `python -m azul_core.cli` imports the
+    installed package, as the in-process tests do, not the source folder beside it."""
+    return tmp_path_factory.mktemp("outside-the-tree")

@@ -44,7 +44,7 @@ def test_the_old_fields_stay_and_the_new_ones_are_there(summary):
         assert set(seat["score"]) == DESCRIBED
     assert set(summary["score"]) == set(summary["rounds_per_game"]) == DESCRIBED
     assert summary["confidence"] == 0.95
-    json.dumps(summary)
+    assert json.loads(json.dumps(summary)) == summary     # plain JSON data: nothing lost on the way
 
 
 def test_scores_are_described_per_seat_and_overall(run, summary):
@@ -149,10 +149,25 @@ def test_simulate_prints_the_new_statistics():
     assert result.stderr == ""  # no progress bar when stderr is not a terminal
 
 
-def test_simulate_json_holds_the_summary_and_nothing_timed():
-    first = run_cli("simulate", "--games", "12", "--seed", "5", "--json")
-    again = run_cli("simulate", "--games", "12", "--seed", "5", "--json", "--quiet")
+def test_simulate_json_holds_the_summary_and_nothing_timed(tmp_path):
+    first = run_cli("simulate", "--games", "12", "--seed", "5", "--json", "--record-dir", str(tmp_path / "a"))
+    again = run_cli("simulate", "--games", "12", "--seed", "5", "--json", "--quiet",
+                    "--record-dir", str(tmp_path / "a"))
     assert first.exit_code == again.exit_code == 0
     data = json.loads(first.stdout)
-    assert data == json.loads(again.stdout)
-    assert data == {**simulate("standard", 2, 12, seed=5).summary(), "variant_ref": "standard"}
+    assert data == json.loads(again.stdout)           # nothing timed: the same run, the same text
+    # a few figures worked out here from the games' records
+    results = [json.loads((tmp_path / "a" / f"game-{i:05d}.json").read_text()) for i in range(1, 13)]
+    scores = [r["result"]["scores"] for r in results]
+    rounds = [len(r["rounds"]) for r in results]
+    assert (data["variant"], data["games"], data["seed"], data["variant_ref"]) == ("standard", 12, 5, "standard")
+    assert (data["min_rounds"], data["max_rounds"]) == (min(rounds), max(rounds))
+    assert data["mean_rounds"] == pytest.approx(statistics.fmean(rounds), abs=1e-4)
+    assert data["shared_victories"] == sum(len(r["result"]["winners"]) > 1 for r in results)
+    for seat in (0, 1):
+        shown = data["seats"][seat]
+        assert shown["mean_score"] == pytest.approx(statistics.fmean(s[seat] for s in scores), abs=1e-4)
+        assert shown["wins"] == sum(seat in r["result"]["winners"] for r in results)
+        assert (shown["score"]["min"], shown["score"]["max"]) == \
+            (min(s[seat] for s in scores), max(s[seat] for s in scores))
+    assert data["score"]["median"] == statistics.median(score for s in scores for score in s)

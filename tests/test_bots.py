@@ -14,6 +14,7 @@ from azul_core.players import registry as bots_module
 from azul_core.players.bots import GreedyBot, RandomBot, board_value
 from azul_core.players.registry import available_bots, broken_bots, make_bot
 from azul_core.players.search import MctsBot, quick_gains
+from azul_core.testing import set_lines
 from azul_core.variants.loading import load_variant
 
 VARIANTS = ("standard", "grey-wall", "duel")
@@ -35,6 +36,14 @@ def dealt(variant, factories: list[str], players: int = 2) -> GameState:
     state = GameState(variant.rules, players)
     state.deal_tiles([counts(f) for f in factories])
     return state
+
+
+def rightful_winners(state: GameState) -> list[int]:
+    """standard.md: the highest score wins; tied, the one with more complete rows; then shared."""
+    scores = state.scores()
+    tied = [seat for seat, score in enumerate(scores) if score == max(scores)]
+    rows = {seat: sum(None not in row for row in state.players[seat].wall) for seat in tied}
+    return [seat for seat in tied if rows[seat] == max(rows.values())]
 
 
 def play_out(state: GameState, seats, deal_seed: int = 0) -> GameState:
@@ -77,13 +86,18 @@ def test_greedy_takes_a_best_gain_and_breaks_ties_by_its_seed(variants):
 
 
 def test_greedy_avoids_the_floor_when_a_line_takes_the_tiles(variants):
-    # Line 1 already holds red: red to line 1 would be refused, and red overflowing costs points.
-    state = dealt(variants["standard"], ["RRRR", "RRRR", "RRRR", "RRRR", "RRRY"])
-    decision = GreedyBot(seed=3).choose(state)
-    source, colour, line = decision
-    if colour == RED:
-        assert line in (3, 4)  # all four fit on line 4 (full) or line 5
-    assert decision in state.legal_decisions()
+    # Line 1 holds a red tile (full, waiting for the tiling): red can't go there. Four reds
+    # overflow lines 2 and 3 but fit line 4 (full: 1 point) and line 5; factory 5's three reds
+    # fit line 3 (full) and its yellow any line from 2 to 5.
+    state = GameState(variants["standard"].rules, 2)
+    set_lines(state, 0, {1: "R"})
+    state.deal_tiles([counts(f) for f in ["RRRR", "RRRR", "RRRR", "RRRR", "RRRY"]])
+    assert (1, RED, 0) not in state.legal_decisions()
+    chosen = {GreedyBot(seed=seed).choose(state) for seed in range(20)}
+    for source, colour, line in chosen:
+        assert line != FLOOR
+        taken = state.sources[source][colour]
+        assert taken <= line + 1, (source, colour, line)   # nothing overflows to the floor
 
 
 def test_board_value_is_the_score_less_the_floor_plus_the_lines(variants):
@@ -148,25 +162,42 @@ def test_mcts_takes_the_lone_decision_without_searching():
     assert bot.last_iterations == 0
 
 
-def test_mcts_with_a_time_budget_stops(variants):
+def test_mcts_with_a_time_budget_stops_when_the_budget_is_spent(variants, monkeypatch):
+    """A clock that advances 0.25 s per search iteration: a 1 s budget allows exactly 4."""
+    import azul_core.players.search as search
     state = dealt(variants["standard"], ["BBBB", "YYRR", "KKWW", "BYRK", "WWWB"])
-    bot = MctsBot(seed=1, think=0.05)
+    clock = SimpleNamespace(now=0.0)
+    bot = MctsBot(seed=1, think=1.0)
+    real_iterate = bot._iterate
+
+    def iterate_for_a_quarter_second(root):
+        assert clock.now < 10, "the search overran its budget"
+        real_iterate(root)
+        clock.now += 0.25
+
+    monkeypatch.setattr(search, "time", SimpleNamespace(perf_counter=lambda: clock.now))
+    monkeypatch.setattr(bot, "_iterate", iterate_for_a_quarter_second)
     assert bot.choose(state) in state.legal_decisions()
-    assert bot.last_iterations >= 1
+    assert bot.last_iterations == 4 and clock.now == 1.0
+    bot.think = 0.1                     # a budget shorter than one iteration: still one
+    clock.now = 0.0
+    bot.choose(state)
+    assert bot.last_iterations == 1
 
 
 @pytest.mark.parametrize("variant_name", VARIANTS)
 def test_mcts_plays_every_variant_to_the_end(variants, variant_name):
     seats = [MctsBot(seed=1, iterations=25), GreedyBot(seed=2)]
     state = play_out(GameState(variants[variant_name].rules, 2), seats, deal_seed=7)
-    assert state.over and state.winners
+    assert state.over and state.winners == rightful_winners(state)
 
 
 def test_mcts_plays_three_and_four_players(variants):
     for players in (3, 4):
         seats = [MctsBot(seed=seat, iterations=10) for seat in range(players)]
         state = play_out(GameState(variants["grey-wall"].rules, players), seats, deal_seed=players)
-        assert state.over
+        assert state.over and len(state.players) == players
+        assert state.winners == rightful_winners(state)
 
 
 def test_mcts_beats_greedy_in_fixed_games(variants):

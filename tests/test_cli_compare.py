@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import re
+import statistics
 import sys
 from pathlib import Path
 
@@ -40,13 +42,46 @@ def test_json_has_each_variant_summary_from_the_same_seeds(comparison):
     assert comparison["baseline"] == "standard" and comparison["confidence"] == 0.95
     assert [v["label"] for v in comparison["variants"]] == ["standard", "five-rounds", "family-floor"]
     assert comparison["variants"][1]["variant_ref"] == FIVE_ROUNDS
-    for entry, ref in zip(comparison["variants"], ["standard", FIVE_ROUNDS, FAMILY_FLOOR]):
-        assert entry["summary"] == simulate(ref, 2, 150, seed=3).summary()
+    for entry in comparison["variants"]:
         assert entry["values"]["score"] == pytest.approx(entry["summary"]["score"]["mean"], abs=1e-3)
         assert entry["values"]["rounds"] == entry["summary"]["mean_rounds"]
         assert entry["values"]["start_player_win_share"] == entry["summary"]["start_player"]["win_share"]
         assert entry["values"]["floor_tiles_per_round"] == entry["summary"]["floor_tiles_per_round"]
     assert comparison["variants"][0]["differences"] is None
+
+
+def per_game(ref: str) -> dict[str, list[float]]:
+    """The games of the comparison's seeds, as numbers worked out here from each game."""
+    games = simulate(ref, 2, 150, seed=3).results
+    return {"score": [sum(g.scores) / 2 for g in games], "rounds": [g.rounds for g in games],
+            "shared": [1.0 if len(g.winners) > 1 else 0.0 for g in games],
+            "seat_0_wins": [1.0 if g.winners == [0] else 0.5 if 0 in g.winners else 0.0 for g in games]}
+
+
+def test_the_figures_agree_with_the_games_worked_by_hand(comparison):
+    standard, family = per_game("standard"), per_game(FAMILY_FLOOR)
+    base, entry = comparison["variants"][0], comparison["variants"][2]
+    for games, shown in ((standard, base), (family, entry)):
+        assert shown["values"]["score"] == pytest.approx(statistics.fmean(games["score"]), abs=1e-4)
+        assert shown["values"]["rounds"] == pytest.approx(statistics.fmean(games["rounds"]), abs=1e-4)
+        assert shown["values"]["shared_victories"] == pytest.approx(statistics.fmean(games["shared"]), abs=1e-4)
+        # every game starts with seat 0, so the start player's share is seat 0's
+        assert shown["values"]["start_player_win_share"] == \
+            pytest.approx(statistics.fmean(games["seat_0_wins"]), abs=1e-4)
+    # Welch's t on the per-game mean scores, by the textbook formula
+    m1, m2 = statistics.fmean(standard["score"]), statistics.fmean(family["score"])
+    e1, e2 = statistics.variance(standard["score"]) / 150, statistics.variance(family["score"]) / 150
+    score = entry["differences"]["score"]
+    assert score["difference"] == pytest.approx(m2 - m1, abs=1e-4)
+    assert score["statistic"] == pytest.approx((m2 - m1) / math.sqrt(e1 + e2), abs=1e-3)
+    assert score["df"] == pytest.approx((e1 + e2) ** 2 / (e1 ** 2 / 149 + e2 ** 2 / 149), abs=0.01)
+    # the two-proportion z-test on the shares of shared victories (pooled error, normal p)
+    x1, x2 = sum(standard["shared"]), sum(family["shared"])
+    pooled = (x1 + x2) / 300
+    z = (x2 - x1) / 150 / math.sqrt(pooled * (1 - pooled) * 2 / 150)
+    shared = entry["differences"]["shared_victories"]
+    assert shared["statistic"] == pytest.approx(z, abs=1e-3)
+    assert shared["p_value"] == pytest.approx(math.erfc(abs(z) / math.sqrt(2)), rel=1e-3)
 
 
 def test_each_metric_names_its_test_and_the_tests_are_described(comparison):

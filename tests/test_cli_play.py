@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 import textwrap
 
@@ -13,7 +14,7 @@ import azul_core.cli.play  # noqa: F401  (registers the command)
 import azul_core.cli.replay  # noqa: F401  (registers the command)
 from azul_core.cli.app import app
 from azul_core.engine.notation import format_decision
-from azul_core.engine.state import PLACE
+from azul_core.engine.state import DEAL, OVER, PLACE
 from azul_core.players.bots import GreedyBot
 from azul_core.records.game_record import check_record, read_record, replay_state
 
@@ -198,32 +199,38 @@ def test_a_misplaced_draft_falls_to_the_floor_with_a_warning_in_duel(tmp_path):
 
 
 def test_the_grey_wall_asks_for_columns_at_tiling_time(tmp_path):
+    """Hot-seat grey wall, played (by the moves a greedy player would type) up to the first
+    placement with a single legal space: every other placement is asked, listing its legal
+    columns, and that one is taken without asking; all are recorded."""
     path = start(tmp_path, "--variant", "grey-wall", "--players", "human,human", "--seed", "2")
     state = position(path)
     bot = GreedyBot(seed=0)
-    typed, asked, forced = [], 0, 0
-    while state.round == 1:
+    typed, asked, forced = [], [], 0
+    while not forced and state.phase != OVER:
+        if state.phase == DEAL:             # as `azul play` deals: a sorted bag, a seeded draw
+            state.bag.sort()
+            state.deal(random.Random(f"2:round:{state.round}"))
+            continue
         decision = bot.choose(state)
         if state.phase == PLACE:
-            if len(state.legal_decisions()) == 1:
+            columns = [str(column + 1) for _row, column in state.legal_decisions()]
+            if len(columns) == 1:
                 forced += 1
             else:
                 typed.append(str(decision[1] + 1))  # just the column's number
-                asked += 1
+                asked.append(", ".join(columns))
         else:
             typed.append(format_decision(decision))
         state.apply(decision)
-    assert asked + forced > 0
+    assert len(asked) > 1 and forced == 1
     result = run("play", "--resume", path, input="\n".join(typed) + "\nquit\n")
     assert result.exit_code == 0, result.output
-    if asked:
-        assert "wall column for the" in result.stdout
-    if forced:
-        assert "(the only legal space)" in result.stdout
+    assert re.findall(r"wall column for the \w+ tile of line \d \(([\d, ]+)\)>", result.stdout) == asked
+    assert result.stdout.count("(the only legal space)") == 1
     saved = read_record(path)
-    placements = [a for a in saved.rounds[0].actions if a.startswith("w")]
-    assert len(placements) == asked + forced      # forced ones are recorded too
-    assert len(saved.rounds) == 2                  # round 2 was dealt
+    placements = [a for r in saved.rounds for a in r.actions if a.startswith("w")]
+    assert len(placements) == len(asked) + forced      # the forced one is recorded too
+    assert len(saved.rounds) == state.round
 
 
 # ------------------------------------------------------------------ resuming

@@ -79,7 +79,12 @@ def test_simulate_record_dir_writes_records_that_validate(tmp_path):
     checked = run("validate", str(folder), "--json")
     assert checked.exit_code == 0, checked.output
     reports = [json.loads(line) for line in checked.stdout.splitlines()]
-    assert len(reports) == 3 and all(r["valid"] and r["finished"] for r in reports)
+    assert [r["path"] for r in reports] == [str(folder / f"game-0000{i}.json") for i in (1, 2, 3)]
+    for report in reports:                 # each replays to the result its record claims
+        record = json.loads(open(report["path"]).read())
+        assert report["valid"] and report["finished"], report["errors"]
+        assert len(record["players"]) == 4 and report["players"] == record["players"]
+        assert (report["scores"], report["winners"]) == (record["result"]["scores"], record["result"]["winners"])
 
 
 @pytest.mark.parametrize("args, words", [
@@ -131,10 +136,15 @@ def test_validate_valid_unfinished_record_exits_0(tmp_path):
 def test_validate_finished_record_names_the_winner(tmp_path):
     folder = tmp_path / "games"
     run("simulate", "--games", "1", "--seed", "2", "--record-dir", str(folder))
-    result = run("validate", str(folder / "game-00001.json"))
+    path = folder / "game-00001.json"
+    result = run("validate", str(path))
     assert result.exit_code == 0
-    assert ": valid record (standard, 2 players), scores " in result.stdout
-    assert "winner" in result.stdout
+    claimed = json.loads(path.read_text())["result"]
+    scores = ", ".join(str(score) for score in claimed["scores"])
+    seats = ", ".join(str(seat) for seat in claimed["winners"])
+    plural = "s" if len(claimed["winners"]) > 1 else ""
+    assert result.stdout.strip() == \
+        f"{path}: valid record (standard, 2 players), scores {scores}; winner{plural}: seat {seats}"
 
 
 def test_validate_invalid_record_exits_1_with_the_error_line(tmp_path):

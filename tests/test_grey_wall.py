@@ -287,21 +287,58 @@ def test_random_games_end_and_keep_every_tile():
                     assert len(tiles) == len(set(tiles))
 
 
+@pytest.mark.parametrize("picture, line, expected", [
+    # row 3's free spaces are 2, 3 and 4; yellow stands in columns 2 and 4: only 3
+    ("""
+        . Y . . .
+        . . . . .
+        R . . . K
+        . . . Y .
+        . . . . .""", "YYY", [3]),
+    ("""
+        . Y . . .
+        . . . . .
+        . . . . .
+        . . . Y .
+        . . . . .""", "YYY", [1, 3, 5]),        # an empty row 3: all but columns 2 and 4
+    # black stands in every column but 5; row 5 is empty: only column 5
+    ("""
+        K . . . .
+        . K . . .
+        . . K . .
+        . . . K .
+        . . . . .""", "KKKKK", [5]),
+], ids=["row-and-columns", "columns", "one-column-left"])
+def test_the_columns_offered_in_worked_positions(picture, line, expected):
+    game = new_game("grey-wall")
+    set_wall(game, 0, picture)
+    row = len(line)
+    set_lines(game, 0, {row: line[:-1]} if row > 1 else {})
+    set_table(game, [line[-1]])
+    play(game, [f"1{line[-1]}{row}"])
+    assert placements(game) == expected
+
+
 def test_random_placements_respect_the_wall():
+    """Every placement offered in random games is, by the rule itself, an empty space of the
+    row whose colour stands neither in that row nor in that column; and every such space is
+    offered."""
     rules = load_variant("grey-wall").rules
     from azul_core.engine.state import GameState
     game = GameState(rules, 2)
     rng = random.Random(3)
-    seen_choice = False
+    choices = 0
     while game.phase != OVER:
         if game.phase == "deal":
             game.deal(rng)
             continue
         if game.phase == PLACE:
             seat, row, columns = game.placing
-            board = game.players[seat]
-            assert list(columns) == list(legal_columns(board.wall, row, board.line_colour[row]))
-            seen_choice = seen_choice or len(columns) > 1
+            wall, colour = game.players[seat].wall, game.players[seat].line_colour[row]
+            allowed = [column for column in range(5)
+                       if wall[row][column] is None and colour not in wall[row]
+                       and all(wall[other][column] != colour for other in range(5))]
+            assert list(columns) == allowed
+            choices += len(columns) > 1
         game.apply(game.random_decision(rng.random))
-    assert seen_choice
-
+    assert choices >= 5

@@ -34,10 +34,11 @@ def _own_terminal() -> None:
 class Terminal:
     """A child process on a pseudo-terminal, read until what it prints matches."""
 
-    def __init__(self, *args: str, cwd=None):
+    def __init__(self, *args: str, cwd):
         master, slave = pty.openpty()
         env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "80", "LINES": "50"}
         env.pop("AZUL_DEBUG", None)
+        # cwd: outside the source tree, so that the installed azul_core runs, as in the other tests
         self.process = subprocess.Popen([sys.executable, "-m", "azul_core.cli", *args], stdin=slave,
                                         stdout=slave, stderr=slave, env=env, cwd=cwd, close_fds=True,
                                         preexec_fn=_own_terminal)
@@ -92,7 +93,7 @@ def first_legal(term: Terminal) -> str:
 
 def test_play_leave_with_ctrl_d_and_resume_to_the_end(tmp_path):
     record = tmp_path / "game.json"
-    term = Terminal("play", "--players", "human,greedy", "--seed", "11", "--record", str(record))
+    term = Terminal("play", "--players", "human,greedy", "--seed", "11", "--record", str(record), cwd=tmp_path)
     shown = term.prompt()
     assert "Factories" in shown and "b y r k w" in shown
 
@@ -110,7 +111,7 @@ def test_play_leave_with_ctrl_d_and_resume_to_the_end(tmp_path):
     assert saved.rounds[0].actions[0] == move and len(saved.rounds[0].actions) == 2
     factories = saved.rounds[0].factories
 
-    term = Terminal("play", "--resume", str(record))
+    term = Terminal("play", "--resume", str(record), cwd=tmp_path)
     for _ in range(200):
         term.prompt()
         if term.closed:
@@ -128,7 +129,7 @@ def test_play_leave_with_ctrl_d_and_resume_to_the_end(tmp_path):
 
 def test_ctrl_c_at_the_prompt_saves_and_leaves_cleanly(tmp_path):
     record = tmp_path / "game.json"
-    term = Terminal("play", "--players", "human,greedy", "--seed", "4", "--record", str(record))
+    term = Terminal("play", "--players", "human,greedy", "--seed", "4", "--record", str(record), cwd=tmp_path)
     term.prompt()
     # Ctrl-C: the terminal sends SIGINT. A signal that lands between the prompt being printed
     # and readline starting to wait is only noticed at the next key, so press it until it is.

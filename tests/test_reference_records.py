@@ -53,11 +53,12 @@ FIXTURES = {
 EXTRA_SEEDS = {("duel", 2): (72, 81)}
 
 
-def validate(paths: list[Path]) -> dict[str, dict]:
-    """`azul validate --json` on the files: its report per file path."""
+def validate(paths: list[Path], cwd: Path) -> dict[str, dict]:
+    """`azul validate --json` on the files: its report per file path. ``cwd``: a folder outside
+    the source tree, so that the installed azul_core runs, as in the other tests."""
     done = subprocess.run(
         [sys.executable, "-m", "azul_core.cli", "validate", "--json", *map(str, paths)],
-        capture_output=True, text=True, check=False)
+        capture_output=True, text=True, check=False, cwd=cwd)
     assert done.returncode in (0, 1), done.stderr
     reports = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     assert len(reports) == len(paths), done.stdout + done.stderr
@@ -85,7 +86,7 @@ def disagreements(doc: dict, report: dict) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def reference_games(tmp_path_factory):
+def reference_games(tmp_path_factory, outside_the_tree):
     """Every table's games: (game, record, project report) per (variant, players)."""
     folder = tmp_path_factory.mktemp("reference-records")
     games = {}
@@ -98,7 +99,7 @@ def reference_games(tmp_path_factory):
             path.write_text(json.dumps(doc))
             games.setdefault((variant, players), []).append((game, doc, str(path)))
             paths.append(path)
-    reports = validate(paths)
+    reports = validate(paths, outside_the_tree)
     return {table: [(game, doc, reports[path]) for game, doc, path in entries]
             for table, entries in games.items()}
 
@@ -138,19 +139,19 @@ def test_the_games_go_through_the_rare_rules(reference_games):
 
 
 @pytest.mark.parametrize("name", sorted(FIXTURES))
-def test_example_record_replays_to_its_scores(name):
+def test_example_record_replays_to_its_scores(name, outside_the_tree):
     path = FIXTURE_DIR / name
     doc = json.loads(path.read_text())
     variant, players, seed, bots = FIXTURES[name]
     assert doc == ref.record(ref.play_game(variant, players, seed, bots)), \
         "the example is no longer what the reference engine plays"
     assert all("scores" in r for r in doc["rounds"])
-    report = validate([path])[str(path)]
+    report = validate([path], outside_the_tree)[str(path)]
     assert disagreements(doc, report) == []
 
 
 @pytest.mark.parametrize("variant", ["standard", "grey-wall", "duel"])
-def test_a_round_without_a_centre_draft_keeps_its_first_player(variant, tmp_path):
+def test_a_round_without_a_centre_draft_keeps_its_first_player(variant, tmp_path, outside_the_tree):
     """standard.md, decision: if nobody took from the centre this round, the same
     player starts the next round.  One-colour factories leave the centre empty."""
     game = ref.play_game(variant, 2, 5, ("greedy",),
@@ -159,16 +160,16 @@ def test_a_round_without_a_centre_draft_keeps_its_first_player(variant, tmp_path
     path = tmp_path / "no-centre.json"
     doc = ref.record(game)
     path.write_text(json.dumps(doc))
-    assert disagreements(doc, validate([path])[str(path)]) == []
+    assert disagreements(doc, validate([path], outside_the_tree)[str(path)]) == []
 
 
-def test_the_cross_check_notices_a_wrong_score(tmp_path):
+def test_the_cross_check_notices_a_wrong_score(tmp_path, outside_the_tree):
     doc = json.loads((FIXTURE_DIR / "standard.json").read_text())
     doc["rounds"][1]["scores"][0] += 1
     doc["result"]["scores"][1] -= 1
     path = tmp_path / "wrong.json"
     path.write_text(json.dumps(doc))
-    report = validate([path])[str(path)]
+    report = validate([path], outside_the_tree)[str(path)]
     assert not report["valid"]
     assert len(report["errors"]) >= 1
 
@@ -204,7 +205,7 @@ STALLED_GAMES = [
 
 @pytest.mark.parametrize("variant, players, seed, bots, last_round, how", STALLED_GAMES)
 def test_a_game_where_no_row_can_be_completed_ends_alike(
-        variant, players, seed, bots, last_round, how, tmp_path):
+        variant, players, seed, bots, last_round, how, tmp_path, outside_the_tree):
     game = ref.play_game(variant, players, seed, bots)
     assert game.over and len(game.rounds) == last_round, \
         "the reference no longer plays this game so"
@@ -214,7 +215,7 @@ def test_a_game_where_no_row_can_be_completed_ends_alike(
     path = tmp_path / "stalled.json"
     doc = ref.record(game)
     path.write_text(json.dumps(doc))
-    assert disagreements(doc, validate([path])[str(path)]) == []
+    assert disagreements(doc, validate([path], outside_the_tree)[str(path)]) == []
 
 
 @pytest.mark.parametrize("variant, players, seed, bots, last_round, settings", [
@@ -223,7 +224,7 @@ def test_a_game_where_no_row_can_be_completed_ends_alike(
      {"end_when_starved": False, "end_when_blocked": False}),
 ])
 def test_with_the_stall_end_turned_off_the_game_goes_on(
-        variant, players, seed, bots, last_round, settings, tmp_path):
+        variant, players, seed, bots, last_round, settings, tmp_path, outside_the_tree):
     """The rules texts alone: nobody can complete a row, and nothing ends the game."""
     (tmp_path / "no-stall-end.yaml").write_text(
         f"extends: {variant}\nsettings:\n"
@@ -234,7 +235,7 @@ def test_with_the_stall_end_turned_off_the_game_goes_on(
     doc = ref.record(game, variant="no-stall-end.yaml")
     path = tmp_path / "stalled.json"
     path.write_text(json.dumps(doc))
-    report = validate([path])[str(path)]
+    report = validate([path], outside_the_tree)[str(path)]
     assert report["valid"] and not report["finished"], report["errors"] or report["scores"]
     assert report["round_scores"] == [r["scores"] for r in doc["rounds"]]
 
@@ -247,7 +248,7 @@ def test_duel_games_of_greedy_players_last_five_rounds_at_least(reference_games)
 
 
 @pytest.mark.parametrize("seed", [3, 8, 170])
-def test_duel_with_lines_reopened_at_once_agrees_too(seed, tmp_path):
+def test_duel_with_lines_reopened_at_once_agrees_too(seed, tmp_path, outside_the_tree):
     """The setting tiled_line_reopens: at_once (a line refilled in the same round)."""
     (tmp_path / "reopen.yaml").write_text("extends: duel\nsettings:\n  tiled_line_reopens: at_once\n")
     rules = dataclasses.replace(ref.DUEL, closed_until_next_round=False)
@@ -256,4 +257,4 @@ def test_duel_with_lines_reopened_at_once_agrees_too(seed, tmp_path):
     doc = ref.record(game, variant="reopen.yaml")
     path = tmp_path / "reopen.json"
     path.write_text(json.dumps(doc))
-    assert disagreements(doc, validate([path])[str(path)]) == []
+    assert disagreements(doc, validate([path], outside_the_tree)[str(path)]) == []

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 from rich.console import Console
 
-from azul_core.colours import BLACK, BLUE, COLOUR_OF_LETTER, RED, WHITE, YELLOW
+from azul_core.colours import BLACK, BLUE, COLOUR_OF_LETTER, LETTERS, RED, WHITE, YELLOW
 from azul_core.engine.notation import format_decision
 from azul_core.engine.state import DEAL, FLOOR, GameState
 from azul_core.players.bots import GreedyBot
@@ -139,7 +139,18 @@ def test_the_drawing_is_readable_with_no_color(monkeypatch, variants):
     console.print(draw_game(state, names(2)))
     drawn = out.getvalue()
     assert "\x1b[3" not in drawn and "\x1b[4" not in drawn and ";5;" not in drawn  # no colours
-    assert "b y r k w" in render_text(draw_game(state, names(2))) or "B" in drawn
+    # Without colour every tile is its letter: the centre, each pattern line, and beside it the
+    # wall row with its printed colours in lower case (standard.md's wall, row by row).
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", drawn)
+    centre = " ".join(LETTERS[colour] * count for colour, count in enumerate(state.sources[0]) if count)
+    assert f"Centre    {centre}" in plain
+    printed = ["b y r k w", "w b y r k", "k w b y r", "r k w b y", "y r k w b"]
+    board = state.players[0]
+    assert any(board.line_count)                      # something to read on the lines
+    for row in range(5):
+        count = board.line_count[row]
+        cells = ["."] * (row + 1 - count) + [LETTERS[board.line_colour[row]]] * count
+        assert f"{' '.join(cells)} | {printed[row]}" in plain, row
 
 
 def test_with_colour_tiles_carry_their_colour(variants):
@@ -251,8 +262,19 @@ def test_the_result_shows_the_bonuses_and_the_winner(variants):
     text = render_text(draw_result(state, names(2)))
     for label, points in state.players[0].bonuses:
         assert f"+{label}" in text
-    assert "wins" in text or "share" in text
-    assert str(state.players[0].score) in text
+    # each player's row: tiles, floor, the bonuses, full rows, total, as the game counted them
+    for seat, name in enumerate(names(2)):
+        board = state.players[seat]
+        row = [line.split() for line in text.splitlines()
+               if line.split()[:1] == [name] and not line.endswith("points.")]
+        expected = [name, str(board.placement_points), str(board.penalty_points),
+                    *(f"+{points}" for _label, points in board.bonuses),
+                    str(sum(None not in r for r in board.wall)), str(board.score)]
+        assert row == [expected]
+    # seed 3: a clear win, no tie
+    (winner,) = state.winners
+    assert max(s for seat, s in enumerate(state.scores()) if seat != winner) < state.scores()[winner]
+    assert f"{names(2)[winner]} wins with {state.scores()[winner]} points." in text
 
 
 def _tied(scores, rows, winners):

@@ -54,7 +54,16 @@ def test_game_result_holds_what_statistics_need(standard):
         assert seat.placement_points >= 0 >= seat.penalty_points
         assert [label for label, _points in seat.bonuses] == ["rows", "columns", "colours"]
         assert seat.floor_tiles >= 0
-    json.dumps(result.to_json())  # plain data
+    # the winners follow the scores and, among tied scores, the complete rows (2 points each)
+    best = max(result.scores)
+    rows = {seat: dict(result.seats[seat].bonuses)["rows"] // 2
+            for seat, score in enumerate(result.scores) if score == best}
+    assert result.winners == [seat for seat in rows if rows[seat] == max(rows.values())]
+    data = json.loads(json.dumps(result.to_json()))      # plain data
+    assert (data["scores"], data["winners"], data["rounds"]) == (result.scores, result.winners, result.rounds)
+    assert [seat["score"] for seat in data["seats"]] == result.scores
+    assert [seat["bonuses"] for seat in data["seats"]] == \
+        [[list(bonus) for bonus in seat.bonuses] for seat in result.seats]
 
 
 def test_simulation_is_the_same_whatever_the_workers(standard):
@@ -87,11 +96,17 @@ def test_summary_means_and_win_shares(standard):
 
 
 @pytest.mark.parametrize("variant", ["standard", "grey-wall", "duel"])
-def test_every_shipped_variant_simulates(variant):
+def test_every_shipped_variant_simulates(variant, tmp_path):
     loaded = load_variant(variant)
     for players in loaded.players:
-        run = simulate(loaded, players, 3, seed=1)
-        assert len(run.results) == 3 and run.variant == loaded.name
+        folder = tmp_path / f"{players}p"
+        run = simulate(loaded, players, 3, seed=1, record_dir=folder)
+        assert [r.game for r in run.results] == [1, 2, 3] and run.variant == loaded.name
+        for result in run.results:               # each game replays from its record to its result
+            assert len(result.scores) == players
+            report = validate_record(folder / f"game-{result.game:05d}.json")
+            assert report["valid"] and report["finished"], report["errors"]
+            assert (report["scores"], report["winners"]) == (result.scores, result.winners)
 
 
 def test_bots_one_name_for_every_seat_or_one_per_seat(standard):
@@ -177,22 +192,31 @@ def test_records_in_processes_match_records_in_one(standard, tmp_path):
 
 
 def test_think_reaches_the_search_bot(monkeypatch):
+    """The search bot the registry builds for a seat is given the run's --think; it then plays
+    with a tiny fixed budget, so that the test stays quick."""
     import azul_core.lab.simulate as simulation
-    seen = []
+    from azul_core.players.search import DEFAULT_THINK, MctsBot
+    made = []
     real = simulation.bot_factories
 
     def spying(rules):
         factories = dict(real(rules))
-        make_random = factories["random"]
+        make_search_bot = factories["mcts"]
 
-        def random_that_notes(seed, think):
-            seen.append(think)
-            return make_random(seed=seed, think=think)
-        factories["random"] = random_that_notes
+        def noted(seed, think):
+            bot = make_search_bot(seed=seed, think=think)
+            made.append((type(bot), bot.think))
+            bot.think, bot.iterations = None, 3
+            return bot
+        factories["mcts"] = noted
         return factories
     monkeypatch.setattr(simulation, "bot_factories", spying)
-    simulation.simulate("standard", 2, 1, seed=1, bots="random", think=0.05)
-    assert seen == [0.05, 0.05]
+    run = simulation.simulate("standard", 2, 1, seed=1, bots="mcts,random", think=0.05)
+    assert made == [(MctsBot, 0.05)]
+    assert run.results[0].seats[0].bot == "mcts"
+    made.clear()
+    simulation.simulate("standard", 2, 1, seed=1, bots="mcts,random")
+    assert made == [(MctsBot, DEFAULT_THINK)]     # no --think: the search bot's own default
 
 
 def test_think_must_be_positive():
