@@ -46,10 +46,9 @@ class Table:
         self.id = created["table"]
         self.secrets = [seat["url"].split("#seat=", 1)[1] for seat in created["seats"]]
         self.budget = budget
-        self.moves = 0
-        self.sent_at: float | None = None
-        self.waiting_for: int | None = None   # the version that carries the move in flight
-        self.heard: set[int] = set()
+        self.sent = 0
+        #: version that carries a move -> (when it was sent, the seats that have heard it)
+        self.pending: dict[int, tuple[float, set]] = {}
         self.done = asyncio.Event()
 
 
@@ -91,16 +90,15 @@ class Run:
                         self.refused += 1
                     continue
                 version = int(VERSION.search(text, 0, 40).group(1))
-                if table.waiting_for is not None and version >= table.waiting_for:
-                    table.heard.add(seat)
-                    if len(table.heard) == 4:
-                        self.latencies.append(now - table.sent_at)
+                for carrying in [v for v in table.pending if v <= version]:
+                    sent_at, heard = table.pending[carrying]
+                    heard.add(seat)
+                    if len(heard) == 4:
+                        del table.pending[carrying]
+                        self.latencies.append(now - sent_at)
                         self.accepted += 1
-                        table.moves += 1
-                        table.waiting_for = None
-                        table.heard.clear()
-                        if table.moves >= table.budget:
-                            table.done.set()
+                if table.sent >= table.budget and not table.pending:
+                    table.done.set()
                 if table.done.is_set():
                     return
                 if '"legal":{' not in text:
@@ -111,11 +109,13 @@ class Run:
                 if not options or message["view"]["phase"] == "over":
                     table.done.set()
                     return
+                if table.sent >= table.budget:
+                    continue
                 move = self.rng.choice(options)["move"]
                 if self.think:
                     await asyncio.sleep(self.think * (0.5 + self.rng.random()))
-                table.sent_at = time.perf_counter()
-                table.waiting_for = message["version"] + 1
+                table.sent += 1
+                table.pending[message["version"] + 1] = (time.perf_counter(), set())
                 await socket.send(json.dumps({"type": "move", "version": message["version"], "move": move}))
 
     async def play(self, tables: list[Table]) -> float:
