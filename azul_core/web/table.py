@@ -26,7 +26,7 @@ from azul_core.records.game_record import GameRecord, ResultRecord, RoundRecord
 from azul_core.web.capabilities import matches
 from azul_core.web.store import BOT, MOVE, Event, SeatRow, Store, TableRow
 from azul_core.web.store import DEAL as DEAL_EVENT
-from azul_core.web.views import build_legal, build_view_json
+from azul_core.web.views import build_legal_json, build_view_json
 
 
 class Refused(Exception):
@@ -146,7 +146,7 @@ class Table:
     def legal_json(self) -> str:
         cached = self._cache.get("legal")
         if cached is None:
-            cached = self._cache["legal"] = json.dumps(build_legal(self.state), separators=(",", ":"))
+            cached = self._cache["legal"] = build_legal_json(self.state)
         return cached
 
     def state_message(self, seat: int | None, with_record: bool = False) -> str:

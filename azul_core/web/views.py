@@ -176,4 +176,28 @@ def build_legal(state) -> dict:
     return {"drafts": drafts, "columns": []}
 
 
-__all__ = ["build_view", "build_legal", "build_final", "COLOUR_LEGEND", "FLOOR"]
+_NAME_JSON = [json.dumps(name) for name in NAMES]
+
+
+def build_legal_json(state) -> str:
+    """``build_legal`` as compact JSON. The common case (drafts, none misplaced) is written
+    straight to text: it is the largest part of a move's work on the server."""
+    if state.phase != DRAFT or state.rules.misplaced_to_floor:
+        return _dumps(build_legal(state))
+    effects: dict[tuple, str] = {}
+    marker = state.marker_in_centre
+    sources = state.sources
+    parts = []
+    for decision in state.legal_decisions():
+        source, colour, line = decision
+        key = (colour, sources[source][colour], source == CENTRE and marker, line)
+        effect = effects.get(key)
+        if effect is None:
+            effect = effects[key] = json.dumps(short_effect(state, decision))
+        parts.append(f'{{"move":"{format_decision(decision)}","source":{source},"colour":{_NAME_JSON[colour]},'
+                     f'"line":{line},"misplaced":false,"why":null,"effect":{effect}}}')
+    return f'{{"drafts":[{",".join(parts)}],"columns":[]}}'
+
+
+__all__ = ["build_view", "build_view_json", "build_legal", "build_legal_json", "build_final",
+           "COLOUR_LEGEND", "FLOOR"]

@@ -629,3 +629,28 @@ def test_an_operator_seed_deals_the_same_tables_on_every_run(tmp_path, catalog):
                           for t in tables])
     assert deals[0] == deals[1]
     assert deals[0][0] != deals[0][1]  # the N-th table has its own seed
+
+
+@pytest.mark.parametrize("variant, players", [("standard", 4), ("grey-wall", 3), ("duel", 2)])
+def test_the_fast_json_of_the_view_and_legal_moves_is_the_plain_one(catalog, variant, players):
+    from azul_core.web.store import SeatRow, TableRow
+    from azul_core.web.table import Table
+    from azul_core.web.views import build_legal, build_view
+
+    class Accepting:
+        def append(self, *args):
+            return True
+
+    offered = catalog.get(variant)
+    row = TableRow("T", variant, "seed", 0.0, 0.0, None, 0, "w", "a",
+                   [SeatRow(i, f"P{i}", None, "h") for i in range(players)])
+    table, _events = Table.new(row, offered)
+    rng = random.Random(7)
+    while not table.over:
+        assert json.loads(table.view_json()) == build_view(table.state, offered, table.seats, table.connected(),
+                                                           table.progress.last_round, variant)
+        legal = json.loads(table.legal_json())
+        assert legal == build_legal(table.state)
+        table.decide(table.state.to_move, table.version, rng.choice(legal["columns"] or legal["drafts"])["move"],
+                     Accepting())
+    assert json.loads(table.view_json())["final"]["winners"]
