@@ -144,7 +144,9 @@ def azul_register_bots() -> Mapping[str, Callable[..., Any]]:
     """Offer bots: return a mapping of bot name to a factory.
 
     A factory is called as ``factory(seed=int, think=float | None)`` and
-    returns an object with ``choose(state) -> decision``. All plugins'
+    returns an object with ``choose(state) -> decision``; when the user gives
+    a playout budget (``--playouts``) it is called with ``playouts=int`` too
+    (a bot that does not search may ignore it). All plugins'
     mappings are collected; a later plugin's name replaces an earlier one.
     """
 

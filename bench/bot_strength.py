@@ -2,12 +2,14 @@
 
     python bench/bot_strength.py greedy random --games 200
     python bench/bot_strength.py mcts greedy --games 60 --think 0.25 --workers 2
-    python bench/bot_strength.py mcts greedy --games 40 --iterations 300 --variant duel
+    python bench/bot_strength.py mcts greedy --games 40 --playouts 300 --variant duel
 
 Game i deals from ``random.Random(f"{seed}:{i}:deal")``; bot A takes seat 0 in
 even games and seat 1 in odd ones. A shared victory counts half. Prints A's
 win share with a 95% Wilson interval, the mean scores and A's seconds per
-move (the time a move took, so a time budget's overshoot shows).
+move (the time a move took, so a time budget's overshoot shows). With
+``--playouts`` the search bot's games depend on the seed alone: the figures
+reproduce on any machine, only the time differs.
 """
 
 from __future__ import annotations
@@ -76,7 +78,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--think", type=float, default=None, help="seconds per move of a search bot")
-    parser.add_argument("--iterations", type=int, default=None, help="iterations per move of mcts")
+    parser.add_argument("--playouts", "--iterations", dest="iterations", type=int, default=None,
+                        help="playouts per move of mcts (instead of a time)")
     parser.add_argument("--workers", type=int, default=1)
     options = parser.parse_args()
     jobs = [(options.variant, options.a, options.b, game, options.seed, options.think, options.iterations)
@@ -94,7 +97,7 @@ def main() -> None:
     thinking = sum(r[3] for r in results)
     moves = sum(r[4] for r in results)
     budget = f"think {options.think}s" if options.think is not None else (
-        f"{options.iterations} iterations" if options.iterations is not None else "default budget")
+        f"{options.iterations} playouts" if options.iterations is not None else "default budget")
     print(f"{options.variant}: {options.a} vs {options.b}, {n} games ({budget}), seed {options.seed}")
     print(f"  {options.a} wins {share:.1%} (95% interval {low:.1%}-{high:.1%}); "
           f"mean score {sum(r[1] for r in results) / n:.1f} vs {sum(r[2] for r in results) / n:.1f}")

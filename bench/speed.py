@@ -2,6 +2,11 @@
 
     python bench/speed.py            # the table (under a minute)
     python bench/speed.py --json     # the same figures as one JSON object
+    python bench/speed.py --bots     # only the bot lines: greedy games and search playouts per CPU-second
+
+The bot lines use only what older commits have too, so the same file measures
+an earlier commit in one run: ``PYTHONPATH=../earlier python bench/speed.py --bots``
+with a worktree of that commit in ``../earlier`` (bench/README.md).
 
 Run it on an otherwise idle machine: CPU time is what counts, but two busy
 cores still slow each other. Figures and where the time goes: bench/README.md.
@@ -73,6 +78,48 @@ def state_costs() -> dict:
             "legal_drafts_us": legal * 1e6, "deal_us": deal * 1e6}
 
 
+def greedy_speed(games: int = 200) -> float:
+    """2-player standard games between greedy bots per CPU-second (variant loaded once)."""
+    variant = load_variant("standard")
+    simulate(variant, 2, 2, seed=0, bots="greedy")  # warm the caches
+    return games_per_cpu_second(variant, 2, "greedy", games)
+
+
+def search_speed(playouts: int = 300, positions: int = 16) -> dict:
+    """The search bot at a fixed budget: playouts per CPU-second over positions of 2-player
+    standard games (greedy play from a seeded deal), and CPU-seconds per move."""
+    from azul_core.players.bots import GreedyBot
+    from azul_core.players.search import MctsBot
+    rules = load_variant("standard").rules
+    rng = random.Random(1)
+    state, greedy, found = GameState(rules, 2), [GreedyBot(seed=0), GreedyBot(seed=1)], []
+    while len(found) < positions and not state.over:
+        if state.phase == DEAL:
+            state.deal(rng)
+            continue
+        found.append(state.clone())
+        state.apply(greedy[state.to_move].choose(state))
+    started, done = time.process_time(), 0
+    for index, position in enumerate(found):
+        bot = MctsBot(seed=index, iterations=playouts)
+        bot.choose(position)
+        done += bot.last_iterations
+    spent = time.process_time() - started
+    return {"playouts_per_move": playouts, "playouts_per_cpu_second": round(done / spent),
+            "cpu_seconds_per_move": round(spent / len(found), 3)}
+
+
+def bot_figures() -> dict:
+    return {"greedy_games_per_cpu_second": round(greedy_speed(), 1), "search": search_speed()}
+
+
+def print_bots(bots: dict) -> None:
+    search = bots["search"]
+    print(f"greedy: {bots['greedy_games_per_cpu_second']} games per CPU-second (standard, 2 players)")
+    print(f"search (mcts): {search['playouts_per_cpu_second']} playouts per CPU-second at "
+          f"{search['playouts_per_move']} a move ({search['cpu_seconds_per_move']} CPU s a move)")
+
+
 def validation_speed(records: int = 300) -> float:
     """Full 2-player standard records validated per second (variant loaded once, as azul validate)."""
     with tempfile.TemporaryDirectory() as folder:
@@ -89,7 +136,15 @@ def validation_speed(records: int = 300) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--bots", action="store_true", help="only the greedy and search lines")
     options = parser.parse_args()
+    if options.bots:
+        bots = bot_figures()
+        if options.json:
+            print(json.dumps(bots, indent=2))
+        else:
+            print_bots(bots)
+        return
     azul = azul_command()
     figures: dict = {"machine": f"{platform.machine()}, {os.cpu_count()} CPUs, "
                                 f"Python {platform.python_version()}"}
@@ -110,6 +165,7 @@ def main() -> None:
     figures["games_per_cpu_second"] = rows
     figures["state_us"] = {k: round(v, 2) for k, v in state_costs().items()}
     figures["records_validated_per_second"] = round(validation_speed())
+    figures["bots"] = bot_figures()
     if options.json:
         print(json.dumps(figures, indent=2))
         return
@@ -125,6 +181,7 @@ def main() -> None:
     print(f"\nclone {costs['clone_us']:.2f} us, apply a draft {costs['apply_draft_us']:.2f} us, "
           f"list legal drafts {costs['legal_drafts_us']:.2f} us, deal {costs['deal_us']:.2f} us")
     print(f"records validated: {figures['records_validated_per_second']} per second (2 players)")
+    print_bots(figures["bots"])
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import textwrap
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from azul_core.colours import BLUE, COLOUR_OF_LETTER, RED, YELLOW
 from azul_core.engine.state import DEAL, FLOOR, PLACE, GameState
 from azul_core.players import registry as bots_module
-from azul_core.players.bots import GreedyBot, RandomBot, board_value
+from azul_core.players.bots import GreedyBot, RandomBot, board_value, draft_gains, tried_gains
 from azul_core.players.registry import available_bots, broken_bots, make_bot
 from azul_core.players.search import MctsBot, quick_gains
 from azul_core.testing import set_lines
@@ -72,6 +73,49 @@ def test_greedy_gains_count_the_line_worth_and_the_floor(variants):
     assert gains[(1, BLUE, FLOOR)] == -6       # four tiles straight to the floor
     assert gains[(1, BLUE, 4)] == pytest.approx(4 / 5)   # four fifths of line 5's point
     assert gains[(2, YELLOW, 1)] == 1          # line 2 full
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+HOUSE_RULES = ("family-floor/family-floor.yaml", "free-marker/free-marker.yaml",
+               "diagonals/diagonals.yaml", "five-rounds/five-rounds.yaml")
+
+
+@pytest.mark.parametrize("name", VARIANTS + HOUSE_RULES)
+def test_greedy_draft_gains_equal_the_gains_of_applying_each_draft(name):
+    """Greedy works a draft's gain out without building the state it leads to: in every
+    variant, house rules included, it must be the gain measured after ``apply``."""
+    variant = load_variant(str(EXAMPLES / name) if "/" in name else name)
+    checked = 0
+    for players in variant.rules.players:
+        rng = random.Random(players)
+        seats = [GreedyBot(seed=seat) for seat in range(players)]
+        state = GameState(variant.rules, players)
+        while not state.over:
+            if state.phase == DEAL:
+                state.deal(rng)
+                continue
+            decisions = state.legal_decisions()
+            if state.phase != PLACE:
+                fast = draft_gains(state, decisions)
+                slow = [gain for gain, _decision in tried_gains(state, decisions)]
+                if fast is not None:
+                    assert fast == pytest.approx(slow, abs=1e-9), state.round
+                    checked += len(decisions)
+            # Mix greedy and random moves: greedy alone rarely overflows a line or the floor.
+            bot = seats[state.to_move]
+            state.apply(bot.choose(state) if rng.random() < 0.6 else state.random_decision(rng.random))
+    assert checked > 300
+
+
+def test_greedy_plays_the_games_it_played_by_applying_each_draft(variants, monkeypatch):
+    """The same choices as trying every draft on a clone: the same games for the same seed."""
+    from azul_core.lab.simulate import simulate
+    from azul_core.players import bots
+    fast = {name: simulate(variants[name], 2, 6, seed=4, bots="greedy").results for name in VARIANTS}
+    monkeypatch.setattr(bots, "draft_gains", lambda state, decisions: None)
+    for name in VARIANTS:
+        slow = simulate(variants[name], 2, 6, seed=4, bots="greedy").results
+        assert [r.to_json() for r in fast[name]] == [r.to_json() for r in slow]
 
 
 def test_greedy_takes_a_best_gain_and_breaks_ties_by_its_seed(variants):

@@ -540,3 +540,17 @@ def test_at_a_terminal_messages_wrap_between_words(tmp_path):
     lines = console.file.getvalue().splitlines()
     assert len(lines) == 2 and " ".join(line.strip() for line in lines) == message  # no word cut
     assert all(len(line) <= 40 for line in lines)
+
+
+def test_play_with_a_playout_budget_gives_the_same_game_for_the_same_seed(tmp_path):
+    """``azul play --playouts N``: a search bot's moves depend on the seed alone."""
+    games = []
+    for name in ("a.json", "b.json"):
+        result = CliRunner().invoke(app, ["play", "--players", "greedy,mcts", "--playouts", "8",
+                                          "--seed", "4", "--record", str(tmp_path / name)], env=ENV)
+        assert result.exit_code == 0, result.output
+        games.append(read_record(tmp_path / name).rounds)
+    assert games[0] == games[1]
+    result = CliRunner().invoke(app, ["play", "--players", "greedy,mcts", "--playouts", "8", "--think", "1"],
+                                env=ENV)
+    assert result.exit_code == 2 and "not both" in result.stderr

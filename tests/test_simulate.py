@@ -227,3 +227,39 @@ def test_think_must_be_positive():
     result = CliRunner().invoke(app, ["simulate", "--games", "1", "--think", "0"],
                                 env={"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0"})
     assert result.exit_code == 2 and "--think must be a positive number" in result.stderr
+
+
+# ------------------------------------------------------------------ a playout budget
+
+
+def test_a_playout_budget_makes_search_games_depend_on_the_seed_alone(standard):
+    first = simulate(standard, 2, 2, seed=9, bots="mcts,greedy", playouts=15)
+    again = simulate(standard, 2, 2, seed=9, bots="mcts,greedy", playouts=15, workers=2)
+    other = simulate(standard, 2, 2, seed=9, bots="mcts,greedy", playouts=40)
+    assert [r.to_json() for r in first.results] == [r.to_json() for r in again.results]
+    assert [r.to_json() for r in first.results] != [r.to_json() for r in other.results]
+
+
+def test_the_playout_budget_reaches_the_search_bot_and_only_when_given():
+    from azul_core.players.registry import build_bot, make_bot
+    bot = make_bot("mcts", seed=1, playouts=25)
+    assert bot.iterations == 25 and bot.think is None
+    assert make_bot("mcts", seed=1).iterations is None
+    assert make_bot("greedy", seed=1, playouts=25).choose  # bots that don't search ignore it
+
+    def old_factory(seed=None, think=None):  # written before playouts existed
+        return (seed, think)
+    assert build_bot(old_factory, 3, None, None) == (3, None)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--think", "0.1", "--playouts", "10"], "give --think or --playouts, not both"),
+    (["--playouts", "0"], "--playouts must be 1 or more"),
+])
+def test_simulate_refuses_a_budget_it_cant_use(args, message):
+    from typer.testing import CliRunner
+
+    from azul_core.cli.app import _register, app
+    _register()
+    result = CliRunner().invoke(app, ["simulate", "--games", "1", "--bots", "mcts", *args])
+    assert result.exit_code == 2 and message in result.stderr

@@ -28,6 +28,14 @@ WorkersOption = Annotated[int, typer.Option(
     "--workers", "-w", help="Processes to play in (0: one per CPU); results don't depend on it.")]
 ThinkOption = Annotated[Optional[float], typer.Option(
     "--think", metavar="SECONDS", help="Thinking time per move of a search bot (mcts: 0.5).")]
+PlayoutsOption = Annotated[Optional[int], typer.Option(
+    "--playouts", metavar="N",
+    help="Playouts per move of a search bot instead of a time: its games then depend on the seed "
+         "alone, on any machine.")]
+ClusterOption = Annotated[Optional[str], typer.Option(
+    "--cluster", metavar="ADDRESS",
+    help="Play on a Dask cluster: 'local' (--workers processes here) or tcp://HOST:PORT of a "
+         "running scheduler. Results don't depend on it. Needs Dask: the 'cluster' extra.")]
 QuietOption = Annotated[bool, typer.Option(
     "--quiet", "-q", help="No progress bar (there is none anyway when stderr is not a terminal).")]
 
@@ -44,14 +52,61 @@ def fail(message: str, code: int = INVALID) -> NoReturn:
     raise typer.Exit(code)
 
 
-def check_run_options(games: int, least_games: int, workers: int, think: float | None) -> None:
+def check_run_options(games: int, least_games: int, workers: int, think: float | None,
+                      playouts: int | None = None) -> None:
     """Refuse, in one line each, run options no run can use."""
     if games < least_games:
         fail(f"--games must be {least_games} or more, not {games}")
     if workers < 0:
         fail(f"--workers must be 0 (one per CPU) or more, not {workers}")
+    check_budget(think, playouts)
+
+
+def check_budget(think: float | None, playouts: int | None) -> None:
+    """A search bot's budget: a time or a number of playouts, not both."""
     if think is not None and not think > 0:
         fail(f"--think must be a positive number of seconds, not {think}", USAGE)
+    if playouts is not None and playouts < 1:
+        fail(f"--playouts must be 1 or more, not {playouts}", USAGE)
+    if think is not None and playouts is not None:
+        fail("give --think or --playouts, not both: a search bot's budget is a time or a number "
+             "of playouts", USAGE)
+
+
+INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C
+
+
+def interrupted(exc) -> NoReturn:
+    """Report a run stopped by Ctrl-C: how far it got and where the finished games are."""
+    kept = f"; the records of the finished games are in {exc.record_dir}" if exc.record_dir else ""
+    typer.echo(f"azul: interrupted: {exc.finished} of {exc.games} games finished{kept}", err=True)
+    raise typer.Exit(INTERRUPTED)
+
+
+def check_cluster(cluster: str | None) -> None:
+    """Refuse ``--cluster`` in one line when Dask is missing or the address can't be one."""
+    if cluster is None:
+        return
+    from azul_core.lab.cluster import INSTALL_CLUSTER, dask_available
+    if cluster != "local" and not cluster.startswith(("tcp://", "tls://")):
+        fail(f"--cluster takes 'local' or a scheduler's address like tcp://HOST:8786, not '{cluster}'",
+             USAGE)
+    if not dask_available():
+        fail(f"--cluster needs Dask, which is not installed: {INSTALL_CLUSTER}")
+
+
+def cluster_session(address: str | None, workers: int):
+    """The Dask cluster ``--cluster`` names, opened for the runs of one command (a local one
+    starts once and stops after), or nothing to enter when there is none."""
+    import contextlib
+
+    from azul_core.lab.cluster import ClusterError, open_cluster
+    if address is None:
+        return contextlib.nullcontext()
+    try:
+        return open_cluster(address, workers)
+    except ClusterError as exc:
+        fail(str(exc))
 
 
 def seed_value(text: str | None):

@@ -13,12 +13,17 @@ from azul_core.cli.app import app
 from azul_core.cli.common import (
     INVALID,
     BotsOption,
+    ClusterOption,
     PlayersOption,
+    PlayoutsOption,
     QuietOption,
     ThinkOption,
     WorkersOption,
+    check_cluster,
     check_run_options,
+    cluster_session,
     fail,
+    interrupted,
     load_variant_or_fail,
     one_line,
     seed_value,
@@ -46,6 +51,8 @@ def compare_command(
         "--html", metavar="FILE", help="Write a one-page report: the table and the pictures.")] = None,
     quiet: QuietOption = False,
     think: ThinkOption = None,
+    playouts: PlayoutsOption = None,
+    cluster: ClusterOption = None,
 ) -> None:
     """Play the same seeded games under each variant and show them side by side.
 
@@ -57,9 +64,10 @@ def compare_command(
     from azul_core.lab.compare import compare_runs, variant_labels
     from azul_core.lab.plots import INSTALL_PLOT, draw_comparison, plotting_available
     from azul_core.lab.report import html_report
-    from azul_core.lab.simulate import SimulationError, simulate
+    from azul_core.lab.simulate import SimulationError, SimulationInterrupted, simulate
 
-    check_run_options(games, 2, workers, think)
+    check_run_options(games, 2, workers, think, playouts)
+    check_cluster(cluster)
     for path in (plot, html):
         if path is not None and not path.parent.is_dir():
             fail(f"can't write {path}: no folder {path.parent}")
@@ -74,15 +82,19 @@ def compare_command(
     run_seed = seed_value(seed) if seed is not None else random.SystemRandom().randrange(10**9)
     labels = variant_labels(loaded, variants)
     runs, seconds = [], []
+    label = labels[0]
     try:
-        with GameProgress(quiet) as bar:
+        with GameProgress(quiet) as bar, cluster_session(cluster, workers) as session:
             for variant, label in zip(loaded, labels):
                 started = time.perf_counter()
                 runs.append(simulate(variant, players, games, run_seed, bots, workers,
-                                     progress=bar.track(label, games), think=think))
+                                     progress=bar.track(label, games), think=think, playouts=playouts,
+                                     cluster=session))
                 seconds.append(time.perf_counter() - started)
     except SimulationError as exc:
         fail(f"{label}: {one_line(str(exc))}", INVALID)
+    except SimulationInterrupted as exc:
+        interrupted(exc)
     comparison = compare_runs(runs, labels, variants)
     picture = None
     if can_plot:

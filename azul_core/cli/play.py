@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from azul_core.cli.app import app
-from azul_core.cli.common import USAGE, ThinkOption, fail, seed_value
+from azul_core.cli.common import USAGE, PlayoutsOption, ThinkOption, check_budget, fail, seed_value
 
 DEFAULT_PLAYERS = "human,mcts"
 
@@ -33,6 +33,7 @@ def play_command(
     resume: Annotated[Optional[Path], typer.Option(
         "--resume", metavar="PATH", help="Continue the game saved in this record.")] = None,
     think: ThinkOption = None,
+    playouts: PlayoutsOption = None,
     join: Annotated[Optional[str], typer.Option(
         "--join", metavar="SEAT_URL",
         help="Sit at an online table (azul serve): its seat link, with the part after '#'. "
@@ -46,19 +47,19 @@ def play_command(
     from azul_core.players.session import GameSession, SessionError
 
     if join is not None:
-        _join(join, variant, players, seed, record, resume)
+        _join(join, variant, players, seed, record, resume, think, playouts)
         return
-    if think is not None and not think > 0:
-        fail(f"--think must be a positive number of seconds, not {think}", USAGE)
+    check_budget(think, playouts)
     try:
         if resume is not None:
             if variant is not None:
                 fail("--variant can't be used with --resume: the record names its variant", USAGE)
             if seed is not None:
                 fail("--seed can't be used with --resume: the record holds its seed", USAGE)
-            session = GameSession.resume(resume, players, record, think)
+            session = GameSession.resume(resume, players, record, think, playouts=playouts)
         else:
-            session = GameSession.new(variant or "standard", players, seed_value(seed), record, think)
+            session = GameSession.new(variant or "standard", players, seed_value(seed), record, think,
+                                      playouts=playouts)
     except SessionError as exc:
         for line in exc.lines:
             typer.echo(f"azul: {line}", err=True)
@@ -74,7 +75,8 @@ def _join(url: str, *others) -> None:
     """Play one seat of an online table at the terminal."""
     if any(option is not None for option in others):
         fail("--join plays a seat of an online table: the table decides the variant, the "
-             "players and the seed (--variant, --players, --seed, --record, --resume don't apply)", USAGE)
+             "players and the seed (--variant, --players, --seed, --record, --resume, --think and "
+             "--playouts don't apply)", USAGE)
     from azul_core.players.session import SessionError
     from azul_core.web.remote import RemoteSession
     try:

@@ -13,12 +13,17 @@ from azul_core.cli.app import app
 from azul_core.cli.common import (
     INVALID,
     BotsOption,
+    ClusterOption,
     PlayersOption,
+    PlayoutsOption,
     QuietOption,
     ThinkOption,
     WorkersOption,
+    check_cluster,
     check_run_options,
+    cluster_session,
     fail,
+    interrupted,
     load_variant_or_fail,
     one_line,
     seed_value,
@@ -42,6 +47,8 @@ def simulate_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
     quiet: QuietOption = False,
     think: ThinkOption = None,
+    playouts: PlayoutsOption = None,
+    cluster: ClusterOption = None,
 ) -> None:
     """Play bot games and summarise them: scores, win shares, rounds, where the points came from.
 
@@ -50,18 +57,23 @@ def simulate_command(
     import random
     import time
 
-    from azul_core.lab.simulate import SimulationError, simulate
+    from azul_core.lab.simulate import SimulationError, SimulationInterrupted, simulate
 
-    check_run_options(games, 1, workers, think)
+    check_run_options(games, 1, workers, think, playouts)
+    check_cluster(cluster)
     loaded = load_variant_or_fail(variant)
     run_seed = seed_value(seed) if seed is not None else random.SystemRandom().randrange(10**9)
     started = time.perf_counter()
     try:
         with GameProgress(quiet) as bar:
-            run = simulate(loaded, players, games, run_seed, bots, workers, record_dir,
-                           progress=bar.track(loaded.name, games), think=think)
+            with cluster_session(cluster, workers) as session:
+                run = simulate(loaded, players, games, run_seed, bots, workers, record_dir,
+                               progress=bar.track(loaded.name, games), think=think, playouts=playouts,
+                               cluster=session)
     except SimulationError as exc:
         fail(one_line(str(exc)), INVALID)
+    except SimulationInterrupted as exc:
+        interrupted(exc)
     elapsed = time.perf_counter() - started
     summary = run.summary()
     summary["variant_ref"] = variant

@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import DEAL, OVER, GameState, IllegalDecision
 from azul_core.lab.stats import CONFIDENCE, describe, mean, wilson_interval
-from azul_core.players.registry import available_bots
+from azul_core.players.registry import available_bots, build_bot
 
 #: A game still running after this many rounds is stopped: a rule never ends it.
 MAX_ROUNDS = 200
@@ -39,6 +39,17 @@ class SimulationError(Exception):
 
     def __reduce__(self):  # crosses process boundaries with every field
         return (type(self), (self.args[0], self.game, self.plugin, self.hook, self.location))
+
+
+class SimulationInterrupted(Exception):
+    """A run stopped by Ctrl-C: ``finished`` of ``games`` games were played (their records,
+    when asked for, are in ``record_dir``); the games not started were cancelled."""
+
+    def __init__(self, finished: int, games: int, record_dir: str | None = None):
+        super().__init__(f"interrupted: {finished} of {games} games finished")
+        self.finished = finished
+        self.games = games
+        self.record_dir = record_dir
 
 
 @dataclass
@@ -217,18 +228,19 @@ def game_seed(seed: Any, game: int) -> str:
 
 def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_index: int,
               record: bool = False, variant_ref: str | None = None,
-              think: float | None = None) -> GameResult:
+              think: float | None = None, playouts: int | None = None) -> GameResult:
     """Play game ``game_index`` of a run seeded with ``seed``, bots by name, one per seat.
 
     With ``record`` the result carries the game record; its variant is
     ``variant_ref`` (default: the variant's name). ``think``: the seconds a
-    searching bot may take per move (its own default when ``None``).
+    searching bot may take per move (its own default when ``None``); ``playouts``
+    instead: its playouts per move, which make the game depend on the seed alone.
     """
     seed_text = game_seed(seed, game_index)
     rng = random.Random(seed_text)
     factories = bot_factories(rules)
     try:
-        bots = [factories[name](seed=f"{seed_text}:{seat}", think=think)
+        bots = [build_bot(factories[name], f"{seed_text}:{seat}", think, playouts)
                 for seat, name in enumerate(bot_names)]
     except KeyError as exc:
         raise SimulationError(f"unknown bot '{exc.args[0]}' (known: {', '.join(sorted(factories))})") from None
@@ -341,15 +353,19 @@ def resolve_bots(names: str | Sequence[str], players: int, rules=None) -> list[s
 def simulate(variant, players: int, games: int, seed: Any = 0, bots: str | Sequence[str] = "random",
              workers: int = 1, record_dir: str | Path | None = None,
              progress: Callable[[int, int], Any] | None = None,
-             think: float | None = None) -> Simulation:
-    """Play ``games`` games; results in game order, identical for any ``workers``.
+             think: float | None = None, playouts: int | None = None,
+             cluster=None) -> Simulation:
+    """Play ``games`` games; results in game order, identical for any ``workers`` or cluster.
 
     ``variant`` is a ``Variant`` or a name/path for ``load_variant``.
     ``workers`` > 1 plays chunks of games in that many processes (0: one per
-    CPU). With ``record_dir`` each game's record is written there as
-    ``game-NNNNN.json``. ``progress(done, games)`` is called in this process
-    each time a chunk of games has finished (about every 1% of the run when
-    playing here).
+    CPU). ``cluster``: play on a Dask cluster instead, an open
+    ``lab.cluster.Cluster`` (``open_cluster("local", workers)`` or a scheduler's
+    address). With ``record_dir`` each
+    game's record is written there as ``game-NNNNN.json``. ``progress(done,
+    games)`` is called in this process each time a chunk of games has finished
+    (about every 1% of the run when playing here). Ctrl-C raises
+    ``SimulationInterrupted`` once the games not started are cancelled.
     """
     if not isinstance(variant, _variant_class()):
         variant = _load_variant(str(variant))
@@ -373,13 +389,16 @@ def simulate(variant, players: int, games: int, seed: Any = 0, bots: str | Seque
             raise SimulationError(f"can't create the record folder {folder}: {exc.strerror or exc}") from None
         ref = record_variant_ref(variant, folder)
     job = _Job(str(variant.path), players, seed, bot_names, str(folder) if folder else None, ref,
-               think)
+               think, playouts)
     numbers = list(range(1, games + 1))
-    if workers == 1 or games == 1:
+    if cluster is not None:
+        results = cluster.play(job, variant, numbers, progress)
+    elif workers == 1 or games == 1:
         results = _play_here(job, numbers, variant, progress)
     else:
         results = _play_in_processes(job, numbers, min(workers, games), progress)
     return Simulation(variant.name, players, seed, bot_names, results, job.record_dir)
+
 
 
 def record_variant_ref(variant, folder: Path) -> str:
@@ -403,33 +422,45 @@ class _Job:
     record_dir: str | None
     variant_ref: str | None
     think: float | None = None
+    playouts: int | None = None
+    #: carry each game's record back with its result (a cluster: written where the run started)
+    keep_records: bool = False
 
 
 def _play_games(job: _Job, numbers: Sequence[int], variant=None) -> list[GameResult]:
     if variant is None:
         variant = _load_variant(job.variant_path)
     rules = variant.rules
-    want_records = job.record_dir is not None
+    want_records = job.record_dir is not None or job.keep_records
     results = []
     for number in numbers:
         result = play_game(rules, job.players, job.seed, job.bots, number, want_records,
-                           job.variant_ref, job.think)
-        if want_records:
-            from azul_core.records.game_record import write_record
-            write_record(Path(job.record_dir) / f"game-{number:05d}.json", result.record, durable=False)
-            result.record = None  # written: don't carry it back across processes
+                           job.variant_ref, job.think, job.playouts)
+        if job.record_dir is not None:
+            write_records(job.record_dir, [result])
         results.append(result)
     return results
 
 
+def write_records(folder: str, results: Sequence[GameResult]) -> None:
+    """Write each result's record as ``game-NNNNN.json`` in ``folder``, then drop it from the
+    result (written: not carried across processes)."""
+    from azul_core.records.game_record import write_record
+    for result in results:
+        write_record(Path(folder) / f"game-{result.game:05d}.json", result.record, durable=False)
+        result.record = None
+
+
 def _play_here(job: _Job, numbers: list[int], variant, progress) -> list[GameResult]:
-    if progress is None:
-        return _play_games(job, numbers, variant)
-    size = max(1, len(numbers) // 100)
+    size = max(1, len(numbers) // 100) if progress is not None else len(numbers)
     results: list[GameResult] = []
-    for start in range(0, len(numbers), size):
-        results.extend(_play_games(job, numbers[start:start + size], variant))
-        progress(len(results), len(numbers))
+    try:
+        for start in range(0, len(numbers), size):
+            results.extend(_play_games(job, numbers[start:start + size], variant))
+            if progress is not None:
+                progress(len(results), len(numbers))
+    except KeyboardInterrupt:
+        raise SimulationInterrupted(len(results), len(numbers), job.record_dir) from None
     return results
 
 
@@ -438,12 +469,20 @@ def _play_in_processes(job: _Job, numbers: list[int], workers: int, progress=Non
     size = max(1, min(250, len(numbers) // (workers * 4)))
     chunks = [numbers[i:i + size] for i in range(0, len(numbers), size)]
     results: list[GameResult] = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
         # Collected in game order, so a failing run reports its first failing game.
         for chunk_results in pool.map(_play_games, [job] * len(chunks), chunks):
             results.extend(chunk_results)
             if progress is not None:
                 progress(len(results), len(numbers))
+    except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise SimulationInterrupted(len(results), len(numbers), job.record_dir) from None
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return results
 
 
@@ -464,5 +503,5 @@ def _variant_class():
     return Variant
 
 
-__all__ = ["MAX_ROUNDS", "SimulationError", "SeatResult", "GameResult", "Simulation", "game_seed",
-           "play_game", "resolve_bots", "simulate", "record_variant_ref"]
+__all__ = ["MAX_ROUNDS", "SimulationError", "SimulationInterrupted", "SeatResult", "GameResult", "Simulation",
+           "game_seed", "play_game", "resolve_bots", "simulate", "record_variant_ref"]

@@ -12,13 +12,16 @@ from __future__ import annotations
 import random as _random
 from typing import Any
 
+from azul_core.colours import MARKER
+from azul_core.engine.state import CENTRE, DRAFT, FLOOR
+
 
 class RandomBot:
     """Uniformly random over the legal decisions."""
 
     name = "random"
 
-    def __init__(self, seed: Any = None, think: float | None = None):
+    def __init__(self, seed: Any = None, think: float | None = None, playouts: int | None = None):
         self.random = _random.Random(seed).random
 
     def choose(self, state) -> tuple:
@@ -31,6 +34,11 @@ class RandomBot:
 
 
 # ------------------------------------------------------------------ evaluation
+
+
+def line_capacity(rules, row: int) -> int:
+    """How many tiles pattern line ``row`` holds when full."""
+    return row + 1
 
 
 def floor_space_penalties(rules) -> list[int]:
@@ -53,14 +61,14 @@ def line_worth(rules, board, row: int, colour: int | None = None, full: bool | N
     if colour is None:
         colour = board.line_colour[row]
     if full is None:
-        full = board.line_count[row] == row + 1
+        full = board.line_count[row] == line_capacity(rules, row)
     wall = board.wall
     columns = rules.wall_spaces(wall, row, colour)
     if not columns:
         if not full:
             return 0
         floor = board.floor
-        return rules.floor_penalty(floor + [colour] * (row + 1)) - rules.floor_penalty(floor)
+        return rules.floor_penalty(floor + [colour] * line_capacity(rules, row)) - rules.floor_penalty(floor)
     best = 0
     cells = wall[row]
     for column in columns:
@@ -82,36 +90,149 @@ def board_value(rules, board) -> float:
         count = board.line_count[row]
         if count:
             worth = line_worth(rules, board, row)
-            value += worth if count == row + 1 else worth * count / (row + 1)
+            capacity = line_capacity(rules, row)
+            value += worth if count == capacity else worth * count / capacity
     return value
 
 
 class GreedyBot:
-    """The best immediate gain: each legal decision is tried on a clone of the state and
-    judged by the mover's change in ``board_value`` (score, the floor's cost now, the
-    worth of the line the tiles went to). Ties are broken by a seeded random choice."""
+    """The best immediate gain: each legal decision is judged by the mover's change in
+    ``board_value`` (score, the floor's cost now, the worth of the line the tiles went to).
+    Ties are broken by a seeded random choice.
+
+    A draft's gain is worked out from the line, the floor and the wall without building
+    the state it leads to (``draft_gains``); the decisions whose effect reaches further
+    (a placement, a draft that ends the round or fills a line tiled at once, a full line
+    whose tiles would fall and so depend on the floor) are tried on a clone, as
+    ``board_value`` after ``apply``. Both give the same gains, so the same games.
+    """
 
     name = "greedy"
 
-    def __init__(self, seed: Any = None, think: float | None = None):
+    def __init__(self, seed: Any = None, think: float | None = None, playouts: int | None = None):
         self.rng = _random.Random(seed)
 
     def scored_decisions(self, state) -> list[tuple[float, tuple]]:
         """Every legal decision with the mover's gain, in ``legal_decisions()`` order."""
-        seat = state.to_move
-        rules = state.rules
-        before = board_value(rules, state.players[seat])
-        scored = []
-        for decision in state.legal_decisions():
-            after = state.clone()
-            after.apply(decision)
-            scored.append((board_value(rules, after.players[seat]) - before, decision))
-        return scored
+        decisions = state.legal_decisions()
+        if state.phase == DRAFT:
+            gains = draft_gains(state, decisions)
+            if gains is not None:
+                return list(zip(gains, decisions))
+        return tried_gains(state, decisions)
 
     def choose(self, state) -> tuple:
-        scored = self.scored_decisions(state)
-        if len(scored) == 1:
-            return scored[0][1]
-        best = max(gain for gain, _ in scored)
-        top = [decision for gain, decision in scored if gain >= best - 1e-9]
+        decisions = state.legal_decisions()
+        if len(decisions) == 1:
+            return decisions[0]
+        gains = draft_gains(state, decisions) if state.phase == DRAFT else None
+        if gains is None:
+            gains = [gain for gain, _decision in tried_gains(state, decisions)]
+        best = max(gains) - 1e-9
+        top = [decision for gain, decision in zip(gains, decisions) if gain >= best]
         return top[0] if len(top) == 1 else self.rng.choice(top)
+
+
+def tried_gains(state, decisions) -> list[tuple[float, tuple]]:
+    """Each decision's gain for the mover, by applying it to a clone (the general way)."""
+    seat = state.to_move
+    rules = state.rules
+    before = board_value(rules, state.players[seat])
+    scored = []
+    for decision in decisions:
+        after = state.clone()
+        after.apply(decision)
+        scored.append((board_value(rules, after.players[seat]) - before, decision))
+    return scored
+
+
+def draft_gains(state, decisions) -> list[float] | None:
+    """The mover's gain in ``board_value`` for each legal draft, worked out from the line,
+    the floor and the wall without applying it. A draft whose effect reaches beyond the
+    mover's line and floor (it ends the round, or fills a line tiled at once) is tried on
+    a clone instead; ``None`` when a full line with no wall space makes every draft's
+    gain depend on the floor, so that all must be tried on a clone.
+
+    A draft changes one pattern line (the tiles that fit) and the floor (the start
+    marker, then what does not fit); the score changes only when a line is tiled at
+    once or the round ends, and the other lines' worth only when one of them is full
+    with no wall space (its tiles would fall, a cost that depends on the floor).
+    """
+    rules = state.rules
+    sources = state.sources
+    left = state.tiles_on_table
+    tiled_at_once = rules.tile_at_turn_end
+    board = state.players[state.current]
+    counts = board.line_count
+    colours = board.line_colour
+    accept = board.accept
+    floor = board.floor
+    penalty = rules.floor_penalty
+    before_floor = penalty(floor)
+    # Each line's part of board_value now; a full line with no wall space spoils the shortcut.
+    parts = []
+    for row in range(5):
+        count = counts[row]
+        if not count:
+            parts.append(0)
+            continue
+        capacity = line_capacity(rules, row)
+        if count == capacity and not rules.wall_spaces(board.wall, row, colours[row]):
+            return None
+        worth = line_worth(rules, board, row)
+        parts.append(worth if count == capacity else worth * count / capacity)
+    marker = state.marker_in_centre and rules.marker.placement == "floor"
+    bump = rules.marker.full_floor == "bump"
+    spaces = rules.floor_spaces
+    floor_costs: dict = {}  # (marker taken, colour, tiles to the floor) -> change of penalty
+    line_gains: dict = {}   # (line, colour, tiles put) -> change of the line's part
+    gains: dict = {}
+    result = []
+    for decision in decisions:
+        source, colour, line = decision
+        taken = sources[source][colour]
+        if taken == left:  # the draft ends the round: every full line is tiled, the floor paid
+            result.append(tried_gains(state, (decision,))[0][0])
+            continue
+        with_marker = marker and source == CENTRE
+        key = (taken, colour, line, with_marker)
+        gain = gains.get(key)
+        if gain is None:
+            put = 0
+            if line != FLOOR and accept[line] >> colour & 1:
+                capacity = line_capacity(rules, line)
+                room = capacity - counts[line]
+                put = taken if taken < room else room
+                if tiled_at_once and put == room:  # the line is tiled in this turn
+                    gain = gains[key] = tried_gains(state, (decision,))[0][0]
+                    result.append(gain)
+                    continue
+            spill = taken - put
+            floor_key = (with_marker, colour, spill)
+            floor_gain = floor_costs.get(floor_key)
+            if floor_gain is None:
+                new_floor = floor[:]
+                if with_marker:
+                    if len(new_floor) < spaces:
+                        new_floor.append(MARKER)
+                    elif bump and new_floor:
+                        new_floor[-1] = MARKER
+                room = spaces - len(new_floor)
+                new_floor.extend([colour] * (spill if spill < room else max(room, 0)))
+                floor_gain = floor_costs[floor_key] = penalty(new_floor) - before_floor
+            gain = floor_gain
+            if put:
+                line_key = (line, colour, put)
+                line_gain = line_gains.get(line_key)
+                if line_gain is None:
+                    capacity = line_capacity(rules, line)
+                    count = counts[line] + put
+                    if count == capacity and not rules.wall_spaces(board.wall, line, colour):
+                        return None  # its tiles would fall: a cost that depends on the new floor
+                    worth = line_worth(rules, board, line, colour, count == capacity)
+                    part = worth if count == capacity else worth * count / capacity
+                    line_gain = line_gains[line_key] = part - parts[line]
+                gain += line_gain
+            gains[key] = gain
+        result.append(gain)
+    return result

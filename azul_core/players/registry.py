@@ -13,9 +13,9 @@ from azul_core.players.bots import GreedyBot, RandomBot
 BOT_ENTRY_POINT_GROUP = "azul.bots"
 
 
-def _search_bot(seed: Any = None, think: float | None = None):
+def _search_bot(seed: Any = None, think: float | None = None, playouts: int | None = None):
     from azul_core.players.search import MctsBot  # imported on demand: the command line stays quick to start
-    return MctsBot(seed=seed, think=think)
+    return MctsBot(seed=seed, think=think, iterations=playouts)
 
 
 BUILTIN_BOTS: dict[str, Callable[..., Any]] = {
@@ -62,9 +62,19 @@ def available_bots(rules=None) -> dict[str, Callable[..., Any]]:
     return bots
 
 
-def make_bot(name: str, rules=None, seed: Any = None, think: float | None = None):
+def make_bot(name: str, rules=None, seed: Any = None, think: float | None = None,
+             playouts: int | None = None):
     """A bot by name; ``KeyError`` with the known names when there is none."""
     bots = available_bots(rules)
     if name not in bots:
         raise KeyError(f"unknown bot '{name}' (known: {', '.join(sorted(bots))})")
-    return bots[name](seed=seed, think=think)
+    return build_bot(bots[name], seed, think, playouts)
+
+
+def build_bot(factory: Callable[..., Any], seed: Any, think: float | None, playouts: int | None):
+    """Call a bot factory. ``playouts`` (a search bot's budget of playouts per move, which
+    makes its games depend on the seed alone) is passed only when given, so factories
+    written before it existed keep working."""
+    if playouts is None:
+        return factory(seed=seed, think=think)
+    return factory(seed=seed, think=think, playouts=playouts)

@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 from azul_core.engine.state import CENTRE, DEAL, FLOOR, OVER, PLACE
-from azul_core.players.bots import GreedyBot, board_value, line_worth
+from azul_core.players.bots import GreedyBot, board_value, line_capacity, line_worth
 
 #: The think time when neither ``think`` nor ``iterations`` is given.
 DEFAULT_THINK = 0.5
@@ -44,12 +44,108 @@ def round_over(state) -> bool:
     return state.phase == DEAL or state.phase == OVER
 
 
-def quick_gains(state) -> list[tuple[float, tuple]]:
+class Memo:
+    """What a search asks again and again, kept for one variant's ``Rules``: the points a
+    tile of a colour would score at the end of a line for a given wall, and the floor's
+    cost of extra tiles for a given floor. The rules' hooks are pure functions of these
+    (as the engine's own caches assume), so the answers are the same as asking anew."""
+
+    __slots__ = ("rules", "walls", "floor_costs")
+
+    #: Entries kept before starting afresh (a few MB at most).
+    LIMIT = 50_000
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.walls: dict = {}
+        self.floor_costs: dict = {}
+
+    def wall_points(self, wall) -> "WallPoints":
+        """The best points of each (row, colour) for this wall, filled in as asked."""
+        key = tuple(map(tuple, wall))
+        table = self.walls.get(key)
+        if table is None:
+            if len(self.walls) > self.LIMIT:
+                self.walls.clear()
+            table = self.walls[key] = WallPoints(self.rules, wall)
+        else:
+            table.wall = wall  # the same cells: score on this state's own wall
+        return table
+
+    def floor_cost(self, floor: list, extra: int) -> int:
+        """The change of the floor's penalty when ``extra`` more spaces are taken."""
+        key = (tuple(floor), extra)
+        cost = self.floor_costs.get(key)
+        if cost is None:
+            if len(self.floor_costs) > self.LIMIT:
+                self.floor_costs.clear()
+            penalty = self.rules.floor_penalty
+            room = min(len(floor) + extra, self.rules.floor_spaces)
+            cost = self.floor_costs[key] = penalty(floor + [0] * (room - len(floor))) - penalty(floor)
+        return cost
+
+
+class WallPoints:
+    """For one wall: the most points a tile of each colour can score at the end of each
+    line (``None``: no legal space), worked out when first asked."""
+
+    __slots__ = ("rules", "wall", "known")
+
+    _UNKNOWN = object()
+
+    def __init__(self, rules, wall):
+        self.rules = rules
+        self.wall = wall
+        self.known = [self._UNKNOWN] * 25
+
+    def best(self, row: int, colour: int) -> int | None:
+        points = self.known[row * 5 + colour]
+        if points is self._UNKNOWN:
+            points = self.known[row * 5 + colour] = _best_points(self.rules, self.wall, row, colour)
+        return points
+
+
+def _best_points(rules, wall, row: int, colour: int) -> int | None:
+    columns = rules.wall_spaces(wall, row, colour)
+    if not columns:
+        return None
+    best = 0
+    cells = wall[row]
+    for column in columns:
+        cells[column] = colour  # scored in place and put back
+        try:
+            points = rules.placement_score(wall, row, column)
+        finally:
+            cells[column] = None
+        if points > best:
+            best = points
+    return best
+
+
+def memo_board_value(memo: Memo, board) -> float:
+    """``board_value`` with the wall's worths from ``memo``: the same number."""
+    rules = memo.rules
+    value = board.score + rules.floor_penalty(board.floor)
+    table = None
+    for row in range(5):
+        count = board.line_count[row]
+        if count:
+            capacity = line_capacity(rules, row)
+            if table is None:
+                table = memo.wall_points(board.wall)
+            worth = table.best(row, board.line_colour[row])
+            if worth is None:
+                worth = line_worth(rules, board, row)
+            value += worth if count == capacity else worth * count / capacity
+    return value
+
+
+def quick_gains(state, memo: Memo | None = None) -> list[tuple[float, tuple]]:
     """Every legal decision with an estimate of the mover's gain, computed without cloning.
 
     Counts the floor spaces the tiles (and the start marker) would take now,
     and the share of the line's worth the tiles add; a placement is worth
-    the points it scores.
+    the points it scores. ``memo`` keeps answers between calls (a search's).
     """
     decisions = state.legal_decisions()
     rules = state.rules
@@ -67,43 +163,73 @@ def quick_gains(state) -> list[tuple[float, tuple]]:
                 wall[row][column] = None
             gains.append((points, (row, column)))
         return gains
+    if memo is None or memo.rules is not rules:
+        memo = Memo(rules)
     floor = board.floor
-    penalty = rules.floor_penalty
-    spaces = rules.floor_spaces
+    wall = board.wall
     marker_cost = rules.marker.placement == "floor" and state.marker_in_centre
-    before = penalty(floor)
     floor_cost = {}  # extra tiles on the floor -> change of penalty
     worth = {}
+    table = None
+    sources = state.sources
+    counts = board.line_count
     gains = []
-    for source, colour, line in decisions:
-        taken = state.sources[source][colour]
+    known = {}  # (tiles taken, colour, line, from the centre) -> gain: drafts that differ only there
+    for decision in decisions:
+        source, colour, line = decision
+        taken = sources[source][colour]
+        from_centre = source == CENTRE
+        known_key = (taken, colour, line, from_centre)
+        gain = known.get(known_key)
+        if gain is not None:
+            gains.append((gain, decision))
+            continue
         on_floor = taken
         share = 0.0
         if line != FLOOR:
-            count = board.line_count[line]
-            put = min(taken, line + 1 - count)
+            capacity = line_capacity(rules, line)
+            room = capacity - counts[line]
+            put = taken if taken < room else room
             on_floor = taken - put
             key = (line, colour)
-            if key not in worth:
-                worth[key] = line_worth(rules, board, line, colour, True)
-            share = worth[key] * put / (line + 1)
-        extra = on_floor + (1 if source == CENTRE and marker_cost else 0)
-        if extra not in floor_cost:
-            room = min(len(floor) + extra, spaces)
-            floor_cost[extra] = penalty(floor + [0] * (room - len(floor))) - before
-        gains.append((share + floor_cost[extra], (source, colour, line)))
+            line_points = worth.get(key)
+            if line_points is None:
+                if table is None:
+                    table = memo.wall_points(wall)
+                line_points = table.best(line, colour)
+                if line_points is None:  # no space: the tiles would fall, a cost of the floor
+                    line_points = line_worth(rules, board, line, colour, True)
+                worth[key] = line_points
+            share = line_points * put / capacity
+        extra = on_floor + (1 if from_centre and marker_cost else 0)
+        cost = floor_cost.get(extra)
+        if cost is None:
+            cost = floor_cost[extra] = memo.floor_cost(floor, extra)
+        gain = known[known_key] = share + cost
+        gains.append((gain, decision))
     return gains
 
 
-def _greedy_pick(state, random) -> tuple:
-    """The playout policy: the best quick gain, ties broken at random."""
-    gains = quick_gains(state)
-    best = max(g for g, _ in gains)
-    top = [d for g, d in gains if g >= best - 1e-9]
+def _greedy_pick(state, random, memo: Memo | None = None) -> tuple:
+    """The playout policy: the best quick gain, ties broken at random.
+
+    One pass that keeps only the best decisions so far: gains are sums of whole points
+    and fifths, so two gains are either equal up to rounding or far more than 1e-9 apart,
+    and this picks among the same decisions as ``quick_gains`` then a maximum."""
+    best = -1e300
+    top: list = []
+    for gain, decision in quick_gains(state, memo):
+        if gain > best + 1e-9:
+            best = gain
+            top = [decision]
+        elif gain >= best - 1e-9:
+            top.append(decision)
+            if gain > best:
+                best = gain
     return top[int(random() * len(top))] if len(top) > 1 else top[0]
 
 
-def seat_rewards(state, scale: float) -> list[float]:
+def seat_rewards(state, scale: float, memo: Memo | None = None) -> list[float]:
     """Each seat's reward in [0, 1]: exact at the game's end, else from ``board_value``
     against the best opponent, squashed so that a few points matter most."""
     players = state.num_players
@@ -111,7 +237,10 @@ def seat_rewards(state, scale: float) -> list[float]:
         winners = state.winners
         return [(1.0 / len(winners) if seat in winners else 0.0) for seat in range(players)]
     rules = state.rules
-    values = [board_value(rules, board) for board in state.players]
+    if memo is None or memo.rules is not rules:
+        values = [board_value(rules, board) for board in state.players]
+    else:
+        values = [memo_board_value(memo, board) for board in state.players]
     rewards = []
     for seat in range(players):
         rival = max(values[other] for other in range(players) if other != seat) if players > 1 else 0.0
@@ -135,10 +264,11 @@ class MctsBot:
         self.scale = scale
         self.playout = playout
         self.last_iterations = 0
+        self.memo: Memo | None = None
 
     def _candidates(self, state) -> list[tuple]:
         """The decisions worth searching, best estimate first (at most ``width``)."""
-        gains = quick_gains(state)
+        gains = quick_gains(state, self.memo)
         self.rng.shuffle(gains)  # equal estimates in a random order
         gains.sort(key=lambda item: -item[0])
         return [decision for _gain, decision in gains[:self.width]]
@@ -149,6 +279,8 @@ class MctsBot:
             return decisions[0]
         if not decisions:
             raise ValueError("no decision to take now")
+        if self.memo is None or self.memo.rules is not state.rules:
+            self.memo = Memo(state.rules)
         root = _Node(state.clone(), -1)
         deadline = None if self.think is None else time.perf_counter() + self.think
         limit = self.iterations
@@ -207,6 +339,7 @@ class MctsBot:
         if self.playout and not round_over(state):
             state = state.clone()
             random = self.rng.random
+            memo = self.memo
             while not round_over(state):
-                state.apply(_greedy_pick(state, random))
-        return seat_rewards(state, self.scale)
+                state.apply(_greedy_pick(state, random, memo))
+        return seat_rewards(state, self.scale, self.memo)

@@ -21,7 +21,7 @@ from azul_core.colours import NAMES
 from azul_core.engine.notation import NotationError, parse_decision
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import DEAL, DRAFT, PLACE, GameState, IllegalDecision
-from azul_core.players.registry import HUMAN, available_bots, broken_bots
+from azul_core.players.registry import HUMAN, available_bots, broken_bots, build_bot
 from azul_core.players.render import (
     LegalFilterError,
     describe_decision,
@@ -153,7 +153,7 @@ class GameSession:
 
     def __init__(self, variant, kinds: list[str], names: list[str], seed: Any, path: Path,
                  recorder: Recorder, think: float | None, console=None,
-                 read: Callable[[str], str] | None = None):
+                 read: Callable[[str], str] | None = None, playouts: int | None = None):
         self.variant = variant
         self.rules = variant.rules
         self.kinds = kinds
@@ -169,6 +169,7 @@ class GameSession:
         # A bot is made afresh for each decision, seeded by the position's place in the game,
         # so its reply never depends on how many times it was asked (undo, resume).
         self.bots = {seat: known[kind] for seat, kind in enumerate(kinds) if kind != HUMAN}
+        self.playouts = playouts
         self.humans = [seat for seat, kind in enumerate(kinds) if kind == HUMAN]
         self.last: str | None = None
         self.save_failed = False
@@ -324,8 +325,8 @@ class GameSession:
             seat = state.to_move
             if seat in self.bots:
                 move = len(self.recorder.rounds[-1].actions)
-                bot = self.bots[seat](seed=f"{self.seed}:seat:{seat}:round:{state.round}:move:{move}",
-                                      think=self.think)
+                bot = build_bot(self.bots[seat], f"{self.seed}:seat:{seat}:round:{state.round}:move:{move}",
+                                self.think, self.playouts)
                 decision = bot.choose(state)
                 self._take(decision)
                 state_changed = True
