@@ -11,7 +11,7 @@ moves (or ``--limit`` seconds passed). Reported per N:
   commit, the fan-out, and the load generator's own delays).
 
 ``--think`` is the time a client waits before sending its move (uniform between 0.5x and
-1.5x), as a person would; ``--think 0`` plays as fast as possible (a saturation run, where
+1.5x), as a person would, and the tables' first moves are spread over two think times; ``--think 0`` plays as fast as possible (a saturation run, where
 latency is mostly queueing). The load generator runs in this process on the other core.
 
     python bench/web_load.py                      # 50, 200, 500 tables, think 1 s
@@ -113,7 +113,10 @@ class Run:
                     continue
                 move = self.rng.choice(options)["move"]
                 if self.think:
-                    await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+                    # Tables start at different moments (spread over two think times), as people
+                    # arrive; then each move after a think time.
+                    spread = 2 * self.think * self.rng.random() if table.sent == 0 else 0.0
+                    await asyncio.sleep(spread + self.think * (0.5 + self.rng.random()))
                 table.sent += 1
                 table.pending[message["version"] + 1] = (time.perf_counter(), set())
                 await socket.send(json.dumps({"type": "move", "version": message["version"], "move": move}))
