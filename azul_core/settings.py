@@ -19,6 +19,19 @@ KINDS = {
     "int_map": "a mapping of whole numbers to whole numbers",
 }
 
+#: Every number a setting holds stays within this, whatever the plugin's own limits: a
+#: ``row_bonus`` of 10**309 would overflow the statistics of ``simulate`` and ``compare``.
+LIMIT = 10**6
+#: The most values in a list or mapping setting, and characters in a string setting.
+MAX_ITEMS = 1000
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    if isinstance(value, int) and not -10**50 < value < 10**50:
+        return "a number of more than 50 digits"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 4] + "...'"
+
 
 @dataclass(frozen=True)
 class Setting:
@@ -46,13 +59,24 @@ class Setting:
         if self.choices and value not in self.choices:
             options = ", ".join(repr(c) for c in self.choices)
             return f"setting '{self.name}' must be one of {options}, not {value!r}"
+        if self.kind in ("int_list", "int_map") and len(value) > MAX_ITEMS:
+            return f"setting '{self.name}': more than {MAX_ITEMS} values"
+        if self.kind == "str" and len(value) > MAX_ITEMS:
+            return f"setting '{self.name}': a string of more than {MAX_ITEMS} characters"
         for number in _numbers(self.kind, value):
+            if not -LIMIT <= number <= LIMIT:
+                return (f"setting '{self.name}': {_short(number)} is out of range "
+                        f"(every number setting is within -{LIMIT} to {LIMIT})")
             if self.minimum is not None and number < self.minimum:
                 return f"setting '{self.name}': {number} is below the minimum {self.minimum}"
             if self.maximum is not None and number > self.maximum:
                 return f"setting '{self.name}': {number} is above the maximum {self.maximum}"
         if self.check:
-            reason = self.check(value)
+            try:
+                reason = self.check(value)
+            except BaseException as exc:  # the plugin's own check failed: its fault, said so
+                return (f"setting '{self.name}': the plugin's check of {_short(value)} raised "
+                        f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}")
             if reason:
                 return f"setting '{self.name}': {reason}"
         return None

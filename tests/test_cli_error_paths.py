@@ -126,7 +126,7 @@ def test_replay_when_the_variant_file_does_not_load(tmp_path):
         raise ImportError("this rule needs a library that is not installed")
         """)
     record = write_record(tmp_path, name)
-    result = azul("replay", record, "--final")
+    result = azul("replay", record, "--final", "--trust")
     assert result.exit_code == 1
     lines = result.stderr.splitlines()
     assert lines and all(line.startswith(f"azul: {record}: variant ") for line in lines)
@@ -145,13 +145,13 @@ BOOM = """\
 
 def test_replay_when_a_plugin_fails_mid_replay_shows_what_came_before(tmp_path):
     record = write_record(tmp_path, house_variant(tmp_path, BOOM))
-    result = azul("replay", record, "--final")
+    result = azul("replay", record, "--final", "--trust")
     assert result.exit_code == 1
     assert "[1:4]" in result.stdout                         # the last position before the tiling
     assert result.stderr.startswith(f"azul: {record}: a rule plugin failed while replaying: ")
     assert "boom at tiling" in result.stderr and len(result.stderr.splitlines()) == 1
     # stepping through: the steps before the failure can be viewed
-    result = azul("replay", record, input="end\nq\n")
+    result = azul("replay", record, "--trust", input="end\nq\n")
     assert result.exit_code == 0, result.output
     assert "a rule plugin failed while replaying" in result.stderr
     assert "the steps before it can be viewed" in result.stderr
@@ -166,7 +166,7 @@ def test_replay_when_a_plugin_fails_as_the_variant_is_loaded(tmp_path):
         def azul_game_setup(players):
             raise ValueError("no table today")
         """))
-    result = azul("replay", record)
+    result = azul("replay", record, "--trust")  # its plugin file runs: the user allows it
     assert result.exit_code == 1 and result.stdout == ""
     lines = result.stderr.splitlines()
     assert len(lines) == 3                   # the table of each player count: 2, 3 and 4

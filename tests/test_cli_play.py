@@ -17,6 +17,7 @@ from azul_core.engine.notation import format_decision
 from azul_core.engine.state import DEAL, OVER, PLACE
 from azul_core.players.bots import GreedyBot
 from azul_core.records.game_record import check_record, read_record, replay_state
+from azul_core.variants.loading import Trust
 
 ENV = {"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0", "COLUMNS": "200", "NO_COLOR": "1"}
 
@@ -243,7 +244,7 @@ def test_bots_play_a_whole_game_and_the_end_is_shown(tmp_path):
     out = result.stdout
     assert "game over" in out and "Final scores" in out and "+columns" in out
     assert "greedy wins with" in out
-    report = check_record(read_record(path))
+    report = check_record(read_record(path), trust=Trust(everything=True))
     assert report["valid"] and report["finished"]
 
 
@@ -296,7 +297,11 @@ def test_resume_to_another_file_keeps_a_variant_file_reachable(tmp_path):
     assert result.exit_code == 0, result.output
     assert read_record(first).variant == "../rules/short.yaml"
     second = tmp_path / "b.json"
+    # Outside the record's folder: used only when the user names that variant file again.
     result = run("play", "--resume", first, "--record", second, "--players", "greedy,greedy")
+    assert result.exit_code == 1 and "not through '..'" in result.stderr
+    result = run("play", "--resume", first, "--record", second, "--players", "greedy,greedy",
+                 "--variant", tmp_path / "rules" / "short.yaml")
     assert result.exit_code == 0, result.output
     assert read_record(second).variant == "rules/short.yaml"
     assert check_record(read_record(second))["valid"]
@@ -333,7 +338,7 @@ def test_resume_errors(tmp_path):
     assert result.exit_code == 1 and "can't resume" in result.stderr and "no such file" in result.stderr
     path = start(tmp_path, "--players", "human,greedy", "--seed", "3")
     result = run("play", "--resume", path, "--variant", "duel")
-    assert result.exit_code == 2 and "--variant can't be used with --resume" in result.stderr
+    assert result.exit_code == 2 and "with --resume, --variant can only name the variant file" in result.stderr
     result = run("play", "--resume", path, "--seed", "4")
     assert result.exit_code == 2
     data = json.loads(path.read_text())
@@ -357,7 +362,7 @@ def test_a_failing_plugin_stops_the_game_in_one_line_with_the_record_saved(tmp_p
     assert result.exit_code == 1
     assert "a rule plugin failed, the game stops: plugin 'boom' raised RuntimeError" in result.stdout
     assert "Traceback" not in result.output
-    report = check_record(read_record(path))
+    report = check_record(read_record(path), trust=Trust(everything=True))
     assert report["valid"] and not report["finished"]
 
 

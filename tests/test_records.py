@@ -28,7 +28,7 @@ from azul_core.records.game_record import (
     replay_state,
     validate_record,
 )
-from azul_core.variants.loading import builtin_variants, load_variant
+from azul_core.variants.loading import Trust, builtin_variants, load_variant
 
 # A game written by hand from docs/rules/standard.md, as another program would write it.
 #
@@ -67,9 +67,9 @@ def hand_record(**changes) -> dict:
     return data
 
 
-def check(data: dict, folder: Path | None = None) -> dict:
+def check(data: dict, folder: Path | None = None, trust=None) -> dict:
     record = record_from_data(data, str(folder / "record.json") if folder else "")
-    return check_record(record)
+    return check_record(record, trust=trust)
 
 
 def only_error(report: dict) -> dict:
@@ -349,7 +349,8 @@ def test_a_plugin_failing_during_the_replay_is_an_error_entry(tmp_path):
         "        raise ValueError('floor too long')\n")
     (tmp_path / "boom.yaml").write_text(
         "name: boom\nextends: standard\nplugins: [standard, colour_wall, boom.py]\n")
-    error = only_error(check(hand_record(variant="boom.yaml"), tmp_path))
+    # The user allows the record's plugin file to run (--trust): its failure is an error entry.
+    error = only_error(check(hand_record(variant="boom.yaml"), tmp_path, Trust(everything=True)))
     assert "boom" in error["message"] and "azul_floor_penalty" in error["message"]
     assert "floor too long" in error["message"]
 

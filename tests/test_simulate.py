@@ -16,7 +16,7 @@ from azul_core.lab.simulate import (
     simulate,
 )
 from azul_core.records.game_record import validate_record
-from azul_core.variants.loading import load_variant
+from azul_core.variants.loading import Trust, load_variant
 
 
 @pytest.fixture(scope="module")
@@ -178,7 +178,10 @@ def test_records_of_a_variant_file_name_it_relative_to_their_folder(tmp_path):
     folder = tmp_path / "out" / "games"
     simulate(str(path), 2, 2, seed=1, record_dir=folder)
     assert record_variant_ref(load_variant(path), folder) == "../../house.yaml"
+    # Outside the record's folder, and with a plugin file: used only when the user names it.
     report = validate_record(folder / "game-00001.json")
+    assert not report["valid"] and "not through '..'" in report["errors"][0]["message"]
+    report = validate_record(folder / "game-00001.json", trust=Trust.of([path]))
     assert report["valid"], report["errors"]
     assert report["variant"] == "../../house.yaml" and report["variant_name"] == "house"
 

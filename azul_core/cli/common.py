@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Annotated, NoReturn, Optional
 
 import typer
@@ -39,6 +40,14 @@ ClusterOption = Annotated[Optional[str], typer.Option(
 QuietOption = Annotated[bool, typer.Option(
     "--quiet", "-q", help="No progress bar (there is none anyway when stderr is not a terminal).")]
 
+# Consent for code that a game record points to (see docs/security.md): none by default.
+TrustOption = Annotated[bool, typer.Option(
+    "--trust", help="Let the variant file a record names (inside the record's folder) run its "
+                    "plugin files; by default a record never runs code.")]
+TrustedVariantOption = Annotated[Optional[list[Path]], typer.Option(
+    "--variant", metavar="FILE", help="A variant file you trust: a record naming it may use it, "
+                                      "wherever it is, and run its plugin files.")]
+
 
 def debugging() -> bool:
     return os.environ.get("AZUL_DEBUG") == "1"
@@ -48,7 +57,8 @@ def fail(message: str, code: int = INVALID) -> NoReturn:
     """Report a user error in one line on stderr and exit (``--debug`` re-raises)."""
     if debugging() and sys.exc_info()[0] is not None:
         raise
-    typer.echo(f"azul: {message}", err=True)
+    from azul_core.cli.safe_text import safe_line  # text from input files: escaped and cut
+    typer.echo(f"azul: {safe_line(message)}", err=True)
     raise typer.Exit(code)
 
 
@@ -138,6 +148,9 @@ def fail_with_problems(exc, prefix: str = "") -> NoReturn:
     """Report every problem of a ``VariantError``, one line each, and exit 1."""
     if debugging():
         raise exc
-    for problem in exc.problems:
-        typer.echo(f"azul: {prefix}{problem}", err=True)
+    from azul_core.cli.safe_text import safe_line
+    for problem in exc.problems[:20]:
+        typer.echo(f"azul: {safe_line(f'{prefix}{problem}')}", err=True)
+    if len(exc.problems) > 20:
+        typer.echo(f"azul: ... and {len(exc.problems) - 20} more problems", err=True)
     raise typer.Exit(INVALID)

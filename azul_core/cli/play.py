@@ -17,7 +17,8 @@ DEFAULT_PLAYERS = "human,mcts"
 def play_command(
     variant: Annotated[Optional[str], typer.Option(
         "--variant", metavar="VARIANT_OR_FILE",
-        help="A built-in variant name or a variant file. Default: standard.")] = None,
+        help="A built-in variant name or a variant file. Default: standard. With --resume: the "
+             "variant file the record names, which you allow it to use and run.")] = None,
     players: Annotated[Optional[str], typer.Option(
         "--players", metavar="KINDS",
         help="One kind per seat, seat 1 first: 'human' or a bot name (random, greedy, mcts, ...). "
@@ -34,6 +35,9 @@ def play_command(
         "--resume", metavar="PATH", help="Continue the game saved in this record.")] = None,
     think: ThinkOption = None,
     playouts: PlayoutsOption = None,
+    trust: Annotated[bool, typer.Option(
+        "--trust", help="With --resume: let the variant file the record names run its plugin "
+                        "files (by default a record never runs code).")] = False,
     join: Annotated[Optional[str], typer.Option(
         "--join", metavar="SEAT_URL",
         help="Sit at an online table (azul serve): its seat link, with the part after '#'. "
@@ -44,19 +48,23 @@ def play_command(
     Type moves like 2R4 or '2 red 4'; '?' lists the legal moves, 'help' explains.
     """
     from azul_core.engine.plugins import PluginError
+    from azul_core.players.registry import BotError
     from azul_core.players.session import GameSession, SessionError
 
     if join is not None:
-        _join(join, variant, players, seed, record, resume, think, playouts)
+        _join(join, variant, trust, players, seed, record, resume, think, playouts)
         return
     check_budget(think, playouts)
     try:
         if resume is not None:
-            if variant is not None:
-                fail("--variant can't be used with --resume: the record names its variant", USAGE)
+            if variant is not None and not Path(variant).is_file():
+                fail("with --resume, --variant can only name the variant file the record names "
+                     "(to allow it to be used): the record names its variant", USAGE)
             if seed is not None:
                 fail("--seed can't be used with --resume: the record holds its seed", USAGE)
-            session = GameSession.resume(resume, players, record, think, playouts=playouts)
+            from azul_core.variants.loading import Trust
+            session = GameSession.resume(resume, players, record, think, playouts=playouts,
+                                         trust=Trust.of([variant] if variant else [], trust))
         else:
             session = GameSession.new(variant or "standard", players, seed_value(seed), record, think,
                                       playouts=playouts)
@@ -64,23 +72,25 @@ def play_command(
         for line in exc.lines:
             typer.echo(f"azul: {line}", err=True)
         raise typer.Exit(exc.code) from None
-    except PluginError as exc:
+    except (PluginError, BotError) as exc:
         fail(str(exc))
     code = session.run()
     if code:
         raise typer.Exit(code)
 
 
-def _join(url: str, *others) -> None:
-    """Play one seat of an online table at the terminal."""
+def _join(url: str, variant: str | None, trust: bool, *others) -> None:
+    """Play one seat of an online table at the terminal. ``--variant FILE`` (or ``--trust``)
+    lets a table's house-rule variant, found here by name, run its plugin files."""
     if any(option is not None for option in others):
-        fail("--join plays a seat of an online table: the table decides the variant, the "
-             "players and the seed (--variant, --players, --seed, --record, --resume, --think and "
-             "--playouts don't apply)", USAGE)
+        fail("--join plays a seat of an online table: the table decides the players and the "
+             "seed (--players, --seed, --record, --resume, --think and --playouts don't apply)", USAGE)
     from azul_core.players.session import SessionError
+    from azul_core.variants.loading import Trust
     from azul_core.web.remote import RemoteSession
+    consent = Trust.of([variant] if variant else [], trust)
     try:
-        code = RemoteSession(url).run()
+        code = RemoteSession(url, trust=consent).run()
     except SessionError as exc:
         for line in exc.lines:
             typer.echo(f"azul: {line}", err=True)

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from azul_core.cli.app import app
-from azul_core.cli.common import USAGE, fail, fail_with_problems
+from azul_core.cli.common import USAGE, TrustedVariantOption, TrustOption, fail, fail_with_problems
 
 REPLAY_HELP = """\
 Enter or n  next action        p  previous action
@@ -28,12 +28,14 @@ def replay_command(
     at: Annotated[Optional[str], typer.Option(
         "--at", metavar="ROUND:ACTION",
         help="Print the position in ROUND after ACTION actions (0: right after the deal), then exit.")] = None,
+    trusted: TrustedVariantOption = None,
+    trust: TrustOption = False,
 ) -> None:
     """Replay a record: step through it action by action, or print one position (--final, --at)."""
     from azul_core.engine.plugins import PluginError
     from azul_core.players.render import make_console
     from azul_core.records.game_record import RecordError, ReplayError, iter_replay, read_record, record_variant
-    from azul_core.variants.loading import VariantError
+    from azul_core.variants.loading import Trust, VariantError
 
     if final and at is not None:
         fail("--final and --at can't be used together", USAGE)
@@ -48,7 +50,7 @@ def replay_command(
     except RecordError as exc:
         fail(str(exc))
     try:
-        variant = record_variant(saved)
+        variant = record_variant(saved, Trust.of(trusted or [], trust))
     except VariantError as exc:
         fail_with_problems(exc, prefix=f"{record}: variant ")
     steps = []

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
 from azul_core.cli.app import app
-from azul_core.cli.common import INVALID, OK, debugging
+from azul_core.cli.common import INVALID, OK, USAGE, debugging
+from azul_core.cli.safe_text import safe_line
 
 #: The suffix of a file that can only be a record (variant files are YAML or TOML).
 RECORD_SUFFIX = ".json"
@@ -25,42 +26,92 @@ def validate_command(
         "--no-play", help="Variant files: only load them, play no test games.")] = False,
     games: Annotated[int, typer.Option(
         "--games", metavar="N", help="Variant files: random games to play per player count.")] = 200,
+    no_code: Annotated[bool, typer.Option(
+        "--no-code", help="Variant files: check syntax, keys, extends and the settings of installed "
+                          "plugins, running none of their plugin files; say which were not run.")] = False,
+    trusted: Annotated[Optional[list[Path]], typer.Option(
+        "--variant", metavar="FILE",
+        help="Records: a variant file you trust; a record naming it may use it (wherever it is) "
+             "and run its plugin files. Repeat for several.")] = None,
+    trust: Annotated[bool, typer.Option(
+        "--trust", help="Records: let variant files inside a record's folder run their plugin "
+                        "files (by default a record never runs code).")] = False,
 ) -> None:
     """Replay game records against their variant's rules, and check variant files.
 
     A file whose text is a JSON object with a 'format' (or 'rounds') key is
-    a record; any other file is a variant file. Exit 0 if all are valid, 1
-    otherwise.
+    a record; any other file is a variant file. A record is data: the plugin
+    files its variant lists run only with --variant FILE or --trust. Exit 0
+    if all are valid, 1 if any is invalid or could not be checked.
     """
-    from azul_core.records.game_record import MAX_RECORD_BYTES
+    from azul_core.variants.loading import Trust
 
     if games < 1:
         typer.echo(f"azul: --games must be 1 or more, not {games}", err=True)
         raise typer.Exit(INVALID)
+    for path in trusted or []:
+        if not path.is_file():
+            typer.echo(f"azul: --variant {safe_line(str(path))}: no such variant file", err=True)
+            raise typer.Exit(USAGE)
+    consent = Trust.of(trusted or [], trust)
+    paths = _expand(files)
     all_valid = True
+    from azul_core.engine.plugins import user_interrupts
     counts = {True: 0, False: 0}
-    expanded = _expand(files)
-    for path in expanded:
-        if not path.exists():
-            report = _unread(path, "no such file")
-            lines = [f"azul: {path}: no such file"]
-        elif path.is_dir():
-            report = _unread(path, "a folder with no .json records")
-            lines = [f"azul: {path}: a folder with no .json records"]
-        elif _is_record(path, MAX_RECORD_BYTES):
-            report, lines = _check_record(path)
-        else:
-            report, lines = _check_variant(path, not no_play, games)
-        all_valid &= bool(report["valid"])
-        counts[bool(report["valid"])] += 1
-        if as_json:
-            typer.echo(json.dumps(report))
-        else:
-            for line in lines:
-                typer.echo(line, err=line.startswith("azul: "))
-    if not as_json and (len(expanded) > 1 or any(path.is_dir() for path in files)):
+    with user_interrupts() as interrupted:
+        for index, path in enumerate(paths):
+            try:
+                report, lines = _check_one(path, consent, not no_play, games, no_code)
+            except KeyboardInterrupt:
+                interrupted.seen = True
+            if interrupted.seen:
+                _report_interruption(path, paths[index + 1:])
+                raise typer.Exit(INVALID)
+            all_valid &= report["valid"] is True
+            counts[report["valid"] is True] += 1
+            _emit(report, lines, as_json)
+    if not as_json and (len(paths) > 1 or any(path.is_dir() for path in files)):
         typer.echo(f"{counts[True]} valid, {counts[False]} invalid")
     raise typer.Exit(OK if all_valid else INVALID)
+
+
+def _report_interruption(path: Path, rest: list[Path]) -> None:
+    typer.echo(f"azul: interrupted while checking {safe_line(str(path))}: it and "
+               f"{len(rest)} more file{'s' if len(rest) != 1 else ''} not checked", err=True)
+    for other in rest[:20]:
+        typer.echo(f"azul:   not checked: {safe_line(str(other))}", err=True)
+    if len(rest) > 20:
+        typer.echo(f"azul:   ... and {len(rest) - 20} more", err=True)
+
+
+def _check_one(path: Path, consent, play: bool, games: int, no_code: bool) -> tuple[dict, list[str]]:
+    """The report and the lines for one file; a failure of the checker itself (or of a plugin
+    that got past its boundary) makes the file invalid, never the run."""
+    from azul_core.records.game_record import MAX_RECORD_BYTES
+    try:
+        if not path.exists() and not path.is_symlink():
+            return _unchecked(path, "no such file")
+        if path.is_dir():
+            return _unchecked(path, "a folder with no .json records")
+        kind = _file_kind(path, MAX_RECORD_BYTES)
+        if kind is not None and kind.startswith("refused:"):
+            return _unchecked(path, kind.partition(":")[2])
+        if kind == "record":
+            return _check_record(path, consent)
+        if no_code:
+            return _check_variant_without_code(path)
+        return _check_variant(path, play, games)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit from third-party code included: this file only
+        if debugging():
+            raise
+        return _unchecked(path, f"could not be checked: {type(exc).__name__}: {exc}")
+
+
+def _unchecked(path: Path, message: str) -> tuple[dict, list[str]]:
+    message = safe_line(message)
+    return _unread(path, message), [f"azul: {path}: {message}"]
 
 
 def _unread(path: Path, message: str) -> dict:
@@ -69,6 +120,36 @@ def _unread(path: Path, message: str) -> dict:
             "variant_name": None, "players": None, "rounds": 0, "scores": None, "winners": None,
             "round_scores": [], "to_move": None,
             "errors": [{"round": None, "action": None, "seat": None, "text": None, "message": message}]}
+
+
+def _emit(report: dict, lines: list[str], as_json: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps(_bounded(report)))
+        return
+    for line in lines[:_MAX_DETAIL_LINES]:
+        typer.echo(safe_line(line), err=line.startswith("azul: "))
+    if len(lines) > _MAX_DETAIL_LINES:
+        typer.echo(f"  ... and {len(lines) - _MAX_DETAIL_LINES} more problems")
+
+
+#: Lines printed per file: a 1 MB broken file gives a few lines, not 60,000.
+_MAX_DETAIL_LINES = 21
+
+
+def _bounded(value):
+    """A report for --json: strings cut and made valid Unicode, lists of errors bounded."""
+    if isinstance(value, str):
+        return safe_text_json(value)
+    if isinstance(value, list):
+        return [_bounded(v) for v in value[:200]]
+    if isinstance(value, dict):
+        return {k: _bounded(v) for k, v in value.items()}
+    return value
+
+
+def safe_text_json(text: str, limit: int = 2000) -> str:
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _expand(files: list[Path]) -> list[Path]:
@@ -83,29 +164,28 @@ def _expand(files: list[Path]) -> list[Path]:
     return expanded
 
 
-def _is_record(path: Path, max_bytes: int) -> bool:
-    """A record is a JSON object with 'format' or 'rounds'; a .json file that is not valid
-    JSON is a broken record (so that its reader, not the YAML reader, says why)."""
+def _file_kind(path: Path, max_bytes: int) -> str | None:
+    """'record' for a JSON object with 'format' or 'rounds' (or a broken .json file, so that
+    its reader, not the YAML reader, says why), ``None`` for a variant file, or
+    'refused:REASON' for a file that is not read at all (a FIFO, a device, too large)."""
+    from azul_core.variants.limits import InputRefused, read_regular_file
     try:
-        with open(path, "rb") as stream:
-            data = stream.read(max_bytes + 1)
-    except OSError:
-        return path.suffix.lower() == RECORD_SUFFIX
-    if len(data) > max_bytes:
-        return path.suffix.lower() == RECORD_SUFFIX
+        data = read_regular_file(path, max_bytes)
+    except InputRefused as exc:
+        return f"refused:{exc.reason}"
     try:
         parsed = json.loads(data)
     except (ValueError, RecursionError):
-        return path.suffix.lower() == RECORD_SUFFIX
+        return "record" if path.suffix.lower() == RECORD_SUFFIX else None
     if isinstance(parsed, dict):
-        return "format" in parsed or "rounds" in parsed
-    return path.suffix.lower() == RECORD_SUFFIX
+        return "record" if "format" in parsed or "rounds" in parsed else None
+    return "record" if path.suffix.lower() == RECORD_SUFFIX else None
 
 
-def _check_record(path: Path) -> tuple[dict, list[str]]:
+def _check_record(path: Path, consent=None) -> tuple[dict, list[str]]:
     from azul_core.records.game_record import describe_error, validate_record
 
-    report = validate_record(path)
+    report = validate_record(path, trust=consent)
     lines = [_record_verdict(report)]
     lines += [f"  {describe_error(error)}" for error in report["errors"]]
     return report, lines
@@ -143,3 +223,19 @@ def _check_variant(path: Path, play: bool, games: int) -> tuple[dict, list[str]]
                  "games_played": 0},
                 [f"{path}: invalid variant", f"  {message}"])
     return result.to_json(), [result.summary] + [f"  {problem}" for problem in result.problems]
+
+
+def _check_variant_without_code(path: Path) -> tuple[dict, list[str]]:
+    from azul_core.variants.loading import check_without_code
+
+    problems, skipped = check_without_code(path)
+    notes = [f"not run: {line}" for line in skipped]
+    report = {"kind": "variant", "path": str(path), "valid": not problems, "code_checked": False,
+              "errors": [p.to_json() for p in problems], "not_run": skipped}
+    if problems:
+        head = f"{path}: invalid variant: {len(problems)} problem{'s' if len(problems) != 1 else ''}"
+    else:
+        head = f"{path}: valid variant as far as checked without code"
+        if skipped:
+            head += f" ({len(skipped)} plugin{'s' if len(skipped) != 1 else ''} not run)"
+    return report, [head] + [f"  {p}" for p in problems] + [f"  {n}" for n in notes]

@@ -9,6 +9,7 @@ import typer
 
 from azul_core.cli.app import app
 from azul_core.cli.common import load_variant_or_fail
+from azul_core.cli.safe_text import safe_line
 
 variants_app = typer.Typer(
     name="variants",
@@ -36,9 +37,10 @@ def variants_command(ctx: typer.Context, as_json: JsonOption = False) -> None:
         return
     rows = [("name", "players", "from", "description")]
     for entry in entries:
-        rows.append((entry["name"], ", ".join(str(p) for p in entry["players"]) or "-",
-                     "built-in" if entry["builtin"] else entry["path"],
-                     entry["description"] if entry["valid"] else f"INVALID: {entry['error']}"))
+        # Names, paths and descriptions come from files: escaped and cut before they are shown.
+        rows.append((safe_line(entry["name"], 60), ", ".join(str(p) for p in entry["players"]) or "-",
+                     "built-in" if entry["builtin"] else safe_line(entry["path"], 200),
+                     safe_line(entry["description"] if entry["valid"] else f"INVALID: {entry['error']}")))
     import shutil
     import sys
     width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None

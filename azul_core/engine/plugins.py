@@ -60,6 +60,22 @@ def _distribution_version(ep: metadata.EntryPoint) -> str:
     return dist.version if dist is not None else ""
 
 
+def runs_code(ref: str) -> bool:
+    """Whether loading the plugin ``ref`` runs code that no installation put here: a ``.py``
+    file or a module from the Python path (an installed plugin was consented to by installing)."""
+    return ref.endswith(".py") or ref not in installed_plugins()
+
+
+def code_of(ref: str, base_dir: Path | None = None) -> str:
+    """The code ``ref`` stands for, in words: ``the file /x/evil.py`` or ``the module evil``."""
+    if ref.endswith(".py"):
+        path = Path(ref)
+        if not path.is_absolute() and base_dir is not None:
+            path = base_dir / path
+        return f"the file {path}"
+    return f"the Python module '{ref}'"
+
+
 def load_plugin(ref: str, base_dir: Path | None = None) -> LoadedPlugin:
     """Load one plugin named by ``ref`` (entry-point name, dotted module or .py file)."""
     if ref.endswith(".py"):
@@ -72,7 +88,7 @@ def load_plugin(ref: str, base_dir: Path | None = None) -> LoadedPlugin:
         ep = installed[ref]
         try:
             module = ep.load()
-        except Exception as exc:  # any import failure of third-party code is a user error
+        except BaseException as exc:  # third-party code: even SystemExit is its failure, not ours
             raise PluginError(
                 f"plugin '{ref}' ({ep.value}) failed to import: {_import_reason(exc)}", plugin=ref
             ) from exc
@@ -89,7 +105,7 @@ def load_plugin(ref: str, base_dir: Path | None = None) -> LoadedPlugin:
                 f"plugin '{ref}' not found: not an installed plugin (installed: {known}), "
                 f"an importable module or a .py file{hint}", plugin=ref) from exc
         raise PluginError(f"plugin '{ref}' failed to import: {_import_reason(exc)}", plugin=ref) from exc
-    except Exception as exc:
+    except BaseException as exc:  # SystemExit, KeyboardInterrupt raised by the module itself
         raise PluginError(f"plugin '{ref}' failed to import: {_import_reason(exc)}", plugin=ref) from exc
     return LoadedPlugin(ref, module, f"module {ref}", getattr(module, "__version__", ""),
                         getattr(module, "__file__", "") or "")
@@ -106,8 +122,10 @@ def _load_file(ref: str, path: Path) -> LoadedPlugin:
     sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:
+    except BaseException as exc:  # SystemExit(0) at import must not end the program
         del sys.modules[module_name]
+        if isinstance(exc, KeyboardInterrupt) and _UserInterrupts.seen:
+            raise
         raise PluginError(f"plugin file '{ref}' failed to import: {_import_reason(exc)}",
                           plugin=ref, location=_location_in(exc, str(path))) from exc
     return LoadedPlugin(path.stem, module, f"file {path}", getattr(module, "__version__", ""), str(path))
@@ -120,7 +138,16 @@ def _import_reason(exc: BaseException) -> str:
         where = f" ({exc.filename}:{exc.lineno})"
     elif frames:
         where = f" ({frames[-1].filename}:{frames[-1].lineno})"
-    return f"{type(exc).__name__}: {exc}{where}"
+    return f"{type(exc).__name__}: {_short(exc)}{where}"
+
+
+def _short(exc: BaseException, limit: int = 300) -> str:
+    """An exception's message on one line, cut: plugin text is not trusted to be short."""
+    try:
+        text = " ".join(str(exc).split())
+    except BaseException:  # a __str__ that raises
+        text = "(its message can't be shown)"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _location_in(exc: BaseException, filename: str) -> str:
@@ -246,18 +273,34 @@ def compile_hook(pm: pluggy.PluginManager, hook_name: str, settings: Any,
     lines = [f"def {hook_name}({', '.join(p + '=None' if p in optional else p for p in params)}):"]
     if collecting:
         lines.append("    answers = []")
+    namespace["_changed"] = _mutated
+    namespace["_materialise"] = _materialise
+    guarded = [p for p in params if p in ("wall", "walls")]
     for i, impl in enumerate(impls):
         namespace[f"_f{i}"] = impl.function
         namespace[f"_impl{i}"] = impl
         # Positional, in the implementation's own parameter order: the cheapest call.
         args = ", ".join("_settings" if a == "settings" else a for a in impl.argnames)
+        # The shipped plugins are tested not to change what they are given; the check costs
+        # a tenth of a random game, so it is made for the others only.
+        shipped = getattr(impl.plugin, "__name__", "").startswith(SHIPPED_PREFIX)
+        watched = [p for p in guarded if p in impl.argnames and not shipped]
+        lines += [f"    _before_{p} = " + ("[_r[:] for _r in wall]" if p == "wall" else
+                                            "[[_r[:] for _r in _w] for _w in walls]") for p in watched]
         lines += [
             "    try:",
             f"        r = _f{i}({args})",
-            "    except Exception as e:",
+            "    except BaseException as e:",  # SystemExit from a plugin must not end the program
             f"        raise _fail(_impl{i}, {hook_name!r}, e) from e",
-            "    if r is not None:",
         ]
+        # A plugin that changes the wall it was given is named here, not blamed on the next one.
+        lines += [f"    if {p} != _before_{p}: raise _changed(_impl{i}, {hook_name!r}, {p!r})"
+                  for p in watched]
+        if hook_name in SEQUENCE_ANSWERS:
+            # A generator is read once, here: checking it must not consume what the engine gets.
+            lines.append(f"    if r is not None and r.__class__ is not list and r.__class__ is not tuple: "
+                         f"r = _materialise(_impl{i}, {hook_name!r}, r)")
+        lines.append("    if r is not None:")
         if check is not None:
             namespace["_check"] = check
             indent = "        "
@@ -272,11 +315,71 @@ def compile_hook(pm: pluggy.PluginManager, hook_name: str, settings: Any,
     return namespace[hook_name]
 
 
+#: Modules of the plugins shipped with azul-variants (their tests prove they change nothing given).
+SHIPPED_PREFIX = "azul_plugins."
+
+#: Hooks answered with a sequence: an iterator answer is read into a list once.
+SEQUENCE_ANSWERS = ("azul_wall_spaces", "azul_winners", "azul_end_bonuses")
+#: The most items a plugin's sequence answer may have (no game needs more).
+MAX_ANSWER_ITEMS = 1000
+
+
+def _materialise(impl: Any, hook_name: str, answer: Any) -> Any:
+    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__iter__"):
+        return answer  # the hook's check says why it is refused
+    items = []
+    try:
+        for item in answer:
+            items.append(item)
+            if len(items) > MAX_ANSWER_ITEMS:
+                raise _refused(impl, hook_name, answer, f"more than {MAX_ANSWER_ITEMS} items")
+    except PluginError:
+        raise
+    except BaseException as exc:
+        raise _hook_failure(impl, hook_name, exc) from exc
+    return items
+
+
+class _UserInterrupts:
+    """Ctrl-C from the user, told apart from a ``KeyboardInterrupt`` a plugin raises itself:
+    while active, SIGINT sets ``seen`` and the plugin boundary lets that interrupt through."""
+
+    seen = False
+
+    def __init__(self):
+        self.previous: Any = None
+
+    def _handler(self, signum, frame):
+        _UserInterrupts.seen = True
+        raise KeyboardInterrupt
+
+    def __enter__(self) -> "_UserInterrupts":
+        import signal
+        import threading
+        _UserInterrupts.seen = False
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        import signal
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
+def user_interrupts() -> _UserInterrupts:
+    """``with user_interrupts() as interrupts:`` a Ctrl-C while plugin code runs stops the work
+    (``interrupts.seen``) instead of being reported as that plugin's failure."""
+    return _UserInterrupts()
+
+
 def _hook_failure(impl: Any, hook_name: str, exc: BaseException) -> PluginError:
+    if isinstance(exc, KeyboardInterrupt) and _UserInterrupts.seen:
+        raise exc  # the user's Ctrl-C, not the plugin's doing
     filename = getattr(getattr(impl.function, "__code__", None), "co_filename", "")
     location = _location_in(exc, filename)
     return PluginError(
-        f"plugin '{impl.plugin_name}' raised {type(exc).__name__} in {hook_name} at {location}: {exc}",
+        f"plugin '{impl.plugin_name}' raised {type(exc).__name__} in {hook_name} at {location}: {_short(exc)}",
         plugin=impl.plugin_name, hook=hook_name, location=location)
 
 
@@ -284,14 +387,31 @@ def _refused(impl: Any, hook_name: str, result: Any, why: str) -> PluginError:
     code = getattr(impl.function, "__code__", None)
     location = f"{code.co_filename}:{code.co_firstlineno}" if code else ""
     return PluginError(
-        f"plugin '{impl.plugin_name}' returned {result!r} from {hook_name} ({location}): {why}",
+        f"plugin '{impl.plugin_name}' returned {_short_repr(result)} from {hook_name} ({location}): {why}",
         plugin=impl.plugin_name, hook=hook_name, location=location)
+
+
+def _short_repr(value: Any, limit: int = 120) -> str:
+    try:
+        text = repr(value)
+    except BaseException:
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[:limit - 4] + "...>"
+
+
+def _mutated(impl: Any, hook_name: str, argument: str) -> PluginError:
+    code = getattr(impl.function, "__code__", None)
+    location = f"{code.co_filename}:{code.co_firstlineno}" if code else ""
+    return PluginError(
+        f"plugin '{impl.plugin_name}' changed the {argument} it was given in {hook_name} "
+        f"({location}): a hook must not change the game, only answer", plugin=impl.plugin_name,
+        hook=hook_name, location=location)
 
 
 def _call(impl: Any, hook_name: str, kwargs: dict) -> Any:
     try:
         return impl.function(**{a: kwargs[a] for a in impl.argnames})
-    except Exception as exc:
+    except BaseException as exc:  # SystemExit, KeyboardInterrupt: the plugin's failure, named
         raise _hook_failure(impl, hook_name, exc) from exc
 
 

@@ -42,15 +42,26 @@ def _check_bool(result, *args):
     return None if isinstance(result, bool) else "expected true or false"
 
 
+#: The most points one answer of a plugin may give or take: scores, sums and statistics of
+#: a million games stay exact and far from any overflow.
+MAX_POINTS = 10**6
+#: The most tiles of one colour (and tiles per factory) a plugin's table may have.
+MAX_TABLE_TILES = 10_000
+
+
 def _check_points(result, wall, row, column):
     if result.__class__ is not int:
         return "expected a whole number of points"
+    if result > MAX_POINTS:
+        return f"more than {MAX_POINTS} points for one placement"
     return None if result >= 0 else "a placement can't cost points"
 
 
 def _check_penalty(result, floor):
     if result.__class__ is not int:
         return "expected a whole number"
+    if result < -MAX_POINTS:
+        return f"a penalty of more than {MAX_POINTS} points"
     return None if result <= 0 else "a floor penalty can't be positive"
 
 
@@ -60,16 +71,25 @@ def _check_bonuses(result, wall):
     for item in result:
         if (not isinstance(item, (tuple, list)) or len(item) != 2 or not isinstance(item[1], int)
                 or isinstance(item[1], bool)):
-            return f"expected (label, points) pairs, got {item!r}"
+            return f"expected (label, points) pairs, got {_short(item)}"
+        if not -MAX_POINTS <= item[1] <= MAX_POINTS:
+            return f"a bonus of more than {MAX_POINTS} points either way"
     return None
+
+
+def _short(value, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 4] + "...>"
 
 
 def _check_winners(result, scores, walls):
     if isinstance(result, (str, bytes)) or not hasattr(result, "__iter__"):
         return "expected a list of seats"
     seats = list(result)
-    if not seats or any(not isinstance(s, int) or not 0 <= s < len(scores) for s in seats):
+    if not seats or any(s.__class__ is not int or not 0 <= s < len(scores) for s in seats):
         return f"expected seats from 0 to {len(scores) - 1}"
+    if len(set(seats)) != len(seats):
+        return "a seat is named twice"
     return None
 
 
@@ -79,8 +99,8 @@ SUSPECT = {
     "azul_wall_spaces": "r.__class__ is not tuple or len(r) != 1 or r[0].__class__ is not int "
                         "or not 0 <= r[0] < 5 or wall[row][r[0]] is not None",
     "azul_line_accepts": "r.__class__ is not bool",
-    "azul_placement_score": "r.__class__ is not int or r < 0",
-    "azul_floor_penalty": "r.__class__ is not int or r > 0",
+    "azul_placement_score": "r.__class__ is not int or r < 0 or r > 1000000",
+    "azul_floor_penalty": "r.__class__ is not int or r > 0 or r < -1000000",
     "azul_game_over": "r.__class__ is not bool",
 }
 
@@ -93,6 +113,16 @@ CHECKS: dict[str, Callable[..., str | None]] = {
     "azul_winners": _check_winners,
     "azul_end_bonuses": _check_bonuses,
 }
+
+def _table_problem(table: TableSetup) -> str | None:
+    for name in ("factories", "tiles_per_factory", "tiles_per_colour"):
+        value = getattr(table, name, None)
+        if value.__class__ is not int:
+            return f"{name} must be a whole number, not {_short(value)}"
+        if not 0 <= value <= MAX_TABLE_TILES:
+            return f"{name} {value} is out of range (0 to {MAX_TABLE_TILES})"
+    return None
+
 
 #: The answer each setup hook must give: a type, or the words it may be.
 SETUP_ANSWERS: dict[str, type | tuple[str, ...]] = {
@@ -131,6 +161,9 @@ class Rules:
                     raise VariantRulesError(f"plugin '{only[hook]}' decides the rule of {hook} "
                                             f"but does not answer it")
                 raise VariantRulesError(f"no plugin answers {hook}: is the 'standard' plugin listed?")
+            if ok and expected is int and answer > MAX_TABLE_TILES:  # below 0: refused below
+                raise PluginError(f"plugin '{plugin}' returned {answer} from {hook}: out of range "
+                                  f"(at most {MAX_TABLE_TILES})", plugin=plugin, hook=hook)
             if not ok:
                 raise PluginError(f"plugin '{plugin}' returned {answer!r} from {hook}: expected "
                                   f"{expected.__name__ if isinstance(expected, type) else ' or '.join(expected)}",
@@ -240,8 +273,12 @@ class Rules:
             if isinstance(answer, str):
                 raise VariantRulesError(answer)
             if not isinstance(answer, TableSetup):
-                raise PluginError(f"plugin '{plugin}' returned {answer!r} from azul_game_setup: "
+                raise PluginError(f"plugin '{plugin}' returned {_short(answer)} from azul_game_setup: "
                                   "expected a TableSetup", plugin=plugin, hook="azul_game_setup")
+            wrong = _table_problem(answer)
+            if wrong:
+                raise PluginError(f"plugin '{plugin}' returned {_short(answer)} from azul_game_setup: "
+                                  f"{wrong}", plugin=plugin, hook="azul_game_setup")
             table = self._tables[players] = answer
         return table
 

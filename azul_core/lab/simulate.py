@@ -14,10 +14,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from azul_core.engine.plugins import PluginError
+from azul_core.engine.plugins import PluginError, user_interrupts
 from azul_core.engine.state import DEAL, OVER, GameState, IllegalDecision
 from azul_core.lab.stats import CONFIDENCE, describe, mean, wilson_interval
-from azul_core.players.registry import available_bots, build_bot
+from azul_core.players.registry import BotError, ask_bot, available_bots, build_bot
 
 #: A game still running after this many rounds is stopped: a rule never ends it.
 MAX_ROUNDS = 200
@@ -239,13 +239,18 @@ def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_ind
     seed_text = game_seed(seed, game_index)
     rng = random.Random(seed_text)
     factories = bot_factories(rules)
-    try:
-        bots = [build_bot(factories[name], f"{seed_text}:{seat}", think, playouts)
-                for seat, name in enumerate(bot_names)]
-    except KeyError as exc:
-        raise SimulationError(f"unknown bot '{exc.args[0]}' (known: {', '.join(sorted(factories))})") from None
+    bots = []
+    for seat, name in enumerate(bot_names):
+        if name not in factories:
+            raise SimulationError(f"unknown bot '{name}' (known: {', '.join(sorted(factories))})")
+        try:
+            bots.append(build_bot(factories[name], f"{seed_text}:{seat}", think, playouts))
+        except BaseException as exc:  # third-party code: a message, not a traceback
+            raise SimulationError(f"game {game_index}: bot '{name}' could not be made: "
+                                  f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}",
+                                  game_index) from exc
     state = _start_state(rules, players).clone()
-    moves = [_mover(bot) for bot in bots]
+    moves = [_mover(bot, name) for bot, name in zip(bots, bot_names)]
     recorder = None
     if record:
         from azul_core.records.game_record import Recorder
@@ -265,6 +270,8 @@ def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_ind
     except PluginError as exc:
         raise SimulationError(f"game {game_index}: {exc}", game_index, exc.plugin, exc.hook,
                               exc.location) from exc
+    except BotError as exc:
+        raise SimulationError(f"game {game_index}: seat {state.to_move}: {exc}", game_index) from exc
     except IllegalDecision as exc:
         bot = bot_names[state.to_move]
         raise SimulationError(f"game {game_index}: bot '{bot}' (seat {state.to_move}) chose an "
@@ -288,16 +295,16 @@ def _start_state(rules, players: int) -> GameState:
     return cached
 
 
-def _mover(bot):
+def _mover(bot, name: str = "bot"):
     """A function that makes ``bot``'s move on a state and returns the decision it took:
-    the bot's own ``play`` where it has one (a faster path), else choose then apply."""
+    the bot's own ``play`` where it has one (the built-in bots: a faster path), else choose
+    (a failing or silent bot is a ``BotError``), then apply."""
     play = getattr(bot, "play", None)
-    if play is not None:
+    if play is not None and type(bot).__module__.startswith("azul_core."):
         return play
-    choose = bot.choose
 
     def choose_and_apply(state):
-        decision = choose(state)
+        decision = ask_bot(bot, name, state)
         state.apply(decision)
         return decision
     return choose_and_apply
@@ -391,14 +398,15 @@ def simulate(variant, players: int, games: int, seed: Any = 0, bots: str | Seque
     job = _Job(str(variant.path), players, seed, bot_names, str(folder) if folder else None, ref,
                think, playouts)
     numbers = list(range(1, games + 1))
-    if cluster is not None:
-        results = cluster.play(job, variant, numbers, progress)
-    elif workers == 1 or games == 1:
-        results = _play_here(job, numbers, variant, progress)
-    else:
-        results = _play_in_processes(job, numbers, min(workers, games), progress)
+    # The user's Ctrl-C (not a plugin's KeyboardInterrupt) stops the run: SimulationInterrupted.
+    with user_interrupts():
+        if cluster is not None:
+            results = cluster.play(job, variant, numbers, progress)
+        elif workers == 1 or games == 1:
+            results = _play_here(job, numbers, variant, progress)
+        else:
+            results = _play_in_processes(job, numbers, min(workers, games), progress)
     return Simulation(variant.name, players, seed, bot_names, results, job.record_dir)
-
 
 
 def record_variant_ref(variant, folder: Path) -> str:
@@ -447,7 +455,12 @@ def write_records(folder: str, results: Sequence[GameResult]) -> None:
     result (written: not carried across processes)."""
     from azul_core.records.game_record import write_record
     for result in results:
-        write_record(Path(folder) / f"game-{result.game:05d}.json", result.record, durable=False)
+        target = Path(folder) / f"game-{result.game:05d}.json"
+        try:
+            write_record(target, result.record, durable=False)
+        except OSError as exc:  # a full disk, a folder gone: a message, not a traceback
+            raise SimulationError(f"game {result.game}: can't write its record {target}: "
+                                  f"{exc.strerror or exc}", result.game) from None
         result.record = None
 
 
@@ -465,25 +478,85 @@ def _play_here(job: _Job, numbers: list[int], variant, progress) -> list[GameRes
 
 
 def _play_in_processes(job: _Job, numbers: list[int], workers: int, progress=None) -> list[GameResult]:
+    """Play in ``workers`` processes. SIGTERM to this process ends the workers too (and is a
+    ``SimulationError``); a worker whose parent is gone, however it went, ends itself."""
     from concurrent.futures import ProcessPoolExecutor
     size = max(1, min(250, len(numbers) // (workers * 4)))
     chunks = [numbers[i:i + size] for i in range(0, len(numbers), size)]
     results: list[GameResult] = []
-    pool = ProcessPoolExecutor(max_workers=workers)
-    try:
-        # Collected in game order, so a failing run reports its first failing game.
-        for chunk_results in pool.map(_play_games, [job] * len(chunks), chunks):
-            results.extend(chunk_results)
-            if progress is not None:
-                progress(len(results), len(numbers))
-    except KeyboardInterrupt:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise SimulationInterrupted(len(results), len(numbers), job.record_dir) from None
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent, initargs=(os.getpid(),))
+    with _TerminateAsException():
+        try:
+            # Collected in game order, so a failing run reports its first failing game.
+            for chunk_results in pool.map(_play_games, [job] * len(chunks), chunks):
+                results.extend(chunk_results)
+                if progress is not None:
+                    progress(len(results), len(numbers))
+        except KeyboardInterrupt:
+            _end_workers(pool)
+            raise SimulationInterrupted(len(results), len(numbers), job.record_dir) from None
+        except _Terminated:
+            _end_workers(pool)
+            raise SimulationError(f"stopped by SIGTERM after {len(results)} of {len(numbers)} "
+                                  "games; the worker processes were ended") from None
+        except BaseException:
+            _end_workers(pool)
+            raise
     pool.shutdown()
     return results
+
+
+class _Terminated(BaseException):
+    """SIGTERM arrived while games were played in processes."""
+
+
+class _TerminateAsException:
+    """While games are played in processes, SIGTERM raises ``_Terminated`` (so the workers are
+    ended before this process goes); only in the main thread, where signals are handled."""
+
+    def __enter__(self):
+        import signal
+        import threading
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            def terminated(signum, frame):
+                raise _Terminated()
+            self.previous = signal.signal(signal.SIGTERM, terminated)
+        return self
+
+    def __exit__(self, *exc_info):
+        import signal
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+        return False
+
+
+def _end_workers(pool) -> None:
+    processes = list(getattr(pool, "_processes", {}).values())  # no public way to reach them
+    for process in processes:
+        try:
+            process.terminate()
+        except Exception:
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join(timeout=5)
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker: end this process when the parent is gone (a SIGKILL leaves no time to say).
+    Ctrl-C reaches the whole process group: the parent alone handles it, and ends the workers."""
+    import signal
+    import threading
+    import time
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch():
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+    threading.Thread(target=watch, name="azul-parent-watch", daemon=True).start()
 
 
 _LOADED: dict[str, Any] = {}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from importlib import metadata
 from typing import Any, Callable
 
+from azul_core.engine.plugins import PluginError
 from azul_core.players.bots import GreedyBot, RandomBot
 
 BOT_ENTRY_POINT_GROUP = "azul.bots"
@@ -68,7 +69,11 @@ def make_bot(name: str, rules=None, seed: Any = None, think: float | None = None
     bots = available_bots(rules)
     if name not in bots:
         raise KeyError(f"unknown bot '{name}' (known: {', '.join(sorted(bots))})")
-    return build_bot(bots[name], seed, think, playouts)
+    try:
+        return build_bot(bots[name], seed, think, playouts)
+    except BaseException as exc:  # third-party code: its failure is a message
+        raise BotError(f"bot '{name}' could not be made: {type(exc).__name__}{_where(exc)}: "
+                       f"{' '.join(str(exc).split())[:300]}") from exc
 
 
 def build_bot(factory: Callable[..., Any], seed: Any, think: float | None, playouts: int | None):
@@ -78,3 +83,29 @@ def build_bot(factory: Callable[..., Any], seed: Any, think: float | None, playo
     if playouts is None:
         return factory(seed=seed, think=think)
     return factory(seed=seed, think=think, playouts=playouts)
+
+
+class BotError(Exception):
+    """A bot that failed to choose: it raised (even ``SystemExit``), or returned nothing."""
+
+
+def ask_bot(bot, name: str, state) -> tuple:
+    """``bot.choose(state)``, with a bot's failure turned into a one-line ``BotError`` naming
+    the bot and where it failed; a bot is third-party code and must not end the program."""
+    try:
+        decision = bot.choose(state)
+    except PluginError:
+        raise  # a rule plugin failed while the bot looked ahead: that plugin is named already
+    except BaseException as exc:
+        raise BotError(f"bot '{name}' raised {type(exc).__name__} in choose{_where(exc)}: "
+                       f"{' '.join(str(exc).split())[:300]}") from exc
+    if decision is None:
+        raise BotError(f"bot '{name}' returned nothing from choose: expected a decision "
+                       "(one of state.legal_decisions())")
+    return decision
+
+
+def _where(exc: BaseException) -> str:
+    import traceback
+    frames = traceback.extract_tb(exc.__traceback__)
+    return f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""

@@ -21,7 +21,7 @@ from azul_core.colours import NAMES
 from azul_core.engine.notation import NotationError, parse_decision
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import DEAL, DRAFT, PLACE, GameState, IllegalDecision
-from azul_core.players.registry import HUMAN, available_bots, broken_bots, build_bot
+from azul_core.players.registry import HUMAN, BotError, ask_bot, available_bots, broken_bots, build_bot
 from azul_core.players.render import (
     LegalFilterError,
     describe_decision,
@@ -173,6 +173,8 @@ class GameSession:
         self.humans = [seat for seat, kind in enumerate(kinds) if kind == HUMAN]
         self.last: str | None = None
         self.save_failed = False
+        #: why the last save failed, or None when the game on disk is the game as it stands
+        self.unsaved: str | None = None
         #: the round being played: each seat's (score, floor points) at its start, its placements
         self.round_start: list[tuple[int, int]] = []
         self.placements: list[tuple[int, int, int, int, int]] = []
@@ -198,14 +200,14 @@ class GameSession:
 
     @classmethod
     def resume(cls, path: Path, players: str | None, record: Path | None, think: float | None,
-               **options) -> "GameSession":
+               trust=None, **options) -> "GameSession":
         from azul_core.variants.loading import VariantError, looks_like_path
         try:
             saved = read_record(path)
         except RecordError as exc:
             raise SessionError(f"can't resume: {exc}") from None
         try:
-            variant = record_variant(saved)
+            variant = record_variant(saved, trust)  # a record runs code only with consent
         except VariantError as exc:
             raise SessionError([f"can't resume {path}: variant {p}" for p in exc.problems]) from None
         try:
@@ -268,11 +270,40 @@ class GameSession:
             if not self.save_failed:
                 self.say(f"warning: can't save the game to {self.path}: {exc.strerror or exc}", "bold red")
             self.save_failed = True
+            self.unsaved = f"{exc.strerror or exc}"
+        else:
+            self.unsaved = None
+
+    def _left(self, saved_message: str) -> int:
+        """The last lines and the exit code: 0 only if the game as it stands is on disk."""
+        if self.unsaved is not None:
+            self.say(f"azul: the game was NOT saved to {self.path}: {self.unsaved}", "bold red")
+            return INVALID
+        self.say(saved_message)
+        return 0
 
     # ------------------------------------------------------------ playing
 
     def run(self) -> int:
-        """Play until the game ends or the player leaves; the exit code."""
+        """Play until the game ends or the player leaves; the exit code. The record is locked
+        while the game is played: a second process resuming it is refused."""
+        from azul_core.players.game_lock import GameLock, GameLocked
+        from azul_core.records.game_record import remove_stale_temporaries
+        try:
+            lock = GameLock.acquire(self.path)
+        except GameLocked as exc:
+            self.say(f"azul: can't play: {exc}", "bold red")
+            return INVALID
+        except OSError as exc:
+            self.say(f"azul: can't save the game to {self.path}: {exc.strerror or exc}", "bold red")
+            return INVALID
+        try:
+            remove_stale_temporaries(self.path)  # left by a save that crashed
+            return self._run()
+        finally:
+            lock.release()
+
+    def _run(self) -> int:
         self.save()
         if self.save_failed:
             return INVALID
@@ -285,27 +316,32 @@ class GameSession:
         except (_Quit, EOFError, KeyboardInterrupt):
             self.save()
             self.say("")
-            self.say(f"Game saved to {self.path}")
-            self.say(f"Continue it with: azul play --resume {self.path}")
-            return 0
+            code = self._left(f"Game saved to {self.path}")
+            if code == 0:
+                self.say(f"Continue it with: azul play --resume {self.path}")
+            return code
+        except BotError as exc:
+            self.save()
+            self.say(f"azul: {' '.join(str(exc).split())[:500]}; the game stops", "bold red")
+            return self._left(f"The game up to the last good move is saved to {self.path}") or INVALID
         except PluginError as exc:
             # The record holds only decisions the engine accepted: it replays up to the last one.
             self.recorder.state = None
             self.state = None
             try:
                 self.recorder.save(self.path)
-            except OSError:
-                pass
+                self.unsaved = None
+            except OSError as error:
+                self.unsaved = f"{error.strerror or error}"
             self.say(f"azul: a rule plugin failed, the game stops: {' '.join(str(exc).split())}",
                      "bold red")
-            self.say(f"The game up to the last good move is saved to {self.path}")
+            self._left(f"The game up to the last good move is saved to {self.path}")
             if os.environ.get("AZUL_DEBUG") == "1":
                 raise
             return INVALID
         self.draw()
         self.console.print(draw_result(self.state, self.names))
-        self.say(f"Game saved to {self.path}")
-        return 0
+        return self._left(f"Game saved to {self.path}")
 
     def _loop(self) -> None:
         state_changed = True
@@ -325,9 +361,16 @@ class GameSession:
             seat = state.to_move
             if seat in self.bots:
                 move = len(self.recorder.rounds[-1].actions)
-                bot = build_bot(self.bots[seat], f"{self.seed}:seat:{seat}:round:{state.round}:move:{move}",
-                                self.think, self.playouts)
-                decision = bot.choose(state)
+                try:
+                    bot = build_bot(self.bots[seat], f"{self.seed}:seat:{seat}:round:{state.round}:move:{move}",
+                                    self.think, self.playouts)
+                except BaseException as exc:  # third-party code: its failure is a message
+                    raise BotError(f"bot '{self.kinds[seat]}' could not be made: {type(exc).__name__}: "
+                                   f"{' '.join(str(exc).split())[:300]}") from exc
+                decision = ask_bot(bot, self.kinds[seat], state)
+                if decision not in state.legal_decisions():
+                    raise BotError(f"bot '{self.kinds[seat]}' chose {str(decision)[:80]}, which is "
+                                   "not a legal decision here")
                 self._take(decision)
                 state_changed = True
                 continue

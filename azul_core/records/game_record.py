@@ -12,6 +12,7 @@ and seat of the first problem.
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import re
@@ -23,6 +24,7 @@ from typing import Any, Iterator
 from azul_core.colours import LETTERS
 from azul_core.engine.notation import format_decision, parse_decision
 from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters
+from azul_core.variants.limits import InputRefused, read_regular_file, walk_problems
 
 FORMAT = "azul-record/1"
 #: Records larger than this are refused before they are parsed.
@@ -146,14 +148,12 @@ def read_record(path: str | Path, max_bytes: int = MAX_RECORD_BYTES) -> GameReco
     """Read and check the shape of a record file; ``RecordError`` says what is wrong."""
     shown = str(path)
     try:
-        with open(path, "rb") as stream:
-            data = stream.read(max_bytes + 1)
-    except FileNotFoundError:
-        raise RecordError("no such file", shown) from None
-    except IsADirectoryError:
-        raise RecordError("is a folder, not a record file", shown) from None
-    except OSError as exc:
-        raise RecordError(f"can't be read: {exc.strerror or exc}", shown) from None
+        data = read_regular_file(path, max_bytes)
+    except InputRefused as exc:
+        reason = exc.reason
+        if reason.startswith("a folder"):
+            reason = "is a folder, not a record file"
+        raise RecordError(reason, shown) from None
     return parse_record(data, shown, max_bytes)
 
 
@@ -167,14 +167,51 @@ def parse_record(text: str | bytes, origin: str = "", max_bytes: int = MAX_RECOR
         except UnicodeDecodeError as exc:
             raise RecordError(f"not UTF-8 text (byte {exc.start})", origin) from None
     try:
-        data = json.loads(text, parse_constant=_refuse_constant)
+        data = json.loads(text, parse_constant=_refuse_constant, parse_int=_bounded_int,
+                          parse_float=_bounded_float, object_pairs_hook=_object_without_duplicates)
+    except _DuplicateKey as exc:
+        raise RecordError(f"not a record: the key {_show(exc.key)} appears twice in one object "
+                          "(a reader would silently keep one of them)", origin) from None
     except RecursionError:
         raise RecordError("not a record: JSON nested too deeply", origin) from None
     except json.JSONDecodeError as exc:
         raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", origin) from None
     except ValueError as exc:  # a number too long to convert, or NaN/Infinity
         raise RecordError(f"not JSON: {str(exc).splitlines()[0]}", origin) from None
+    for path, problem in walk_problems(data):
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+        raise RecordError(f"{_show(where) if len(where) > _SHOWN_CHARS else where or 'the record'}: "
+                          f"{problem}", origin)
     return record_from_data(data, origin)
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _object_without_duplicates(pairs: list) -> dict:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen = set()
+        for key, _value in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return data
+
+
+def _bounded_int(text: str) -> int:
+    if len(text) > 40:
+        raise ValueError(f"a number of {len(text)} digits is out of range")
+    return int(text)
+
+
+def _bounded_float(text: str) -> float:
+    if len(text) > 40:
+        raise ValueError(f"a number of {len(text)} characters is out of range")
+    return float(text)
 
 
 def _refuse_constant(name: str):
@@ -344,8 +381,11 @@ def write_record(path: str | Path, data: dict, durable: bool = True) -> None:
     """Write ``data`` (a record as a dict) to ``path`` through a temporary file and a rename."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=temporary_prefix(path), suffix=".tmp")
     try:
+        # mkstemp makes the file 0600; a saved record gets the user's usual mode, as any file would.
+        if hasattr(os, "fchmod"):
+            os.fchmod(handle, 0o666 & ~_umask())
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(dumps_record(data))
             if durable:
@@ -358,6 +398,52 @@ def write_record(path: str | Path, data: dict, durable: bool = True) -> None:
         except OSError:
             pass
         raise
+    if durable:
+        _sync_folder(path.parent)
+
+
+def temporary_prefix(path: Path) -> str:
+    """The start of the names of ``write_record``'s temporary files for ``path``."""
+    return f".{path.name}."
+
+
+def remove_stale_temporaries(path: Path) -> list[Path]:
+    """Remove temporary files a crashed save of ``path`` left behind (call it while no other
+    process writes ``path``: the game lock); the files removed."""
+    removed = []
+    try:
+        candidates = list(path.parent.glob(f"{glob.escape(temporary_prefix(path))}*.tmp"))
+    except OSError:
+        return removed
+    for candidate in candidates:
+        try:
+            candidate.unlink()
+            removed.append(candidate)
+        except OSError:
+            pass
+    return removed
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable: sync the folder's entry (POSIX; elsewhere a no-op)."""
+    if os.name != "posix":
+        return
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass  # some file systems can't sync a folder; the file itself is synced
+    finally:
+        os.close(handle)
 
 
 # ---------------------------------------------------------------- variants
@@ -366,27 +452,31 @@ def write_record(path: str | Path, data: dict, durable: bool = True) -> None:
 _VARIANTS: dict[tuple, Any] = {}
 
 
-def record_variant(record: GameRecord):
+def record_variant(record: GameRecord, trust: Any = None):
     """The record's variant, loaded once per process (``VariantError`` if it can't be).
 
-    A name is a built-in (or discovered) variant; a path is relative to the
-    record's own folder.
+    A name is a built-in (or discovered) variant; a path is a file inside the
+    record's own folder. A record is data: the plugin files and modules its
+    variant lists run only with the user's consent, ``trust`` (a
+    ``variants.loading.Trust``: ``--variant FILE`` or ``--trust``).
     """
     from azul_core.engine.plugins import PluginError
     from azul_core.variants.files import Problem
-    from azul_core.variants.loading import VariantError, find_variant, load_variant, looks_like_path
+    from azul_core.variants.loading import Trust, VariantError, load_variant, looks_like_path, record_variant_path
     ref = record.variant
-    key = (ref, str(record.folder.resolve())) if looks_like_path(ref) else (ref, None)
+    trust = trust if trust is not None else Trust()
+    key = (ref, str(record.folder.resolve()) if looks_like_path(ref) else None, trust)
     cached = _VARIANTS.get(key)
     if cached is None:
         try:
-            cached = load_variant(find_variant(ref, record.folder))
+            path = record_variant_path(ref, record.folder, trust)
+            cached = load_variant(path, trust.rule_for(path))
         except VariantError as exc:
             cached = exc
         except PluginError as exc:
             cached = VariantError([Problem(ref, 1, 1, str(exc))])
         except Exception as exc:  # a reader's own failure on a hostile file: still one line
-            reason = (str(exc).splitlines() or [""])[0]
+            reason = (str(exc).splitlines() or [""])[0][:200]
             cached = VariantError([Problem(ref, 1, 1, f"can't be loaded: {type(exc).__name__}: {reason}")])
         _VARIANTS[key] = cached
     if isinstance(cached, Exception):
@@ -510,17 +600,17 @@ def replay_state(record: GameRecord, variant: Any = None) -> GameState:
 # ---------------------------------------------------------------- validating
 
 
-def validate_record(path: str | Path, max_bytes: int = MAX_RECORD_BYTES) -> dict:
+def validate_record(path: str | Path, max_bytes: int = MAX_RECORD_BYTES, trust: Any = None) -> dict:
     """Validate a record file: a report with ``valid``, ``finished``, the replayed scores and
     every error found (see ``check_record``). Never raises for a bad file."""
     try:
         record = read_record(path, max_bytes)
     except RecordError as exc:
         return _report(str(path), None, [_error(exc.reason)])
-    return check_record(record, str(path))
+    return check_record(record, str(path), trust)
 
 
-def check_record(record: GameRecord, path: str | None = None) -> dict:
+def check_record(record: GameRecord, path: str | None = None, trust: Any = None) -> dict:
     """Replay a record and compare it with what it claims.
 
     Reports the first action that can't be replayed, factory fills that
@@ -533,7 +623,7 @@ def check_record(record: GameRecord, path: str | None = None) -> dict:
     from azul_core.variants.loading import VariantError
     shown = path if path is not None else (record.origin or "")
     try:
-        variant = record_variant(record)
+        variant = record_variant(record, trust)
     except VariantError as exc:
         return _report(shown, record, [_error(f"variant: {p}") for p in exc.problems])
     rules = variant.rules
@@ -629,4 +719,4 @@ def _report(path: str, record: GameRecord | None, errors: list[dict],
 __all__ = ["FORMAT", "MAX_RECORD_BYTES", "GameRecord", "RoundRecord", "ResultRecord", "RecordError",
            "ReplayError", "ReplayStep", "Recorder", "read_record", "parse_record", "record_from_data",
            "dumps_record", "write_record", "record_variant", "iter_replay", "replay_state",
-           "validate_record", "check_record", "describe_error"]
+           "validate_record", "check_record", "describe_error", "remove_stale_temporaries"]

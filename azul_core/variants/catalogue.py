@@ -7,26 +7,28 @@ from typing import Any
 
 from azul_core import API_VERSION, hookspecs
 from azul_core.engine.plugins import PluginError, installed_plugins, load_plugin, new_manager
-from azul_core.variants.loading import VariantError, builtin_variants, known_variants, load_variant
+from azul_core.variants.loading import builtin_variants, describe_variant_file, known_variants
 
 
 def variant_entries() -> list[dict]:
     """Every known variant (built-in first, then by name): its path, players and description,
-    or why it does not load."""
+    or why it can't be read. The files are read as YAML/TOML only: a listing imports no plugin
+    (a folder's ``variants/evil.yaml`` must not run ``evil.py``); a plugin file is imported
+    when its variant is used."""
     builtin = builtin_variants()
     entries = []
     for name, path in known_variants().items():
         entry = {"name": name, "path": str(path), "builtin": name in builtin and builtin[name] == path,
                  "players": [], "description": "", "valid": True}
         try:
-            variant = load_variant(path)
-        except VariantError as exc:
-            entry.update(valid=False, error=f"{exc.problems[0]}" + (
-                f" (and {len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""))
-        except Exception as exc:  # a broken third-party plugin must not break the listing
+            found = describe_variant_file(path)
+        except Exception as exc:  # a reader's failure on one file must not break the listing
             entry.update(valid=False, error=f"{type(exc).__name__}: {' '.join(str(exc).split())}")
         else:
-            entry.update(players=list(variant.players), description=variant.description)
+            if found["error"]:
+                entry.update(valid=False, error=found["error"])
+            else:
+                entry.update(players=list(found["players"]), description=found["description"])
         entries.append(entry)
     entries.sort(key=lambda e: (not e["builtin"], e["name"]))
     return entries

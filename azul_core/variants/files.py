@@ -15,9 +15,19 @@ from typing import Any
 
 import yaml
 
+from azul_core.variants.limits import MAX_DEPTH, InputRefused, read_regular_file, value_problem, walk_problems
+
 #: Refuse documents whose aliases would expand past this many nodes (an alias bomb).
 MAX_NODES = 20_000
-MAX_FILE_BYTES = 1_000_000
+#: A variant file is a page of settings: anything larger is refused unread.
+MAX_FILE_BYTES = 64 * 1024
+#: Lines plus commas: the pure-Python YAML parser takes about 0.2 ms per item, so a
+#: file of many small items (a 1 MB flow list took 8.7 s) is refused before parsing.
+MAX_ITEMS = 4_000
+#: Parts of one dotted TOML key or table header (the TOML parser is quadratic in them).
+MAX_KEY_PARTS = 32
+#: The longest digit string read as a number (a 5000-digit integer is not a setting).
+MAX_NUMBER_CHARS = 40
 
 EMPTY_FILE = "the file is empty: a variant file is a mapping with at least 'plugins' or 'extends'"
 
@@ -82,6 +92,7 @@ class _LocatingLoader(yaml.SafeLoader):
     def construct_mapping(self, node, deep=False):
         mapping = Located()
         mapping.start = _mark(node)
+        as_text: dict = {}  # {3: 7, "3": 8} would become one setting: refused
         self.flatten_mapping(node)
         for key_node, value_node in node.value:
             key = self.construct_object(key_node, deep=True)
@@ -95,10 +106,22 @@ class _LocatingLoader(yaml.SafeLoader):
                 self._problem(key_node, f"duplicate key '{key}' (first at line {first[0]}); "
                                         "YAML would silently keep only the last")
                 continue
+            same = as_text.setdefault(str(key), key)
+            if same is not key:
+                first = mapping.where[same]
+                self._problem(key_node, f"keys {same!r} (line {first[0]}) and {key!r} are the same "
+                                        "key once read as text: write it once")
+                continue
             mapping[key] = self.construct_object(value_node, deep=True)
             mapping.where[key] = _mark(key_node)
             mapping.value_where[key] = _mark(value_node)
         return mapping
+
+    def construct_yaml_int(self, node):
+        if len(node.value) > MAX_NUMBER_CHARS:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"a number of {len(node.value)} characters is out of range", node.start_mark)
+        return super().construct_yaml_int(node)
 
     def construct_located_sequence(self, node):
         items = LocatedList(self.construct_object(child, deep=True) for child in node.value)
@@ -114,6 +137,35 @@ _LocatingLoader.add_constructor(
     yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LocatingLoader.construct_mapping)
 _LocatingLoader.add_constructor(
     yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _LocatingLoader.construct_located_sequence)
+_LocatingLoader.add_constructor("tag:yaml.org,2002:int", _LocatingLoader.construct_yaml_int)
+
+
+def _scalar_problems(node, shown: str) -> list[Problem]:
+    """Strings too long, lone surrogates and nesting too deep, at their line, before building."""
+    problems = []
+    stack = [(node, 0)]
+    seen = set()
+    while stack and len(problems) < 20:
+        current, depth = stack.pop()
+        if id(current) in seen:  # an alias: checked where it was defined
+            continue
+        seen.add(id(current))
+        if isinstance(current, yaml.ScalarNode):
+            if current.tag != "tag:yaml.org,2002:int":
+                reason = value_problem(current.value)
+                if reason:
+                    problems.append(Problem(shown, *_mark(current), reason))
+            continue
+        if depth >= MAX_DEPTH:
+            problems.append(Problem(shown, *_mark(current), f"nested more than {MAX_DEPTH} levels deep"))
+            continue
+        if isinstance(current, yaml.MappingNode):
+            for key, value in current.value:
+                stack.append((key, depth + 1))
+                stack.append((value, depth + 1))
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend((child, depth + 1) for child in current.value)
+    return sorted(problems, key=lambda p: (p.line, p.column))
 
 
 def _node_count(node, limit: int) -> int:
@@ -143,18 +195,36 @@ def read_mapping(path: Path, shown: str | None = None) -> tuple[Located | None, 
     """Read a variant file into a ``Located`` mapping, with every problem found."""
     shown = shown or str(path)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        return None, [Problem(shown, 1, 1, f"can't read the file: {exc.strerror or exc}")]
-    if len(raw) > MAX_FILE_BYTES:
-        return None, [Problem(shown, 1, 1, f"the file is larger than {MAX_FILE_BYTES} bytes")]
+        raw = read_regular_file(path, MAX_FILE_BYTES)
+    except InputRefused as exc:
+        return None, [Problem(shown, 1, 1, f"the file is {exc.reason}" if exc.reason.startswith(
+            ("larger", "a ", "not")) else exc.reason)]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         return None, [Problem(shown, 1, 1, f"not UTF-8 text ({exc.reason} at byte {exc.start})")]
-    if path.suffix.lower() == ".toml":
+    toml = path.suffix.lower() == ".toml"
+    refused = _shape_problem(text, shown, toml)
+    if refused:
+        return None, [refused]
+    if toml:
         return _read_toml(text, shown)
     return _read_yaml(text, shown)
+
+
+def _shape_problem(text: str, shown: str, toml: bool) -> Problem | None:
+    """Refuse, before parsing, shapes that would take the parser seconds: no variant needs them."""
+    items = text.count("\n") + text.count(",")
+    if items > MAX_ITEMS:
+        return Problem(shown, 1, 1, f"more than {MAX_ITEMS} lines and list items: "
+                                    "too many for a variant file, refused unparsed")
+    if toml:
+        for number, line in enumerate(text.splitlines(), 1):
+            key = line.split("=", 1)[0] if "=" in line else line
+            if key.count(".") >= MAX_KEY_PARTS and (line.lstrip().startswith("[") or "=" in line):
+                return Problem(shown, number, 1, f"a dotted key of more than {MAX_KEY_PARTS} parts: "
+                                                 "refused unparsed")
+    return None
 
 
 def _read_yaml(text: str, shown: str) -> tuple[Located | None, list[Problem]]:
@@ -173,7 +243,12 @@ def _read_yaml(text: str, shown: str) -> tuple[Located | None, list[Problem]]:
             return None, [Problem(shown, *_mark(node),
                                   f"the document expands to more than {MAX_NODES} values "
                                   "(nested aliases?): refused")]
+        found = _scalar_problems(node, shown)
+        if found:
+            return None, problems + found
         data = loader.construct_document(node)
+    except RecursionError:
+        return None, [Problem(shown, 1, 1, f"nested more than {MAX_DEPTH} levels deep: refused")]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         if exc.context_mark and (exc.context or "").startswith("while parsing a flow"):
@@ -217,8 +292,12 @@ def _read_toml(text: str, shown: str) -> tuple[Located | None, list[Problem]]:
         import tomli as tomllib
     positions, duplicates = _toml_positions(text)
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        data = tomllib.loads(text, parse_float=_bounded_float)
+    except RecursionError:
+        return None, [Problem(shown, 1, 1, f"nested more than {MAX_DEPTH} levels deep: refused")]
+    except ValueError as exc:
+        if not isinstance(exc, tomllib.TOMLDecodeError):  # a number too long to convert
+            return None, [Problem(shown, 1, 1, f"TOML error: {str(exc).splitlines()[0][:200]}")]
         if duplicates:  # the parser names only the end of the document for these
             return None, [Problem(shown, line, col, message) for line, col, message in duplicates]
         message = str(exc)
@@ -227,7 +306,29 @@ def _read_toml(text: str, shown: str) -> tuple[Located | None, list[Problem]]:
         return None, [Problem(shown, line, col, f"TOML syntax error: {message.split(' (at ')[0]}")]
     if not data:
         return None, [Problem(shown, 1, 1, EMPTY_FILE)]
-    return _locate_toml(data, positions, ()), []
+    located = _locate_toml(data, positions, ())
+    found = [Problem(shown, *_toml_place(located, path), f"{'.'.join(map(str, path))}: {message}")
+             for path, message in walk_problems(located)]
+    if found:
+        return None, found[:20]
+    return located, []
+
+
+def _bounded_float(text: str) -> float:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise ValueError(f"a number of {len(text)} characters is out of range")
+    return float(text)
+
+
+def _toml_place(located: Located, path: tuple) -> tuple[int, int]:
+    """The place of the deepest key of ``path`` that has one."""
+    place, mapping = located.start, located
+    for key in path:
+        if not isinstance(mapping, Located):
+            break
+        place = mapping.where.get(key, place)
+        mapping = mapping.get(key) if isinstance(mapping.get(key), Located) else None
+    return place
 
 
 def _toml_error_place(message: str, text: str) -> tuple[int, int]:

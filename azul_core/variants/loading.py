@@ -33,9 +33,11 @@ from azul_core.engine.plugins import (
     LoadedPlugin,
     PluginError,
     ask_all,
+    code_of,
     load_plugin,
     new_manager,
     register_plugins,
+    runs_code,
     unknown_hooks,
 )
 from azul_core.engine.rulebook import Rules, VariantRulesError
@@ -249,17 +251,95 @@ def _shown(path: Path) -> str:
 # ---------------------------------------------------------------- resolving
 
 
-def load_variant(ref: str | Path) -> Variant:
-    """Load a variant by built-in name or file path: every problem at once in a ``VariantError``."""
+def load_variant(ref: str | Path, code: "CodeRule | None" = None) -> Variant:
+    """Load a variant by built-in name or file path: every problem at once in a ``VariantError``.
+
+    ``code``: ``None`` when the user named this variant (its plugin files and
+    modules may run), else the rule for code that nobody named (see ``CodeRule``).
+    """
     path = ref if isinstance(ref, Path) else find_variant(ref)
     problems: list[Problem] = []
     merged = _read_chain(path, problems)
     if merged is None:
         raise VariantError(_in_file_order(problems))
-    variant = _Resolver(path, merged, problems).resolve()
+    variant = _Resolver(path, merged, problems, code).resolve()
     if problems or variant is None:
         raise VariantError(_in_file_order(problems))
     return variant
+
+
+# ---------------------------------------------------------------- what code may run
+
+
+@dataclass(frozen=True)
+class CodeRule:
+    """What plugin code a variant that the user did not name may run.
+
+    Installed plugins (entry points) always load: installing them was the
+    consent. A plugin ``.py`` file or a module from the Python path is code
+    that the variant file points to; it runs only when ``allowed``. Otherwise
+    it is not imported: ``refused`` (how to allow it, for the message) makes
+    it a problem of the variant; with ``skip`` it is only listed in
+    ``CodeRule.skipped`` (``azul validate --no-code``).
+    """
+
+    allowed: bool = False
+    refused: str = ""
+    skip: bool = False
+    skipped: list = field(default_factory=list, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class Trust:
+    """The consent a user gave for the code that game records point to.
+
+    ``variant_files``: variant files named on the command line (``--variant
+    FILE``): a record naming one of them may load it, wherever it is, and run
+    its plugins. ``everything`` (``--trust``): any record variant inside the
+    record's folder may run its plugins.
+    """
+
+    variant_files: frozenset = frozenset()
+    everything: bool = False
+
+    @classmethod
+    def of(cls, files=(), everything: bool = False) -> "Trust":
+        return cls(frozenset(Path(f).resolve() for f in files), everything)
+
+    def names(self, path: Path) -> bool:
+        return path.resolve() in self.variant_files
+
+    def rule_for(self, path: Path) -> CodeRule:
+        if self.everything or self.names(path):
+            return CodeRule(allowed=True)
+        return CodeRule(refused=f"allow it with --variant {_shown(path)} or --trust")
+
+
+def record_variant_path(ref: str, folder: Path, trust: Trust | None = None) -> Path:
+    """The file of a variant that a game record names: a known variant by name, or a file inside
+    the record's own folder (no absolute path, no '..', no symlink out), unless the user named
+    that very file (``trust.variant_files``). ``VariantError`` says why not."""
+    if not looks_like_path(ref):
+        return find_variant(ref)
+    candidate = Path(ref)
+    target = candidate if candidate.is_absolute() else folder / candidate
+    if trust is not None and target.exists() and trust.names(target):
+        return target
+    allow = f"name it with --variant {_shown(Path(os.path.normpath(target)))} to use it anyway"
+    if candidate.is_absolute() or candidate.drive:
+        raise VariantError([Problem(ref, 0, 0, "a record may name a variant file only inside its own "
+                                               f"folder, not an absolute path: refused; {allow}")])
+    if ".." in candidate.parts:
+        raise VariantError([Problem(ref, 0, 0, "a record may name a variant file only inside its own "
+                                               f"folder, not through '..': refused; {allow}")])
+    if not target.is_file():
+        raise VariantError([Problem(ref, 0, 0, "variant file not found")])
+    inside = folder.resolve()
+    resolved = target.resolve()
+    if inside not in resolved.parents:
+        raise VariantError([Problem(ref, 0, 0, f"a symbolic link out of the record's folder "
+                                               f"(to {resolved}): refused; {allow}")])
+    return target
 
 
 def _in_file_order(problems: list[Problem]) -> list[Problem]:
@@ -271,11 +351,13 @@ def _in_file_order(problems: list[Problem]) -> list[Problem]:
 class _Resolver:
     """Checks a merged variant field by field and builds its ``Rules``, collecting problems."""
 
-    def __init__(self, path: Path, merged: _Merged, problems: list[Problem]):
+    def __init__(self, path: Path, merged: _Merged, problems: list[Problem],
+                 code: CodeRule | None = None):
         self.path = path
         self.merged = merged
         self.data = merged.data
         self.problems = problems
+        self.code = code
 
     def place(self, key: str, index: int | None = None, value: bool = False) -> Place:
         """Where dotted ``key`` was written (its value with ``value``; item ``index`` of a list)."""
@@ -437,6 +519,16 @@ class _Resolver:
         plugins: list[LoadedPlugin] = []
         failed = False
         for index, ref in enumerate(refs):
+            if self.code is not None and not self.code.allowed and runs_code(ref):
+                what = code_of(ref, self.merged.plugin_dir)
+                listed = "{}:{}".format(*self.place("plugins", index)[:2])
+                if self.code.skip:
+                    self.code.skipped.append(f"{listed}: plugin {ref!r} ({what}) was not run")
+                else:
+                    self.problem("plugins", f"plugin {ref!r} would run the code of {what}: not run, "
+                                            f"since no one named this variant; {self.code.refused}", index)
+                failed = True
+                continue
             try:
                 plugin = load_plugin(ref, self.merged.plugin_dir)
             except PluginError as exc:
@@ -601,5 +693,35 @@ def _normalise(setting: Setting, value: Any) -> Any:
     return value
 
 
-__all__ = ["Variant", "VariantError", "Problem", "load_variant", "find_variant", "builtin_variants",
+__all__ = ["Variant", "VariantError", "Problem", "CodeRule", "Trust", "record_variant_path",
+           "check_without_code", "describe_variant_file", "load_variant", "find_variant", "builtin_variants",
            "discovered_variants", "known_variants", "read_mapping", "unknown_hooks"]
+
+
+def check_without_code(path: Path) -> tuple[list[Problem], list[str]]:
+    """Check a variant file running none of its plugin files or modules: syntax, keys,
+    ``extends``, and the settings of installed plugins. Returns the problems and a line for
+    each plugin that was not run."""
+    problems: list[Problem] = []
+    merged = _read_chain(path, problems)
+    rule = CodeRule(skip=True)
+    if merged is not None:
+        _Resolver(path, merged, problems, rule).resolve()
+    return _in_file_order(problems), list(rule.skipped)
+
+
+def describe_variant_file(path: Path) -> dict:
+    """What a listing shows of a variant file, read as YAML/TOML only (no plugin is imported):
+    name, description, players, and the first problem of reading it, if any."""
+    problems: list[Problem] = []
+    merged = _read_chain(path, problems)
+    entry = {"name": path.stem, "description": "", "players": [], "error": None}
+    if merged is not None:
+        resolver = _Resolver(path, merged, problems, CodeRule(skip=True))
+        entry.update(name=resolver.check_name(), description=resolver.check_description(),
+                     players=resolver.check_players())
+        resolver.check_plugin_refs()
+    if problems:
+        problems = _in_file_order(problems)
+        entry["error"] = str(problems[0]) + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
+    return entry

@@ -48,11 +48,13 @@ class RemoteSession:
     """One seat of an online table, played at the terminal. ``run()`` returns the exit code."""
 
     def __init__(self, url: str, console=None, read: Callable[[str], str] | None = None,
-                 connect=None):
+                 connect=None, trust=None):
         self.ws_url, self.table, self.secret = parse_seat_url(url)
         self.console = console if console is not None else make_console(highlight=False)
         self.read = read if read is not None else input
         self.connect = connect if connect is not None else _connect
+        #: the user's consent for a house rule's plugin files (``--variant FILE``, ``--trust``)
+        self.trust = trust
         self.socket = None
         self.message: dict | None = None
         self.state = None
@@ -112,12 +114,12 @@ class RemoteSession:
             raise SessionError(f"--join: the server sent a record this client can't read: {exc}") from None
         if self.variant is None:
             try:
-                self.variant = record_variant(record)
+                self.variant = record_variant(record, self.trust)
             except VariantError as exc:
                 raise SessionError(
-                    f"--join: the table plays '{record.variant}', a variant this machine does not "
-                    f"have ({exc.problems[0]}); put its file in ./variants or in a folder of "
-                    "$AZUL_VARIANTS_PATH") from None
+                    f"--join: the table plays '{record.variant}', a variant this machine can't "
+                    f"use ({exc.problems[0]}); put its file in ./variants or in a folder of "
+                    "$AZUL_VARIANTS_PATH and name it with --variant FILE") from None
         try:
             self.state = replay_state(record, self.variant)
         except ReplayError as exc:

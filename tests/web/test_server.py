@@ -399,14 +399,14 @@ def test_the_server_restarts_mid_game_and_every_table_goes_on(tmp_path, catalog)
 # ---------------------------------------------------------------- whole games and records
 
 
-def assert_valid_record(text, tmp_path, finished, env_folder=None, monkeypatch=None):
+def assert_valid_record(text, tmp_path, finished, options=()):
     from typer.testing import CliRunner
 
     from azul_core.cli.app import _register, app
     path = tmp_path / f"record-{time.monotonic_ns()}.json"
     path.write_text(text)
     _register()
-    result = CliRunner().invoke(app, ["validate", "--json", str(path)])
+    result = CliRunner().invoke(app, ["validate", "--json", *options, str(path)])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     entry = report["files"][0] if "files" in report else report
@@ -522,8 +522,10 @@ def test_a_house_rule_from_an_operator_folder_is_playable(client, tmp_path, monk
     assert costs == [-1, -1, -1, 0, 0, 0, 0]  # every tile costs 1, at most 3 a round
     answer = client.get(f"/api/tables/{created['table']}/record",
                         headers={"Authorization": f"Bearer {secret_of(created['watch_url'])}"})
+    # Found by name in the folder (AZUL_VARIANTS_PATH), and allowed to run its plugin file by naming it.
     monkeypatch.setenv("AZUL_VARIANTS_PATH", str(EXAMPLES / "family-floor"))
-    record = assert_valid_record(answer.text, tmp_path, finished=True)
+    house_rule = EXAMPLES / "family-floor" / "family-floor.yaml"
+    record = assert_valid_record(answer.text, tmp_path, finished=True, options=("--variant", str(house_rule)))
     assert record["variant"] == "family-floor" and record["player_kinds"] == ["human", "random"]
 
 

@@ -157,7 +157,7 @@ def test_join_refuses_a_link_that_is_not_a_seat_link(tmp_path):
     assert result.returncode == 1
     assert "no '#seat=SECRET' part" in result.stderr
     result = subprocess.run([sys.executable, "-c", "from azul_core.cli import main; main()", "play",
-                             "--join", "http://127.0.0.1:9/t/abc#seat=x", "--variant", "duel"],
+                             "--join", "http://127.0.0.1:9/t/abc#seat=x", "--players", "human,greedy"],
                             capture_output=True, text=True)
     assert result.returncode == 2 and "--join" in result.stderr
 
