@@ -41,7 +41,8 @@ def play_command(
     join: Annotated[Optional[str], typer.Option(
         "--join", metavar="SEAT_URL",
         help="Sit at an online table (azul serve): its seat link, with the part after '#'. "
-             "Quote it in the shell.")] = None,
+             "Quote it in the shell. A table's house rule must be found here too; "
+             "--variant FILE (or --trust) lets its plugin files run.")] = None,
 ) -> None:
     """Play a game at the terminal: you against a bot, by default the standard game.
 
