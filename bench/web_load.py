@@ -12,7 +12,8 @@ moves (or ``--limit`` seconds passed). Reported per N:
 
 ``--think`` is the time a client waits before sending its move (uniform between 0.5x and
 1.5x), as a person would, and the tables' first moves are spread over two think times;
-``--think 0`` plays as fast as possible (a saturation run, where latency is mostly queueing). The load generator runs in this process on the other core.
+``--think 0`` plays as fast as possible (a saturation run, where latency is mostly queueing).
+The load generator runs in this process on the other core.
 
     python bench/web_load.py                      # 50, 200, 500 tables, think 1 s
     python bench/web_load.py --tables 200 --think 0 --moves 30 --json
