@@ -303,9 +303,13 @@ def check_final(person: Person, shots: Path, server: Server, variant_folder: Pat
     record = json.loads(saved.read_text())
     assert record.get("format", "").startswith("azul-record/1")
     env = {**os.environ}
+    consent: list[str] = []
     if variant_folder:
         env["AZUL_VARIANTS_PATH"] = str(variant_folder)
-    result = subprocess.run([sys.executable, "-m", "azul_core.cli", "validate", str(saved)],
+        # A record runs no code alone: naming the house rule's file lets its plugin run.
+        for variant_file in sorted(variant_folder.glob("*.yaml")):
+            consent += ["--variant", str(variant_file)]
+    result = subprocess.run([sys.executable, "-m", "azul_core.cli", "validate", *consent, str(saved)],
                             capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stdout + result.stderr
     return record
