@@ -20,6 +20,29 @@ Colours are ints 0-4 (blue, yellow, red, black, white; see
 code (the record and the screen count from 1). A wall is a sequence of 5
 rows, each a list of 5 cells holding a colour or ``None``; hooks must not
 change it. ``settings`` is the variant's read-only ``Settings``.
+
+Three more arguments a hook may ask for, by name, where its signature lists
+them (what no plugin asks for costs nothing):
+
+* ``seat``: the seat the hook decides for (the player scoring, paying, drafting).
+* ``game``: a read-only view of the game being played (``azul_core.engine.view.GameView``):
+  ``game.scores``, ``game.round_number``, ``game.players``, ``game.current``,
+  ``game.first_player``, ``game.marker_holder``, ``game.factories``,
+  ``game.centre``, ``game.bag``, ``game.lid``, ``game.walls``,
+  ``game.lines``, ``game.floors``, ``game.line_capacity``. ``seat`` and
+  ``game`` are ``None`` when the rules are asked outside a game (``azul
+  rules`` probing a position, where a plugin that reads them is reported as
+  "could not tell"; a bot estimating what a draft is worth).
+* ``answer``: the answer the rest of the variant gives: the plugins listed
+  *before* this one in the variant file, asked as usual. A plugin taking
+  ``answer`` builds on it instead of replacing it (``return answer + 1``);
+  returning ``None`` keeps it unchanged. Two such plugins stack in file
+  order: the one listed last modifies the answer of the one before it. For
+  ``azul_end_bonuses``, ``answer`` is the list of pairs the plugins listed
+  before this one gave, and the plugin returns the whole new list.
+
+The file order is the only order: ``@hookimpl(tryfirst=True)``,
+``trylast`` and pluggy wrappers are refused when a plugin is registered.
 """
 
 from __future__ import annotations
@@ -29,6 +52,8 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 import pluggy
 
 if TYPE_CHECKING:  # for the annotations only
+    import random
+
     from azul_core.rules import MarkerRule, TableSetup
     from azul_core.settings import Setting, Settings
 
@@ -39,6 +64,8 @@ hookimpl = pluggy.HookimplMarker("azul")
 Wall = Sequence[Sequence["int | None"]]
 #: Per seat, its pattern lines as ``(colour or None, count)``.
 Lines = Sequence[Sequence["tuple[int | None, int]"]]
+#: The read-only view of a game hooks may ask for (``azul_core.engine.view.GameView``).
+GameView = Any
 
 
 # --------------------------------------------------------------------------
@@ -53,39 +80,63 @@ def azul_declare_settings() -> Sequence[Setting]:
     Return a list of ``azul_core.settings.Setting``. Every plugin's
     declarations are collected (not first-result). A variant file may set
     only declared settings; a setting has exactly one owner.
+
+    Example::
+
+        @hookimpl
+        def azul_declare_settings():
+            return [Setting("marker_fee", "int", 3, "what the marker costs", minimum=0)]
     """
 
 
 @hookspec(firstresult=True)
-def azul_game_setup(settings: Settings, players: int) -> TableSetup | str:
+def azul_game_setup(settings: Settings, players: int, answer: "TableSetup | str | None") -> TableSetup | str:
     """Decide the table for ``players`` players.
 
     Return an ``azul_core.rules.TableSetup`` (factories, tiles per factory,
     tiles per colour), or a string saying why that player count can't be
     played. ``None``: no opinion, ask the next plugin. First result wins.
+
+    Example, "three players use six factories"::
+
+        @hookimpl
+        def azul_game_setup(players, answer):
+            return TableSetup(6, 4, 20) if players == 3 else answer
     """
 
 
 @hookspec(firstresult=True)
-def azul_floor_spaces(settings: Settings) -> int:
+def azul_floor_spaces(settings: Settings, answer: "int | None") -> int:
     """Decide how many spaces a floor line has; tiles past them go to the lid.
 
     ``None``: no opinion. First result wins.
+
+    Example, "one more floor space"::
+
+        @hookimpl
+        def azul_floor_spaces(answer):
+            return answer + 1
     """
 
 
 @hookspec(firstresult=True)
-def azul_tiling_time(settings: Settings) -> str:
+def azul_tiling_time(settings: Settings, answer: "str | None") -> str:
     """Decide when a full pattern line is tiled onto the wall.
 
     Return ``"round"`` (after the round's last draft, every player's lines 1
     to 5 in order) or ``"turn"`` (right after the draft that filled it).
     ``None``: no opinion. First result wins.
+
+    Example::
+
+        @hookimpl
+        def azul_tiling_time():
+            return "turn"
     """
 
 
 @hookspec(firstresult=True)
-def azul_tiled_line_reopens(settings: Settings) -> str:
+def azul_tiled_line_reopens(settings: Settings, answer: "str | None") -> str:
     """Decide when a pattern line tiled during a round takes tiles again.
 
     Return ``"at_once"`` (the emptied line takes tiles in the same turn's
@@ -98,6 +149,12 @@ def azul_tiled_line_reopens(settings: Settings) -> str:
     result wins. The duel plugin answers ``"next_round"`` (its setting
     ``tiled_line_reopens`` turns it to ``"at_once"``), the standard plugin
     ``"at_once"``.
+
+    Example::
+
+        @hookimpl
+        def azul_tiled_line_reopens():
+            return "next_round"
     """
 
 
@@ -113,21 +170,33 @@ def azul_marker_rule(settings: Settings) -> MarkerRule:
     holder starts the next round. ``None``, or a part left ``None``: no
     opinion, the next plugin's answer decides it. First result wins, part
     by part (a plugin can change where the marker lies and leave the rest).
+
+    Example, "the marker is kept aside"::
+
+        @hookimpl
+        def azul_marker_rule():
+            return MarkerRule(placement="aside")
     """
 
 
 @hookspec(firstresult=True)
-def azul_misplaced_draft(settings: Settings) -> str:
+def azul_misplaced_draft(settings: Settings, answer: "str | None") -> str:
     """Decide what happens to a draft onto a pattern line that can't take it.
 
     Return ``"refuse"`` (the draft is not legal) or ``"floor"`` (it is a
     player's mistake: every tile taken goes to the floor). Bots are never
     offered such drafts either way. ``None``: no opinion. First result wins.
+
+    Example::
+
+        @hookimpl
+        def azul_misplaced_draft():
+            return "floor"
     """
 
 
 @hookspec(firstresult=True)
-def azul_wall_choice(settings: Settings) -> bool:
+def azul_wall_choice(settings: Settings, answer: "bool | None") -> bool:
     """Decide whether the player chooses the wall column of each tiled line.
 
     ``True``: every tile that goes to the wall is a decision (written to a
@@ -136,6 +205,56 @@ def azul_wall_choice(settings: Settings) -> bool:
     ``None``: no opinion. First result wins. One wall per variant: two
     plugins implementing the wall hooks is an error unless the variant file
     says which decides.
+
+    Example::
+
+        @hookimpl
+        def azul_wall_choice():
+            return True
+    """
+
+
+@hookspec(firstresult=True)
+def azul_line_capacity(row: int, settings: Settings, answer: "int | None") -> int:
+    """Decide how many tiles pattern line ``row`` holds when full.
+
+    Asked once per line (``row`` 0 to 4) when the variant is loaded; the
+    answer, 1 to 20, is the line's size everywhere: drafts, tiling (one tile
+    goes to the wall, the rest is discarded, see ``azul_discard_pile``),
+    ``capacity`` in ``azul_line_accepts``, the bots and ``game.line_capacity``.
+    ``None``: no opinion. First result wins. The standard plugin answers
+    ``row + 1``.
+
+    Example, "pattern lines hold 2, 2, 3, 4, 5 tiles"::
+
+        @hookimpl
+        def azul_line_capacity(row):
+            return 2 if row == 0 else None
+    """
+
+
+@hookspec(firstresult=True)
+def azul_discard_pile(reason: str, settings: Settings, answer: "str | None") -> str:
+    """Decide where discarded tiles go: ``"lid"``, ``"bag"`` or ``"out"`` (of the game).
+
+    Asked once per ``reason`` when the variant is loaded:
+
+    * ``"floor"``: the tiles on a floor, after the round's penalties;
+    * ``"overflow"``: tiles that fall to a full floor (and a tile the start
+      marker bumps off it);
+    * ``"line"``: the tiles of a tiled pattern line but the one that went
+      to the wall.
+
+    Tiles in the bag are drawn again at the next deal; tiles in the lid are
+    poured into the bag when it runs out; tiles out of the game never come
+    back (``GameState.removed`` counts them). ``None``: no opinion. First
+    result wins. The standard plugin answers ``"lid"`` for every reason.
+
+    Example, "floor tiles go back into the bag"::
+
+        @hookimpl
+        def azul_discard_pile(reason):
+            return "bag" if reason == "floor" else None
     """
 
 
@@ -148,6 +267,12 @@ def azul_register_bots() -> Mapping[str, Callable[..., Any]]:
     a playout budget (``--playouts``) it is called with ``playouts=int`` too
     (a bot that does not search may ignore it). All plugins'
     mappings are collected; a later plugin's name replaces an earlier one.
+
+    Example::
+
+        @hookimpl
+        def azul_register_bots():
+            return {"first-choice": FirstChoiceBot}
     """
 
 
@@ -157,7 +282,50 @@ def azul_register_bots() -> Mapping[str, Callable[..., Any]]:
 
 
 @hookspec(firstresult=True)
-def azul_wall_spaces(wall: Wall, row: int, colour: int, settings: Settings) -> Sequence[int]:
+def azul_first_player(players: int, rng: "random.Random", settings: Settings,
+                      answer: "int | None") -> int:
+    """Decide which seat starts round 1.
+
+    ``rng`` is a ``random.Random`` seeded from the game's seed (its own
+    stream: drawing from it changes no deal). Return a seat, 0 to
+    ``players - 1``. ``None``: no opinion. First result wins; when no plugin
+    answers, seat 0 starts. A game record says who started
+    (``first_player``), so a replay needs no seed.
+
+    Example, "a seat drawn from the game's seed starts"::
+
+        @hookimpl
+        def azul_first_player(players, rng):
+            return rng.randrange(players)
+    """
+
+
+@hookspec(firstresult=True)
+def azul_draft_allowed(source: int, colour: int, count: int, line: int, seat: int,
+                       game: GameView, settings: Settings, answer: "bool | None") -> bool:
+    """Decide whether a draft the other rules allow is legal.
+
+    ``source`` is 0 for the centre, 1 to N for the factories; ``count`` the
+    tiles of ``colour`` it takes; ``line`` the pattern line (0 to 4) or 5 for
+    the floor, where the tiles go (a misplaced draft sent to the floor asks
+    with 5); ``seat`` the player drafting; ``game`` the table before the
+    draft. Return ``False`` to forbid it. ``None``: no opinion (allowed).
+    First result wins. A rule may restrict but never stall a game: when it
+    forbids every draft, every draft is allowed. Bots, ``?`` in ``azul play``
+    and record validation all follow it. When no plugin implements this hook
+    it costs nothing.
+
+    Example, "a draft from the centre must take at least two tiles"::
+
+        @hookimpl
+        def azul_draft_allowed(source, count):
+            return False if source == 0 and count < 2 else None
+    """
+
+
+@hookspec(firstresult=True)
+def azul_wall_spaces(wall: Wall, row: int, colour: int, seat: int, game: GameView,
+                     settings: Settings, answer: "Sequence[int] | None") -> Sequence[int]:
     """Decide which columns of wall ``row`` the tile of a full line may go to.
 
     ``row`` is the pattern line being tiled, ``colour`` its colour. Return
@@ -165,48 +333,81 @@ def azul_wall_spaces(wall: Wall, row: int, colour: int, settings: Settings) -> S
     ``azul_wall_choice``), or none (the whole line falls to the floor, the
     overflow to the lid). Every column must be an empty space of that row.
     ``None``: no opinion. First result wins.
+
+    Example, "the first row takes no tile in its last column" (over any wall)::
+
+        @hookimpl
+        def azul_wall_spaces(row, answer):
+            return [c for c in answer if not (row == 0 and c == 4)]
     """
 
 
 @hookspec(firstresult=True)
 def azul_line_accepts(
     row: int, line_colour: "int | None", line_count: int, capacity: int,
-    wall_row: frozenset, colour: int, settings: Settings,
+    wall_row: frozenset, colour: int, settings: Settings, answer: "bool | None",
 ) -> bool:
     """Decide whether pattern line ``row`` may receive tiles of ``colour``.
 
     ``line_colour`` is the colour the line holds (``None`` when empty),
-    ``line_count`` how many tiles, ``capacity`` how many it holds when full,
-    ``wall_row`` the colours already on that wall row. Tiles beyond the
-    line's free spaces fall to the floor; that is not this hook's concern.
-    Must be a pure function of its arguments (the engine caches answers).
-    ``None``: no opinion. First result wins.
+    ``line_count`` how many tiles, ``capacity`` how many it holds when full
+    (``azul_line_capacity``), ``wall_row`` the colours already on that wall
+    row. Tiles beyond the line's free spaces fall to the floor; that is not
+    this hook's concern. Must be a pure function of its arguments (the
+    engine caches answers), so it takes no ``seat`` or ``game``: a rule
+    about the table is ``azul_draft_allowed``. ``None``: no opinion. First
+    result wins.
+
+    Example, "no blue on the first line"::
+
+        @hookimpl
+        def azul_line_accepts(row, colour):
+            return False if row == 0 and colour == BLUE else None
     """
 
 
 @hookspec(firstresult=True)
-def azul_placement_score(wall: Wall, row: int, column: int, settings: Settings) -> int:
+def azul_placement_score(wall: Wall, row: int, column: int, seat: int, game: GameView,
+                         settings: Settings, answer: "int | None") -> int:
     """Decide the points for the tile just placed at (``row``, ``column``).
 
     ``wall`` already holds the new tile. Return a whole number of points,
     zero or more. ``None``: no opinion. First result wins.
+
+    Example, "a tile in the middle column scores one point more", over
+    whatever the variant scores::
+
+        @hookimpl
+        def azul_placement_score(column, answer):
+            return answer + 1 if column == 2 else answer
     """
 
 
 @hookspec(firstresult=True)
-def azul_floor_penalty(floor: Sequence[int], settings: Settings) -> int:
+def azul_floor_penalty(floor: Sequence[int], seat: int, game: GameView, settings: Settings,
+                       answer: "int | None") -> int:
     """Decide the round's floor penalty for one player.
 
     ``floor`` lists what lies on the floor, left to right: colours, and
     ``azul_core.colours.MARKER`` for the start marker. Return the change to
     the score, zero or less. Scores are clamped at 0 afterwards by the core.
-    ``None``: no opinion. First result wins.
+    ``game.marker_holder`` is the seat that took the start marker this
+    round (also when the marker is kept aside). ``None``: no opinion. First
+    result wins. Bots estimate a floor by asking this hook too, without
+    ``seat`` and ``game``.
+
+    Example, "the start marker's holder pays 3 more"::
+
+        @hookimpl
+        def azul_floor_penalty(seat, game, answer):
+            return answer - 3 if game and seat == game.marker_holder else answer
     """
 
 
 @hookspec(firstresult=True)
 def azul_game_over(walls: Sequence[Wall], round_number: int, lines: Lines | None,
-                   supply: Sequence[int] | None, settings: Settings) -> bool:
+                   supply: Sequence[int] | None, game: GameView, settings: Settings,
+                   answer: "bool | None") -> bool:
     """Decide, after a round's tiling and penalties, whether the game ends.
 
     ``walls`` are the players' walls in seat order, ``round_number`` counts
@@ -214,27 +415,51 @@ def azul_game_over(walls: Sequence[Wall], round_number: int, lines: Lines | None
     ``(colour or None, count)`` pairs; ``supply``: per colour, the tiles on no wall and no
     pattern line (bag and lid, at a round's end), so a plugin can tell that a
     row can never be completed. Either may be ``None`` when the caller does
-    not know. ``None``: no opinion (the game goes on unless another plugin
-    ends it). First result wins.
+    not know. ``game.scores`` are the scores after the round's penalties.
+    ``None``: no opinion (the game goes on unless another plugin ends it).
+    First result wins.
+
+    Example, "the game ends when a player leads everyone by 40"::
+
+        @hookimpl
+        def azul_game_over(game):
+            best, second = sorted(game.scores, reverse=True)[:2]
+            return True if best - second >= 40 else None
     """
 
 
 @hookspec
-def azul_end_bonuses(wall: Wall, settings: Settings) -> Sequence[tuple]:
+def azul_end_bonuses(wall: Wall, seat: int, game: GameView, settings: Settings,
+                     answer: "list[tuple] | None") -> Sequence[tuple]:
     """Award end-of-game bonuses for one player's wall.
 
     Return a list of ``(label, points)`` pairs, for example
     ``[("rows", 4), ("columns", 7)]``. Every plugin's pairs are added up
-    (not first-result). ``None`` or ``[]``: no bonus from this plugin.
+    (not first-result). ``None`` or ``[]``: no bonus from this plugin. With
+    ``answer`` (the pairs of the plugins listed before), the plugin returns
+    the whole list instead: it may change or drop those pairs.
+
+    Example, "+5 per complete main diagonal"::
+
+        @hookimpl
+        def azul_end_bonuses(wall):
+            return [("diagonal", 5 * sum(all(wall[i][i] is not None for i in range(5))))]
     """
 
 
 @hookspec(firstresult=True)
-def azul_winners(scores: Sequence[int], walls: Sequence[Wall], settings: Settings) -> Sequence[int]:
+def azul_winners(scores: Sequence[int], walls: Sequence[Wall], game: GameView, settings: Settings,
+                 answer: "Sequence[int] | None") -> Sequence[int]:
     """Decide who won, after the end bonuses.
 
     Return the winning seats, several on a shared victory. ``None``: no
     opinion. First result wins.
+
+    Example, "ties are shared"::
+
+        @hookimpl
+        def azul_winners(scores):
+            return [seat for seat, score in enumerate(scores) if score == max(scores)]
     """
 
 
@@ -245,6 +470,8 @@ EXCLUSIVE_RULES = {"wall": ("azul_wall_spaces", "azul_wall_choice")}
 #: Hooks called during a game, compiled to plain functions; with the
 #: arguments the engine passes (``settings`` is bound at load time).
 SITUATION_HOOKS = {
+    "azul_first_player": ("players", "rng"),
+    "azul_draft_allowed": ("source", "colour", "count", "line"),
     "azul_wall_spaces": ("wall", "row", "colour"),
     "azul_line_accepts": ("row", "line_colour", "line_count", "capacity", "wall_row", "colour"),
     "azul_placement_score": ("wall", "row", "column"),
@@ -257,6 +484,26 @@ SITUATION_HOOKS = {
 #: Trailing arguments of situation hooks that a caller may leave out (they are then ``None``).
 OPTIONAL_ARGUMENTS = {"azul_game_over": ("lines", "supply")}
 
+#: The context a situation hook may ask for, beyond its own arguments: the engine
+#: passes the seat and the game state; ``game`` is a ``GameView`` built only for a
+#: plugin that asks for it.
+CONTEXT_ARGUMENTS = {
+    "azul_draft_allowed": ("seat", "game"),
+    "azul_wall_spaces": ("seat", "game"),
+    "azul_placement_score": ("seat", "game"),
+    "azul_floor_penalty": ("seat", "game"),
+    "azul_game_over": ("game",),
+    "azul_winners": ("game",),
+    "azul_end_bonuses": ("seat", "game"),
+}
+
+#: The argument through which an implementation builds on the rest of the variant's answer.
+ANSWER = "answer"
+
 #: Situation hooks whose answers are all collected (in the variant's plugin order)
 #: rather than the first one kept.
 COLLECTING_HOOKS = frozenset({"azul_end_bonuses"})
+
+#: Every hook's name, in the order this module defines them.
+SPEC_NAMES = tuple(name for name, value in dict(globals()).items()
+                   if name.startswith("azul_") and callable(value))

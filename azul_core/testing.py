@@ -51,10 +51,13 @@ _variants: dict[tuple[str, int], Variant] = {}
 # ------------------------------------------------------------------ games
 
 
-def new_game(variant: str | Path = "standard", players: int = 2, first_player: int = 0,
+def new_game(variant: str | Path = "standard", players: int = 2, first_player: int | None = 0,
              plugins: Sequence[Any] | None = None, settings: Mapping[str, Any] | None = None,
-             decide: Mapping[str, str] | None = None) -> GameState:
+             decide: Mapping[str, str] | None = None, seed: Any = None) -> GameState:
     """A new game, waiting for its first deal.
+
+    ``first_player`` starts round 1; ``None`` lets the rules choose from
+    ``seed``, as ``azul play`` and ``azul simulate`` do (``azul_first_player``).
 
     ``variant`` is a built-in name or a variant file. ``plugins`` are added
     after the variant's own (so they are asked first): a module, an object
@@ -67,9 +70,11 @@ def new_game(variant: str | Path = "standard", players: int = 2, first_player: i
     7
     """
     base = _load(variant)
-    if not plugins and not settings and not decide:
-        return GameState(base.rules, players, first_player)
-    rules = _rules_with(base, list(plugins or ()), dict(settings or {}), dict(decide or {}))
+    rules = base.rules
+    if plugins or settings or decide:
+        rules = _rules_with(base, list(plugins or ()), dict(settings or {}), dict(decide or {}))
+    if first_player is None:
+        first_player = rules.opening_seat(players, seed)
     return GameState(rules, players, first_player)
 
 
@@ -132,8 +137,16 @@ def counts_of(text: str) -> list[int]:
     return counts
 
 
-def _picture_rows(text: str) -> list[str]:
-    rows = [line.replace(" ", "") for line in text.strip().splitlines() if line.strip()]
+def _picture_rows(text: str | Sequence[str]) -> list[str]:
+    if isinstance(text, str):
+        rows = [line.replace(" ", "") for line in text.strip().splitlines() if line.strip()]
+    elif isinstance(text, (list, tuple)) and all(isinstance(row, (str, list, tuple)) for row in text):
+        # A list of rows: each a string ("B . . . .") or a list of letters, "." or None.
+        rows = ["".join("." if cell is None else str(cell) for cell in row).replace(" ", "")
+                for row in text]
+    else:
+        raise ValueError(f"a wall picture is a string of {WALL_SIZE} lines or a list of "
+                         f"{WALL_SIZE} rows, not {type(text).__name__}")
     if len(rows) != WALL_SIZE or any(len(row) != WALL_SIZE for row in rows):
         raise ValueError(f"a wall picture has {WALL_SIZE} lines of {WALL_SIZE} spaces, got {rows}")
     return rows
@@ -185,8 +198,11 @@ def _return_to_bag(state: GameState, counts: Sequence[int]) -> None:
 # ------------------------------------------------------------------ board setters
 
 
-def set_wall(state: GameState, seat: int, text: str) -> None:
+def set_wall(state: GameState, seat: int, text: str | Sequence[str]) -> None:
     """Give player ``seat`` the wall in the picture; ``x`` is whatever tile the rules put there.
+
+    The picture is a string of 5 lines or a list of 5 rows (``["B....", ...]``,
+    or rows as lists of letters with ``.`` or ``None`` for an empty space).
 
     Checks that the rules allow every tile where it stands, and keeps the
     pattern lines' accepted colours in step with the new wall rows.
@@ -249,8 +265,9 @@ def set_lines(state: GameState, seat: int, lines: Mapping[int, str]) -> None:
         text = text.replace(" ", "")
         if len(set(text.upper())) > 1:
             raise ValueError(f"pattern line {number} holds one colour, not '{text}'")
-        if len(text) > row + 1:
-            raise ValueError(f"pattern line {number} holds {row + 1} tiles, not {len(text)}")
+        capacity = state.rules.capacity[row]
+        if len(text) > capacity:
+            raise ValueError(f"pattern line {number} holds {capacity} tiles, not {len(text)}")
         if text and board.wall_rows[row] >> _colour(text[0]) & 1:
             raise ValueError(f"pattern line {number}: wall row {number} already has "
                              f"{NAMES[_colour(text[0])]}")
@@ -403,6 +420,44 @@ def scores(state: GameState) -> list[int]:
     return state.scores()
 
 
+def winners(state: GameState) -> list[int]:
+    """The winning seats of a finished game (several on a shared victory); ``[]`` before its end."""
+    return list(state.winners)
+
+
+def round_scores(state: GameState) -> list[list[int]]:
+    """Every seat's score after each round's tiling and penalties, round 1 first.
+
+    >>> game = new_game()
+    >>> _ = run_round(game, seed=1)
+    >>> len(round_scores(game)), len(round_scores(game)[0])
+    (1, 2)
+    """
+    return [list(scores) for scores in state.round_scores]
+
+
+def table_of(state: GameState) -> dict[str, Any]:
+    """The table as letters: the factories (factory 1 first), the centre, whether the start
+    marker is still there, the bag, the lid and the tiles out of the game.
+
+    >>> game = new_game()
+    >>> set_table(game, ["RRBB"], centre="K")
+    >>> table_of(game)["factories"][:2], table_of(game)["centre"]
+    (['BBRR', ''], 'K')
+    """
+    def text(counts):
+        return "".join(LETTERS[c] * counts[c] for c in COLOURS)
+    return {"factories": [text(source) for source in state.sources[1:]],
+            "centre": text(state.sources[0]), "marker_in_centre": state.marker_in_centre,
+            "bag": text([state.bag.count(c) for c in COLOURS]), "lid": text(state.lid),
+            "out": text(state.removed)}
+
+
+def first_player(state: GameState) -> int:
+    """The seat that starts the current round (round 1: as ``new_game`` or the rules chose)."""
+    return state.first_player
+
+
 def run_round(state: GameState, seed: int = 0) -> GameState:
     """Finish the current round with random legal decisions (dealing at random first if
     the factories are empty). Stops when the next round waits for its deal or the game is over."""
@@ -429,4 +484,4 @@ def play_out(state: GameState, seed: int = 0, max_decisions: int = 10_000) -> Ga
 
 __all__ = ["new_game", "wall_from", "wall_text", "set_wall", "set_lines", "lines_of", "set_floor",
            "floor_of", "set_bag", "counts_of", "deal", "set_table", "play", "MoveRefused", "scores",
-           "run_round", "play_out"]
+           "winners", "round_scores", "table_of", "first_player", "run_round", "play_out"]

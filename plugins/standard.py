@@ -80,6 +80,16 @@ def azul_floor_spaces(settings):
 
 
 @hookimpl
+def azul_line_capacity(row):
+    return row + 1
+
+
+@hookimpl
+def azul_discard_pile():
+    return "lid"
+
+
+@hookimpl
 def azul_tiling_time():
     return "round"
 

@@ -19,6 +19,15 @@ HOUSE_RULES = {  # folder: (variant file, plugin file, the hook it uses)
     "diagonals": ("diagonals.yaml", "diagonals.py", "azul_end_bonuses"),
     "free-marker": ("free-marker.yaml", "free_marker.py", "azul_floor_penalty"),
     "shared-ties": ("shared-ties.yaml", "shared_ties.py", "azul_winners"),
+    # The rules that use the game, the table and other rules' answers (tests/test_house_rules.py).
+    "lead-by-forty": ("lead-by-forty.yaml", "lead_by_forty.py", "azul_game_over"),
+    "centre-pairs": ("centre-pairs.yaml", "centre_pairs.py", "azul_draft_allowed"),
+    "short-lines": ("short-lines.yaml", "short_lines.py", "azul_line_capacity"),
+    "floor-to-bag": ("floor-to-bag.yaml", "floor_to_bag.py", "azul_discard_pile"),
+    "middle-column": ("middle-column.yaml", "middle_column.py", "azul_placement_score"),
+    "double-red": ("double-red.yaml", "double_red.py", "azul_placement_score"),
+    "marker-fee": ("marker-fee.yaml", "marker_fee.py", "azul_floor_penalty"),
+    "seeded-start": ("seeded-start.yaml", "seeded_start.py", "azul_first_player"),
 }
 
 

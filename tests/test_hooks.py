@@ -15,6 +15,7 @@ import pytest
 
 from azul_core import hookdoc, hookimpl, hookspecs
 from azul_core.colours import BLACK, BLUE, RED, YELLOW
+from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import PLACE, IllegalDecision
 from azul_core.players.registry import available_bots, make_bot
 from azul_core.rules import MarkerRule, TableSetup
@@ -204,6 +205,97 @@ def test_hook_azul_register_bots():
     assert lines_of(game, 0) == {1: "B"}
 
 
+def test_hook_azul_line_capacity():
+    class LongFirstLine:
+        @hookimpl
+        def azul_line_capacity(self, row):
+            return 3 if row == 0 else None  # the others: the standard row + 1
+
+    game = new_game(plugins=[LongFirstLine()])
+    assert game.rules.capacity == (3, 2, 3, 4, 5)
+    set_table(game, ["BBYY"])
+    play(game, ["1B1"])
+    assert lines_of(game, 0) == {1: "BB"} and floor_of(game, 0) == ""
+    assert (0, 0) not in [(seat, row) for seat, row in game.pending]  # 2 of 3: not full
+    standard = new_game()
+    set_table(standard, ["BBYY"])
+    play(standard, ["1B1"])
+    assert lines_of(standard, 0) == {1: "B"} and floor_of(standard, 0) == "B"
+
+
+def test_hook_azul_line_capacity_is_checked():
+    class Zero:
+        @hookimpl
+        def azul_line_capacity(self):
+            return 0
+
+    with pytest.raises(PluginError, match="azul_line_capacity for pattern line 1: expected a whole"):
+        new_game(plugins=[Zero()])
+
+
+def test_hook_azul_discard_pile():
+    class Recycling:
+        @hookimpl
+        def azul_discard_pile(self, reason):
+            return {"floor": "bag", "line": "out"}.get(reason)  # overflow: the standard lid
+
+    game = one_round(new_game(plugins=[Recycling()]))
+    standard = one_round(new_game())
+    # Seat 1's black (floor) went back into the bag; seat 0's line 2 left one red behind.
+    assert game.bag.count(BLACK) == standard.bag.count(BLACK) + 1 and game.lid[BLACK] == 0
+    assert standard.lid[BLACK] == 1 and standard.lid[RED] == 1
+    assert game.lid[RED] == 0 and game.removed[RED] == 1
+    assert game.tile_counts() == standard.tile_counts() == [20] * 5
+    assert game.rules.discard == {"floor": "bag", "overflow": "lid", "line": "out"}
+
+
+def test_hook_azul_first_player():
+    class DrawnStart:
+        @hookimpl
+        def azul_first_player(self, players, rng):
+            return rng.randrange(players)
+
+    rules = new_game(plugins=[DrawnStart()]).rules
+    starters = [rules.opening_seat(3, seed) for seed in range(40)]
+    assert set(starters) == {0, 1, 2}
+    assert starters == [rules.opening_seat(3, seed) for seed in range(40)]  # seeded
+    assert {new_game().rules.opening_seat(3, seed) for seed in range(40)} == {0}
+    game = new_game(plugins=[DrawnStart()], first_player=None, seed=starters.index(2), players=3)
+    set_table(game, ["BYRK"])
+    assert game.to_move == 2
+
+
+def test_hook_azul_draft_allowed():
+    class FactoriesFirst:
+        @hookimpl
+        def azul_draft_allowed(self, source, game):
+            return False if source == 0 and any(map(sum, game.factories)) else None
+
+    game = new_game(plugins=[FactoriesFirst()])
+    set_table(game, ["BBYY"], centre="RK")
+    assert {source for source, _colour, _line in game.legal_decisions()} == {1}
+    with pytest.raises(IllegalDecision, match="forbid this draft"):
+        play(game, ["CR1"])
+    play(game, ["1B1"])  # the factory is empty now: the centre is open
+    assert {source for source, _colour, _line in game.legal_decisions()} == {0}
+    standard = new_game()
+    set_table(standard, ["BBYY"], centre="RK")
+    play(standard, ["CR1"])
+
+
+def test_hook_azul_draft_allowed_never_stalls_a_game():
+    class NothingAllowed:
+        @hookimpl
+        def azul_draft_allowed(self):
+            return False
+
+    game = new_game(plugins=[NothingAllowed()])
+    set_table(game, ["BBYY"])
+    assert len(game.legal_decisions()) == 12
+    play_out(game, seed=3)  # random bots follow the rule and the game ends
+    assert game.over
+
+
 # ---------------------------------------------------------------- situation hooks
 
 
@@ -306,6 +398,64 @@ def test_hook_azul_winners():
     assert standard.winners == [scores.index(max(scores))]
 
 
+# ---------------------------------------------------------------- context and stacking
+
+
+def test_a_hook_may_ask_for_the_seat_and_the_game():
+    seen = []
+
+    class Watcher:
+        @hookimpl
+        def azul_floor_penalty(self, seat, game):
+            seen.append((seat, game.marker_holder, game.round_number, game.scores, game.players))
+            return None
+
+    one_round(new_game(plugins=[Watcher()]))
+    assert seen == [(0, 1, 1, (2, 1), 2), (1, 1, 1, (2, 1), 2)]  # scores before penalties
+
+
+def test_a_hook_that_asks_for_nothing_gets_no_game_view(monkeypatch):
+    from azul_core.engine import view
+    built = []
+    monkeypatch.setattr(view.GameView, "__init__", lambda self, state: built.append(state))
+    one_round(new_game())  # compiled after the patch, but no standard hook reads the game
+    assert built == []
+
+
+def test_answer_builds_on_the_rest_of_the_variant_in_file_order():
+    class PlusOne:
+        @hookimpl
+        def azul_placement_score(self, answer):
+            return answer + 1
+
+    class Double:
+        @hookimpl
+        def azul_placement_score(self, answer):
+            return answer * 2
+
+    assert one_round(new_game(plugins=[PlusOne(), Double()])).players[0].placement_points == (1 + 1) * 2 * 2
+    assert one_round(new_game(plugins=[Double(), PlusOne()])).players[0].placement_points == (1 * 2 + 1) * 2
+    deciders = new_game(plugins=[PlusOne()]).rules.deciders["azul_placement_score"]
+    assert deciders == "PlusOne (modifies) > standard"
+
+
+def test_answer_in_a_setup_hook_and_in_a_collected_hook():
+    class OneMoreSpace:
+        @hookimpl
+        def azul_floor_spaces(self, answer):
+            return answer + 1
+
+    class NoColumnBonus:
+        @hookimpl
+        def azul_end_bonuses(self, answer):
+            return [(label, points) for label, points in answer if label != "columns"]
+
+    assert new_game(plugins=[OneMoreSpace()]).rules.floor_spaces == 8
+    rules = new_game(plugins=[NoColumnBonus()]).rules
+    full = [[(column - row) % 5 for column in range(5)] for row in range(5)]
+    assert [label for label, _ in rules.end_bonuses(full)] == ["rows", "colours"]
+
+
 # ---------------------------------------------------------------- meta-tests
 
 
@@ -325,6 +475,11 @@ def test_every_hook_is_documented():
     assert not undocumented, f"hooks without a docstring in azul_core/hookspecs.py: {undocumented}"
 
 
+def test_every_hook_shows_an_example():
+    without = [hook.name for hook in hookdoc.hook_docs() if "Example" not in hook.doc]
+    assert not without, f"hooks without an example in their docstring: {without}"
+
+
 def test_plugin_docs_match_the_hook_specifications():
     text = DOCS.read_text(encoding="utf-8")
     assert hookdoc.replace_reference(text) == text, \
@@ -333,7 +488,8 @@ def test_plugin_docs_match_the_hook_specifications():
 
 def test_the_reference_shows_signature_and_answer_rule():
     reference = hookdoc.render_reference()
-    assert "def azul_floor_penalty(floor: Sequence[int], settings: Settings) -> int: ..." in reference
+    assert ("def azul_floor_penalty(floor: Sequence[int], seat: int, game: GameView, settings: Settings, "
+            "answer: int | None) -> int: ...") in reference
     section = reference.split("#### `azul_end_bonuses`")[1].split("####")[0]
     assert "Every plugin is asked and every answer is used" in section
 

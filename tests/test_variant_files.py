@@ -264,7 +264,8 @@ def test_a_hook_with_arguments_the_spec_lacks(tmp_path):
     write(tmp_path, "args.py", "def azul_floor_spaces(settingz):\n    return 3\n")
     path = write(tmp_path, "args.yaml", "extends: standard\nplugins: [standard, colour_wall, args.py]\n")
     problem = only(path)
-    assert "plugin 'args' could not be registered" in problem.message and "settingz" in problem.message
+    assert problem.message.startswith("plugin 'args': azul_floor_spaces has no argument 'settingz'; "
+                                      "did you mean 'settings'? (it may take settings, answer) at ")
     assert "\n" not in problem.message
 
 

@@ -189,22 +189,108 @@ def new_manager() -> pluggy.PluginManager:
 
 
 def register_plugins(plugins: Sequence[LoadedPlugin]) -> pluggy.PluginManager:
-    """Register ``plugins`` in order; refuse API mismatches and hooks that don't exist."""
+    """Register ``plugins`` in order; refuse API mismatches, hooks that don't exist, arguments
+    a hook does not have, orderings other than the file's, and a hook function registered twice."""
     pm = new_manager()
     for plugin in plugins:
         _check_api(plugin)
         if pm.is_registered(plugin.module):
             raise PluginError(f"plugin '{plugin.name}' is listed twice", plugin=plugin.name)
-        try:
-            pm.register(plugin.module, name=plugin.name)
-        except (ValueError, pluggy.PluginValidationError) as exc:  # the latter: a bad hook signature
-            raise PluginError(f"plugin '{plugin.name}' could not be registered: "
-                              f"{'; '.join(str(exc).splitlines())}",
-                              plugin=plugin.name) from exc
-    problems = unknown_hooks(pm)
+        register_plugin(pm, plugin)
+    problems = unknown_hooks(pm) + ordering_problems(pm) + shared_functions(pm)
     if problems:
         raise PluginError(problems[0][1], plugin=problems[0][0])
     return pm
+
+
+def register_plugin(pm: pluggy.PluginManager, plugin: LoadedPlugin) -> None:
+    """Register one plugin, after checking its hook functions' arguments."""
+    _check_arguments(plugin)
+    try:
+        pm.register(plugin.module, name=plugin.name)
+    except (ValueError, pluggy.PluginValidationError) as exc:  # the latter: a bad hook signature
+        raise PluginError(f"plugin '{plugin.name}' could not be registered: "
+                          f"{'; '.join(str(exc).splitlines())}",
+                          plugin=plugin.name) from exc
+
+
+def _where(function: Any) -> str:
+    code = getattr(getattr(function, "__func__", function), "__code__", None)
+    return f"{code.co_filename}:{code.co_firstlineno}" if code else ""
+
+
+def _required_arguments(function: Any) -> list[str]:
+    """The arguments a function must be given (no default, not ``*args``/``**kwargs``), read
+    from its code object (``inspect.signature`` costs ten times more at every start)."""
+    bound = hasattr(function, "__self__")
+    function = getattr(function, "__func__", function)
+    code = getattr(function, "__code__", None)
+    if code is None:  # a callable object, a builtin: leave it to pluggy
+        return []
+    positional = list(code.co_varnames[:code.co_argcount])
+    positional = positional[1:] if bound else positional
+    with_default = len(getattr(function, "__defaults__", None) or ())
+    keyword_only = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
+    keyword_defaults = getattr(function, "__kwdefaults__", None) or {}
+    return (positional[:len(positional) - with_default]
+            + [name for name in keyword_only if name not in keyword_defaults])
+
+
+def _check_arguments(plugin: LoadedPlugin) -> None:
+    """Refuse a hook implementation that asks for an argument its hook does not have,
+    with the arguments it may take, a did-you-mean and the function's file:line."""
+    for name in hookspecs.SPEC_NAMES:
+        function = getattr(plugin.module, name, None)
+        if function is None or not callable(function) or isinstance(function, type):
+            continue
+        spec_code = getattr(hookspecs, name).__code__
+        allowed = spec_code.co_varnames[:spec_code.co_argcount]
+        for argument in _required_arguments(function):
+            if argument in allowed:
+                continue
+            close = difflib.get_close_matches(argument, allowed, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            location = _where(function)
+            raise PluginError(
+                f"plugin '{plugin.name}': {name} has no argument '{argument}'{hint} "
+                f"(it may take {', '.join(allowed)}) at {location}",
+                plugin=plugin.name, hook=name, location=location)
+
+
+def ordering_problems(pm: pluggy.PluginManager) -> list[tuple[str, str]]:
+    """Implementations that would change the order the variant file gives (tryfirst, trylast,
+    wrappers): the file's order is the only one."""
+    problems = []
+    for name in hookspecs.SPEC_NAMES:
+        for impl in getattr(pm.hook, name).get_hookimpls():
+            marks = [mark for mark in ("tryfirst", "trylast", "hookwrapper", "wrapper")
+                     if getattr(impl, mark, False)]
+            if marks:
+                problems.append((impl.plugin_name, (
+                    f"plugin '{impl.plugin_name}' marks {name} {marks[0]}=True at "
+                    f"{_where(impl.function)}: the variant file's order decides who is asked first "
+                    f"(list the plugin later to be asked earlier), and a plugin builds on another's "
+                    f"answer with an 'answer' argument")))
+    return problems
+
+
+def shared_functions(pm: pluggy.PluginManager) -> list[tuple[str, str]]:
+    """A hook function registered by two plugins (one imported it from the other): it would
+    be asked twice, and a collected answer (end bonuses) counted twice."""
+    problems = []
+    for name in hookspecs.SPEC_NAMES:
+        owners: dict[Any, str] = {}
+        for impl in getattr(pm.hook, name).get_hookimpls():  # registration order
+            function = getattr(impl.function, "__func__", impl.function)
+            if function in owners:
+                problems.append((impl.plugin_name, (
+                    f"plugin '{impl.plugin_name}' implements {name} with the function of plugin "
+                    f"'{owners[function]}' ({getattr(function, '__module__', '?')}, "
+                    f"{_where(function)}), imported: it would be asked twice. To call it, import "
+                    f"its module instead ('import {getattr(function, '__module__', 'module')} as "
+                    f"other'); to build on its answer, take an 'answer' argument")))
+            owners.setdefault(function, impl.plugin_name)
+    return problems
 
 
 def unknown_hooks(pm: pluggy.PluginManager) -> list[tuple[str, str]]:
@@ -247,19 +333,27 @@ def implementations(pm: pluggy.PluginManager, hook_name: str, only: str | None =
 def compile_hook(pm: pluggy.PluginManager, hook_name: str, settings: Any,
                  check: Callable[..., str | None] | None = None,
                  only: str | None = None, suspect: str | None = None) -> Callable:
-    """Turn a first-result situation hook into one plain function.
+    """Turn a situation hook into one plain function.
 
     The function takes the hook's arguments (``settings`` bound now)
-    positionally, asks each implementation in call order and returns the
-    first result that is not ``None`` (or ``None``); for a collecting hook it
-    asks all of them in registration order and returns their answers joined
-    in one list. An exception raised in a plugin, or a result ``check``
-    refuses, becomes a ``PluginError`` naming the plugin, the hook and the
-    plugin's file and line. ``suspect``, a Python expression over ``r``, is
-    a quick test that must be true of every result ``check`` would refuse:
-    ``check`` then runs only for suspect results.
+    positionally, then, for a hook with context, ``seat`` and ``state`` (the
+    ``GameState``, or ``None``); a ``GameView`` of the state is built only
+    when an implementation asks for ``game``. It asks each implementation in
+    call order and returns the first result that is not ``None`` (or
+    ``None``). An implementation taking ``answer`` is given the answer of the
+    implementations after it and returns the answer (``None``: unchanged).
+    A collecting hook asks all of them in registration order and returns
+    their answers joined in one list (one taking ``answer`` gets that list
+    so far and returns its replacement). An exception raised in a plugin, or
+    a result ``check`` refuses, becomes a ``PluginError`` naming the plugin,
+    the hook and the plugin's file and line. ``suspect``, a Python
+    expression over ``r``, is a quick test that must be true of every result
+    ``check`` would refuse: ``check`` then runs only for suspect results.
     """
+    from azul_core.engine.view import GameView
+
     params = hookspecs.SITUATION_HOOKS[hook_name]
+    context = hookspecs.CONTEXT_ARGUMENTS.get(hook_name, ())
     collecting = hook_name in hookspecs.COLLECTING_HOOKS
     impls = implementations(pm, hook_name, only)
     if collecting:
@@ -268,31 +362,34 @@ def compile_hook(pm: pluggy.PluginManager, hook_name: str, settings: Any,
         raise PluginError(f"hook '{hook_name}' does not support wrappers (plugin "
                           f"'{[i.plugin_name for i in impls if i.hookwrapper or i.wrapper][0]}')",
                           hook=hook_name)
-    namespace: dict[str, Any] = {"_settings": settings, "_fail": _hook_failure, "_refuse": _refused}
+    namespace: dict[str, Any] = {"_settings": settings, "_fail": _hook_failure, "_refuse": _refused,
+                                 "_View": GameView, "_check": check}
     optional = hookspecs.OPTIONAL_ARGUMENTS.get(hook_name, ())
-    lines = [f"def {hook_name}({', '.join(p + '=None' if p in optional else p for p in params)}):"]
-    if collecting:
-        lines.append("    answers = []")
+    own = [p + "=None" if p in optional else p for p in params]
+    inner = list(params) + (["seat"] if "seat" in context else []) + (["game"] if context else [])
+    top = own + (["seat=None"] if "seat" in context else []) + (["state=None"] if context else [])
+    wants_game = any("game" in impl.argnames for impl in impls)
+    modifies = any(hookspecs.ANSWER in impl.argnames for impl in impls)
     namespace["_changed"] = _mutated
     namespace["_materialise"] = _materialise
     guarded = [p for p in params if p in ("wall", "walls")]
-    for i, impl in enumerate(impls):
+
+    def call(i: int, impl: Any, answer: str = "a") -> list[str]:
         namespace[f"_f{i}"] = impl.function
         namespace[f"_impl{i}"] = impl
         # Positional, in the implementation's own parameter order: the cheapest call.
-        args = ", ".join("_settings" if a == "settings" else a for a in impl.argnames)
+        args = ", ".join({"settings": "_settings", hookspecs.ANSWER: answer}.get(a, a)
+                         for a in impl.argnames)
         # The shipped plugins are tested not to change what they are given; the check costs
         # a tenth of a random game, so it is made for the others only.
         shipped = getattr(impl.plugin, "__name__", "").startswith(SHIPPED_PREFIX)
         watched = [p for p in guarded if p in impl.argnames and not shipped]
-        lines += [f"    _before_{p} = " + ("[_r[:] for _r in wall]" if p == "wall" else
-                                            "[[_r[:] for _r in _w] for _w in walls]") for p in watched]
-        lines += [
-            "    try:",
-            f"        r = _f{i}({args})",
-            "    except BaseException as e:",  # SystemExit from a plugin must not end the program
-            f"        raise _fail(_impl{i}, {hook_name!r}, e) from e",
-        ]
+        lines = [f"    _before_{p} = " + ("[_r[:] for _r in wall]" if p == "wall" else
+                                           "[[_r[:] for _r in _w] for _w in walls]") for p in watched]
+        lines += ["    try:",
+                  f"        r = _f{i}({args})",
+                  "    except BaseException as e:",  # SystemExit from a plugin must not end the program
+                  f"        raise _fail(_impl{i}, {hook_name!r}, e) from e"]
         # A plugin that changes the wall it was given is named here, not blamed on the next one.
         lines += [f"    if {p} != _before_{p}: raise _changed(_impl{i}, {hook_name!r}, {p!r})"
                   for p in watched]
@@ -300,18 +397,51 @@ def compile_hook(pm: pluggy.PluginManager, hook_name: str, settings: Any,
             # A generator is read once, here: checking it must not consume what the engine gets.
             lines.append(f"    if r is not None and r.__class__ is not list and r.__class__ is not tuple: "
                          f"r = _materialise(_impl{i}, {hook_name!r}, r)")
-        lines.append("    if r is not None:")
-        if check is not None:
-            namespace["_check"] = check
-            indent = "        "
-            if suspect:
-                lines.append(f"        if {suspect}:")
-                indent += "    "
-            lines += [f"{indent}why = _check(r, {', '.join(params)})",
+        return lines
+
+    def checked(i: int, indent: str) -> list[str]:
+        if check is None:
+            return []
+        out = []
+        if suspect:
+            out.append(f"{indent}if {suspect}:")
+            indent += "    "
+        return out + [f"{indent}why = _check(r, {', '.join(params)})",
                       f"{indent}if why: raise _refuse(_impl{i}, {hook_name!r}, r, why)"]
-        lines.append("        answers.extend(r)" if collecting else "        return r")
-    lines.append("    return answers" if collecting else "    return None")
-    exec("\n".join(lines), namespace)  # generated code: a plain call chain, no pluggy per call
+
+    def prelude(name: str, first: bool) -> list[str]:
+        lines = [f"def {name}({', '.join(top if first else inner)}):"]
+        if first and context and (wants_game or modifies):
+            lines.append("    game = None if state is None else _View(state)"
+                         if wants_game else "    game = None")
+        return lines
+
+    if collecting:
+        lines = prelude(hook_name, True) + ["    answers = []"]
+        for i, impl in enumerate(impls):
+            replaces = hookspecs.ANSWER in impl.argnames
+            lines += call(i, impl, "list(answers)") + ["    if r is not None:"] + checked(i, "        ")
+            lines.append("        answers = list(r)" if replaces else "        answers.extend(r)")
+        lines.append("    return answers")
+        source = "\n".join(lines)
+    else:
+        # One function per stretch of implementations ending at one that takes ``answer``:
+        # that one is given the answer of the next stretch.
+        functions, lines, stretch = [], prelude(hook_name, True), 0
+        for i, impl in enumerate(impls):
+            if hookspecs.ANSWER in impl.argnames:
+                stretch += 1
+                lines += [f"    a = _rest{stretch}({', '.join(inner)})"] + call(i, impl)
+                lines += ["    if r is None:", "        return a"] + checked(i, "    ") + ["    return r"]
+                functions.append(lines)
+                lines = prelude(f"_rest{stretch}", False)
+                continue
+            lines += call(i, impl) + ["    if r is not None:"] + checked(i, "        ")
+            lines.append("        return r")
+        lines.append("    return None")
+        functions.append(lines)
+        source = "\n\n".join("\n".join(f) for f in reversed(functions))
+    exec(source, namespace)  # generated code: a plain call chain, no pluggy per call
     return namespace[hook_name]
 
 
@@ -417,8 +547,19 @@ def _call(impl: Any, hook_name: str, kwargs: dict) -> Any:
 
 def ask_first(pm: pluggy.PluginManager, hook_name: str, only: str | None = None,
               **kwargs: Any) -> tuple[Any, str]:
-    """Ask a first-result setup hook: ``(result, plugin name)``, or ``(None, "")``."""
-    for impl in implementations(pm, hook_name, only):
+    """Ask a first-result setup hook: ``(result, plugin name)``, or ``(None, "")``.
+
+    An implementation taking ``answer`` is given the answer of the ones after it
+    in call order, and its own answer (unless ``None``) replaces it."""
+    return _ask_from(implementations(pm, hook_name, only), hook_name, kwargs)
+
+
+def _ask_from(impls: list, hook_name: str, kwargs: dict) -> tuple[Any, str]:
+    for index, impl in enumerate(impls):
+        if hookspecs.ANSWER in impl.argnames:
+            answer, plugin = _ask_from(impls[index + 1:], hook_name, kwargs)
+            result = _call(impl, hook_name, {**kwargs, hookspecs.ANSWER: answer})
+            return (answer, plugin) if result is None else (result, impl.plugin_name)
         result = _call(impl, hook_name, kwargs)
         if result is not None:
             return result, impl.plugin_name

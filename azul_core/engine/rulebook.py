@@ -6,6 +6,7 @@ attributes; nothing here calls pluggy while a game runs.
 
 from __future__ import annotations
 
+import random
 from typing import Any, Callable, Sequence
 
 import pluggy
@@ -77,6 +78,12 @@ def _check_bonuses(result, wall):
     return None
 
 
+def _check_seat(result, players, rng):
+    if result.__class__ is not int or not 0 <= result < players:
+        return f"expected a seat from 0 to {players - 1}"
+    return None
+
+
 def _short(value, limit: int = 80) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 4] + "...>"
@@ -96,6 +103,7 @@ def _check_winners(result, scores, walls):
 #: For some checks, a quick expression over the result ``r`` that is true of
 #: everything the check refuses: the full check runs only then.
 SUSPECT = {
+    "azul_draft_allowed": "r.__class__ is not bool",
     "azul_wall_spaces": "r.__class__ is not tuple or len(r) != 1 or r[0].__class__ is not int "
                         "or not 0 <= r[0] < 5 or wall[row][r[0]] is not None",
     "azul_line_accepts": "r.__class__ is not bool",
@@ -105,6 +113,8 @@ SUSPECT = {
 }
 
 CHECKS: dict[str, Callable[..., str | None]] = {
+    "azul_first_player": _check_seat,
+    "azul_draft_allowed": _check_bool,
     "azul_wall_spaces": _check_wall_spaces,
     "azul_line_accepts": _check_bool,
     "azul_placement_score": _check_points,
@@ -132,6 +142,14 @@ SETUP_ANSWERS: dict[str, type | tuple[str, ...]] = {
     "azul_misplaced_draft": ("refuse", "floor"),
     "azul_wall_choice": bool,
 }
+
+#: Situation hooks a variant may leave unanswered: the core's answer is then
+#: "seat 0 starts" and "every draft the other rules allow is legal", at no cost.
+UNANSWERED_HOOKS = frozenset({"azul_first_player", "azul_draft_allowed"})
+
+DISCARD_REASONS = ("floor", "overflow", "line")
+DISCARD_PILES = ("lid", "bag", "out")
+MAX_LINE_CAPACITY = 20
 
 
 class Rules:
@@ -180,36 +198,99 @@ class Rules:
         self.player_chooses_column: bool = setup_answer("azul_wall_choice")
         if self.floor_spaces < 0:
             raise PluginError(f"plugin '{self.deciders['azul_floor_spaces']}' gave a negative floor size")
+        #: per pattern line, how many tiles it holds when full
+        self.capacity: tuple[int, ...] = self._line_capacities()
+        #: where discarded tiles go, per reason: "lid", "bag" or "out"
+        self.discard: dict[str, str] = self._discard_piles()
+        self.floor_pile = self.discard["floor"]
+        self.overflow_pile = self.discard["overflow"]
+        self.line_pile = self.discard["line"]
 
-        compiled = {}
+        compiled: dict[str, Any] = {}  # hook -> its compiled function (None: unanswered)
+        #: per situation hook, the plugins whose answer depends on the game (they ask for
+        #: ``seat`` or ``game``): a probe outside a game can't judge them
+        self.context_readers: dict[str, list[str]] = {}
         for hook in hookspecs.SITUATION_HOOKS:
             impls = implementations(pm, hook, only.get(hook))
+            readers = [impl.plugin_name for impl in impls if {"seat", "game"} & set(impl.argnames)]
+            if readers:
+                self.context_readers[hook] = readers
             if not impls and only.get(hook):
                 raise VariantRulesError(f"plugin '{only[hook]}' decides the rule of {hook} "
                                         f"but does not implement it")
+            if not impls and hook in UNANSWERED_HOOKS:
+                compiled[hook] = None
+                continue
             if not impls and hook not in hookspecs.COLLECTING_HOOKS:
                 raise VariantRulesError(f"no plugin implements {hook}: is the 'standard' plugin listed?")
             if hook in hookspecs.COLLECTING_HOOKS:
                 self.deciders[hook] = " + ".join(impl.plugin_name for impl in reversed(impls))
             else:
-                self.deciders[hook] = " > ".join(impl.plugin_name for impl in impls)
+                self.deciders[hook] = " > ".join(
+                    impl.plugin_name + (" (modifies)" if hookspecs.ANSWER in impl.argnames else "")
+                    for impl in impls)
             compiled[hook] = compile_hook(pm, hook, settings, CHECKS[hook], only.get(hook),
                                           SUSPECT.get(hook))
-        self.wall_spaces = compiled["azul_wall_spaces"]
-        self.placement_score = compiled["azul_placement_score"]
-        self.floor_penalty = compiled["azul_floor_penalty"]
-        self.game_over = compiled["azul_game_over"]
+        self.wall_spaces: Callable[..., Any] = compiled["azul_wall_spaces"]
+        self.placement_score: Callable[..., Any] = compiled["azul_placement_score"]
+        self.floor_penalty: Callable[..., Any] = compiled["azul_floor_penalty"]
+        self.game_over: Callable[..., Any] = compiled["azul_game_over"]
         # Working out the optional arguments costs time each round: only when a plugin reads them.
         self.game_over_reads_supply = any(
             {"lines", "supply"} & set(impl.argnames)
             for impl in implementations(pm, "azul_game_over", only.get("azul_game_over")))
-        self.winners = compiled["azul_winners"]
-        self._line_accepts = compiled["azul_line_accepts"]
+        self.winners: Callable[..., Any] = compiled["azul_winners"]
+        #: who starts round 1 (``None``: seat 0); see ``opening_seat``
+        self.first_player: Callable[..., Any] | None = compiled["azul_first_player"]
+        #: whether a draft is legal, or ``None`` when no plugin restricts drafts (the fast path)
+        self.draft_allowed: Callable[..., Any] | None = compiled["azul_draft_allowed"]
+        self._line_accepts: Callable[..., Any] = compiled["azul_line_accepts"]
         #: every plugin's end-of-game bonuses for one wall, as (label, points) pairs
-        self.end_bonuses = compiled["azul_end_bonuses"]
+        self.end_bonuses: Callable[..., Any] = compiled["azul_end_bonuses"]
         #: (row, line colour or -1, line count, wall row mask) -> accepted colours (bitmask)
         self.accept_cache: dict[tuple, int] = {}
         self._tables: dict[int, TableSetup] = {}
+
+    def _line_capacities(self) -> tuple[int, ...]:
+        capacities, deciders = [], []
+        for row in range(WALL_SIZE):
+            answer, plugin = ask_first(self.pm, "azul_line_capacity", row=row, settings=self.settings)
+            if answer is None:
+                raise VariantRulesError("no plugin answers azul_line_capacity for pattern line "
+                                        f"{row + 1}: is the 'standard' plugin listed?")
+            if answer.__class__ is not int or not 1 <= answer <= MAX_LINE_CAPACITY:
+                raise PluginError(f"plugin '{plugin}' returned {answer!r} from azul_line_capacity "
+                                  f"for pattern line {row + 1}: expected a whole number from 1 to "
+                                  f"{MAX_LINE_CAPACITY}", plugin=plugin, hook="azul_line_capacity")
+            capacities.append(answer)
+            if plugin not in deciders:
+                deciders.append(plugin)
+        self.deciders["azul_line_capacity"] = " > ".join(deciders)
+        return tuple(capacities)
+
+    def _discard_piles(self) -> dict[str, str]:
+        piles, deciders = {}, []
+        for reason in DISCARD_REASONS:
+            answer, plugin = ask_first(self.pm, "azul_discard_pile", reason=reason, settings=self.settings)
+            if answer is None:
+                raise VariantRulesError(f"no plugin answers azul_discard_pile for the {reason}: "
+                                        "is the 'standard' plugin listed?")
+            if answer not in DISCARD_PILES:
+                raise PluginError(f"plugin '{plugin}' returned {answer!r} from azul_discard_pile for "
+                                  f"the {reason}: expected {', '.join(DISCARD_PILES)}",
+                                  plugin=plugin, hook="azul_discard_pile")
+            piles[reason] = answer
+            deciders.append(f"{reason}: {plugin}")
+        self.deciders["azul_discard_pile"] = ", ".join(deciders)
+        return piles
+
+    def opening_seat(self, players: int, seed: Any) -> int:
+        """The seat that starts round 1 of a game seeded with ``seed`` (``azul_first_player``)."""
+        if self.first_player is None:
+            return 0
+        rng = random.Random(f"first player:{seed}")
+        seat = self.first_player(players, rng)
+        return 0 if seat is None else seat
 
     def _marker_rule(self, only: str | None) -> MarkerRule:
         """Every plugin's ``MarkerRule`` in call order, each part from the first that gives it."""
@@ -291,7 +372,7 @@ class Rules:
             held = None if line_colour < 0 else line_colour
             mask = 0
             for colour in COLOURS:
-                answer = self._line_accepts(row, held, line_count, row + 1, wall_row, colour)
+                answer = self._line_accepts(row, held, line_count, self.capacity[row], wall_row, colour)
                 if answer:
                     mask |= 1 << colour
             self.accept_cache[key] = mask

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.rulebook import Rules
+from azul_core.engine.view import PatternLines
 from azul_core.rules import PATTERN_LINES, WALL_SIZE
 
 FLOOR = 5
@@ -89,33 +90,11 @@ class PlayerBoard:
         self.accept[row] = mask
         self.accept_key = self.accept_key & _OTHER_LINES[row] | _SCATTER[row][mask]
 
-    def line_full(self, row: int) -> bool:
-        return self.line_count[row] == row + 1
+    def line_full(self, row: int, capacity: int) -> bool:
+        return self.line_count[row] >= capacity
 
     def complete_rows(self) -> int:
         return sum(1 for row in self.wall if None not in row)
-
-
-class PatternLines(Sequence):
-    """Every seat's pattern lines, read-only: ``lines[seat][row] == (colour or None, count)``.
-
-    Worked out only when a seat is read: most end-of-round questions never need them.
-    """
-
-    __slots__ = ("_boards",)
-
-    def __init__(self, boards: Sequence[PlayerBoard]):
-        self._boards = boards
-
-    def __len__(self) -> int:
-        return len(self._boards)
-
-    def __getitem__(self, seat):
-        if isinstance(seat, slice):
-            return [self[i] for i in range(len(self))[seat]]
-        board = self._boards[seat]
-        return tuple([(colour if count else None, count)
-                      for colour, count in zip(board.line_colour, board.line_count)])
 
 
 class GameState:
@@ -123,7 +102,7 @@ class GameState:
 
     __slots__ = ("rules", "table", "players", "bag", "lid", "sources", "tiles_on_table",
                  "colour_sources", "marker_in_centre", "marker_holder", "first_player", "current",
-                 "round", "phase", "pending", "placing", "winners", "round_scores")
+                 "round", "phase", "pending", "placing", "winners", "round_scores", "removed")
 
     def __init__(self, rules: Rules | None = None, players: int = 2, first_player: int = 0):
         if rules is None:  # clone() fills every slot
@@ -150,6 +129,8 @@ class GameState:
         self.placing: tuple[int, int, tuple[int, ...]] | None = None
         self.winners: list[int] = []
         self.round_scores: list[tuple[int, ...]] = []
+        #: per colour, the tiles discarded out of the game (``azul_discard_pile`` "out")
+        self.removed = [0] * len(COLOURS)
 
     # ------------------------------------------------------------------ views
 
@@ -190,11 +171,14 @@ class GameState:
         other.placing = self.placing
         other.winners = self.winners[:]
         other.round_scores = self.round_scores[:]
+        other.removed = self.removed[:]
         return other
 
     def tile_counts(self) -> list[int]:
-        """How many tiles of each colour are anywhere in the game (the invariant)."""
-        counts = [self.bag.count(c) + self.lid[c] + sum(s[c] for s in self.sources) for c in COLOURS]
+        """How many tiles of each colour are anywhere in the game, those out of it included
+        (the invariant)."""
+        counts = [self.bag.count(c) + self.lid[c] + self.removed[c] + sum(s[c] for s in self.sources)
+                  for c in COLOURS]
         for board in self.players:
             for row in range(PATTERN_LINES):
                 if board.line_count[row]:
@@ -290,10 +274,11 @@ class GameState:
         """Every decision the player to move may take now (drafts a bot would consider)."""
         if self.phase == DRAFT:
             key = self.players[self.current].accept_key
-            return [(source, colour, line)
-                    for source, counts in enumerate(self.sources)
-                    for colour in COLOURS if counts[colour]
-                    for line in _DRAFT_LINES[key >> 5 * colour & 31]]
+            drafts = [(source, colour, line)
+                      for source, counts in enumerate(self.sources)
+                      for colour in COLOURS if counts[colour]
+                      for line in _DRAFT_LINES[key >> 5 * colour & 31]]
+            return drafts if self.rules.draft_allowed is None else self._allowed(drafts)
         if self.phase == PLACE:
             assert self.placing is not None
             _seat, row, columns = self.placing
@@ -304,9 +289,12 @@ class GameState:
         """A decision drawn uniformly from ``legal_decisions()``; ``random`` is ``rng.random``.
 
         Drafts are counted, not listed: a colour held by m sources, with w lines (the floor
-        included) that take it, offers m * w drafts.
+        included) that take it, offers m * w drafts (listed only where a plugin restricts drafts).
         """
         if self.phase == DRAFT:
+            if self.rules.draft_allowed is not None:
+                drafts = self.legal_decisions()
+                return drafts[int(random() * len(drafts))]
             key = self.players[self.current].accept_key
             held = self.colour_sources
             parts = (held[0] * _DRAFT_COUNT[key & 31], held[1] * _DRAFT_COUNT[key >> 5 & 31],
@@ -350,12 +338,22 @@ class GameState:
         else:
             raise IllegalDecision("the game is over")
 
+    def _allowed(self, drafts: list[tuple]) -> list[tuple]:
+        """The drafts ``azul_draft_allowed`` allows, or all of them when it allows none (a rule
+        may restrict a game, never stall it)."""
+        allowed, seat, sources = self.rules.draft_allowed, self.current, self.sources
+        assert allowed is not None  # called only where a plugin restricts drafts
+        kept = [draft for draft in drafts
+                if allowed(draft[0], draft[1], sources[draft[0]][draft[1]], draft[2], seat, self)
+                is not False]
+        return kept or drafts
+
     def why_not(self, seat: int, colour: int, line: int) -> str:
         """In words, why pattern line ``line`` of ``seat`` does not accept ``colour``."""
         board = self.players[seat]
         if board.closed >> line & 1:
             return f"pattern line {line + 1} was tiled this round and takes tiles again next round"
-        if board.line_full(line):
+        if board.line_full(line, self.rules.capacity[line]):
             return f"pattern line {line + 1} is full"
         if board.line_count[line] and board.line_colour[line] != colour:
             return f"pattern line {line + 1} holds {NAMES[board.line_colour[line]]}"
@@ -406,8 +404,15 @@ class GameState:
                 if not rules.misplaced_to_floor:
                     raise IllegalDecision(self.why_not(seat, colour, line))
                 line = FLOOR
+        allowed = rules.draft_allowed
+        if allowed is not None and allowed(source, colour, taken, line, seat, self) is False:
+            drafts = self.legal_decisions()
+            if (source, colour, line) not in drafts:
+                raise IllegalDecision(f"the rules ({rules.deciders.get('azul_draft_allowed', '?')}) "
+                                      f"forbid this draft now")
         ends_round = taken == self.tiles_on_table
-        fills = line != FLOOR and rules.tile_at_turn_end and board.line_count[line] + taken > line
+        fills = line != FLOOR and rules.tile_at_turn_end and \
+            board.line_count[line] + taken >= rules.capacity[line]
         if ends_round or fills:
             self._restored_on_plugin_error(self._take, source, colour, line)
         else:
@@ -431,7 +436,8 @@ class GameState:
         taken = sources[source][colour]
         if line != FLOOR:
             # What the line will take, worked out (and the rules asked) before anything changes.
-            room = line + 1 - board.line_count[line]
+            capacity = rules.capacity[line]
+            room = capacity - board.line_count[line]
             put = taken if taken < room else room
             count = board.line_count[line] + put
             cached = rules.accept_cache.get((line, colour, count, board.wall_rows[line]))
@@ -464,7 +470,7 @@ class GameState:
             board.accept[line] = mask
             board.accept_key = board.accept_key & _OTHER_LINES[line] | _SCATTER[line][mask]
             overflow = taken - put
-            if put and count == line + 1 and rules.tile_at_turn_end:
+            if put and count == capacity and rules.tile_at_turn_end:
                 self.pending.append((seat, line))
         if overflow:
             self._to_floor(board, colour, overflow)
@@ -484,7 +490,7 @@ class GameState:
             floor.append(MARKER)
         elif marker.full_floor == "bump" and floor:
             bumped = floor.pop()
-            self.lid[bumped] += 1
+            self._discard(self.rules.overflow_pile, bumped, 1)
             floor.append(MARKER)
 
     def _to_floor(self, board: PlayerBoard, colour: int, count: int) -> None:
@@ -495,7 +501,20 @@ class GameState:
             floor.extend([colour] * fits)
         board.floor_tiles += count
         if count > fits:
-            self.lid[colour] += count - fits
+            pile = self.rules.overflow_pile
+            if pile == "lid":
+                self.lid[colour] += count - fits
+            else:
+                self._discard(pile, colour, count - fits)
+
+    def _discard(self, pile: str, colour: int, count: int) -> None:
+        """Put discarded tiles where the variant says (``azul_discard_pile``)."""
+        if pile == "lid":
+            self.lid[colour] += count
+        elif pile == "bag":
+            self.bag.extend([colour] * count)
+        else:
+            self.removed[colour] += count
 
     def _next_turn(self) -> None:
         if self.tiles_on_table:
@@ -503,9 +522,10 @@ class GameState:
             self.phase = DRAFT
             return
         # Drafting is over: tile every full line, seat 0 first, lines 1 to 5.
+        capacity = self.rules.capacity
         for seat, board in enumerate(self.players):
             for row in range(PATTERN_LINES):
-                if board.line_count[row] == row + 1:
+                if board.line_count[row] == capacity[row]:
                     self.pending.append((seat, row))
         if self._tile_pending():
             self._end_round()
@@ -520,7 +540,7 @@ class GameState:
             seat, row = pending[0]
             board = self.players[seat]
             colour = board.line_colour[row]
-            columns = rules.wall_spaces(board.wall, row, colour)
+            columns = rules.wall_spaces(board.wall, row, colour, seat, self)
             if not columns:
                 del pending[0]
                 self._line_falls(board, row)
@@ -530,7 +550,7 @@ class GameState:
                 return False
             else:
                 del pending[0]
-                self._place(board, row, columns[0])
+                self._place(seat, board, row, columns[0])
         self.placing = None
         return True
 
@@ -551,18 +571,24 @@ class GameState:
         """Carry out a legal placement of the tile being placed, then go on with the game."""
         del self.pending[0]
         assert self.placing is not None
-        self._place(self.players[self.placing[0]], row, column)
+        seat = self.placing[0]
+        self._place(seat, self.players[seat], row, column)
         if self._tile_pending():
             self._next_turn()
 
-    def _place(self, board: PlayerBoard, row: int, column: int) -> None:
+    def _place(self, seat: int, board: PlayerBoard, row: int, column: int) -> None:
         colour = board.line_colour[row]
         board.wall[row][column] = colour
         board.wall_rows[row] |= 1 << colour
-        points = self.rules.placement_score(board.wall, row, column)
+        rules = self.rules
+        points = rules.placement_score(board.wall, row, column, seat, self)
         board.score += points
         board.placement_points += points
-        self.lid[colour] += row  # the line held row + 1 tiles; one went to the wall
+        # The line was full; one of its tiles went to the wall.
+        if rules.line_pile == "lid":
+            self.lid[colour] += rules.capacity[row] - 1
+        else:
+            self._discard(rules.line_pile, colour, rules.capacity[row] - 1)
         board.line_count[row] = 0
         board.line_colour[row] = -1
         if self.rules.tiled_line_waits:
@@ -580,7 +606,7 @@ class GameState:
 
     def _line_falls(self, board: PlayerBoard, row: int) -> None:
         colour = board.line_colour[row]
-        self._to_floor(board, colour, row + 1)
+        self._to_floor(board, colour, self.rules.capacity[row])
         board.line_count[row] = 0
         board.line_colour[row] = -1
         board.refresh_accept(self.rules, row)
@@ -588,27 +614,31 @@ class GameState:
     def _end_round(self) -> None:
         rules = self.rules
         lid = self.lid
-        for board in self.players:
+        to_lid = rules.floor_pile == "lid"
+        for seat, board in enumerate(self.players):
             if board.closed:
                 closed, board.closed = board.closed, 0
                 for row in range(PATTERN_LINES):
                     if closed >> row & 1:
                         board.refresh_accept(rules, row)
-            penalty = rules.floor_penalty(board.floor)
+            penalty = rules.floor_penalty(board.floor, seat, self)
             board.penalty_points += penalty
             board.score += penalty
             if board.score < 0:
                 board.score = 0
             for tile in board.floor:
                 if tile != MARKER:
-                    lid[tile] += 1
+                    if to_lid:
+                        lid[tile] += 1
+                    else:
+                        self._discard(rules.floor_pile, tile, 1)
             board.floor.clear()
         self.round_scores.append(tuple([board.score for board in self.players]))
         lines = supply = None
         if rules.game_over_reads_supply:
             lines = PatternLines(self.players)
             supply = [self.bag.count(colour) + lid[colour] for colour in COLOURS]
-        if rules.game_over([board.wall for board in self.players], self.round, lines, supply):
+        if rules.game_over([board.wall for board in self.players], self.round, lines, supply, self):
             self._finish_game()
             return
         holder = self.marker_holder
@@ -621,10 +651,10 @@ class GameState:
 
     def _finish_game(self) -> None:
         rules = self.rules
-        for board in self.players:
-            board.bonuses = rules.end_bonuses(board.wall)
+        for seat, board in enumerate(self.players):
+            board.bonuses = rules.end_bonuses(board.wall, seat, self)
             board.score += sum(points for _label, points in board.bonuses)
-        self.winners = sorted(rules.winners(self.scores(), [board.wall for board in self.players]))
+        self.winners = sorted(rules.winners(self.scores(), [board.wall for board in self.players], self))
         self.phase = OVER
         self.placing = None
 

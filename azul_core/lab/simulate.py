@@ -250,11 +250,13 @@ def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_ind
                                   f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}",
                                   game_index) from exc
     state = _start_state(rules, players).clone()
+    starter = state.first_player = rules.opening_seat(players, seed_text)
     moves = [_mover(bot, name) for bot, name in zip(bots, bot_names)]
     recorder = None
     if record:
         from azul_core.records.game_record import Recorder
         recorder = Recorder(variant_ref or rules.name, list(bot_names), seed_text)
+        recorder.first_player = state.first_player
     try:
         while state.phase != OVER:
             if state.phase == DEAL:
@@ -279,7 +281,7 @@ def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_ind
     seats = [SeatResult(name, board.score, board.placement_points, board.penalty_points,
                         list(board.bonuses), board.floor_tiles)
              for name, board in zip(bot_names, state.players)]
-    return GameResult(game_index, seed_text, state.scores(), list(state.winners), state.round, 0,
+    return GameResult(game_index, seed_text, state.scores(), list(state.winners), state.round, starter,
                       seats, recorder.to_dict(state) if recorder else None)
 
 

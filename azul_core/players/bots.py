@@ -37,8 +37,8 @@ class RandomBot:
 
 
 def line_capacity(rules, row: int) -> int:
-    """How many tiles pattern line ``row`` holds when full."""
-    return row + 1
+    """How many tiles pattern line ``row`` holds when full (the variant's ``azul_line_capacity``)."""
+    return rules.capacity[row]
 
 
 def floor_space_penalties(rules) -> list[int]:

@@ -156,16 +156,17 @@ def draw_board(state, seat: int, name: str) -> Text:
         text.append("\n")
     for row in range(PATTERN_LINES):
         text.append(f" {row + 1} ", style="dim")
-        text.append("  " * (PATTERN_LINES - 1 - row))
+        capacity = rules.capacity[row]
+        text.append("  " * (max(rules.capacity) - capacity))
         count, colour = board.line_count[row], board.line_colour[row]
         closed = board.closed >> row & 1
-        for space in range(row + 1):
+        for space in range(capacity):
             if space:
                 text.append(" ")
             # Tiles fill a line from the wall side, as on the board.
             if closed:
                 text.append(CLOSED, style="dim")
-            elif space >= row + 1 - count:
+            elif space >= capacity - count:
                 text.append_text(tile(colour))
             else:
                 text.append(EMPTY, style="dim")
@@ -191,7 +192,7 @@ def draw_board(state, seat: int, name: str) -> Text:
             text.append(" ")
         else:
             text.append(f" {EMPTY} ", style="dim")
-    penalty = rules.floor_penalty(board.floor) if board.floor else 0
+    penalty = rules.floor_penalty(board.floor, seat, state) if board.floor else 0
     # Room for the cost is kept when there is none, so a board beside this one never shifts.
     width = len(str(sum(costs))) + 2 if costs else 0
     text.append(f" {penalty}".ljust(width) if penalty else " " * width, style="bold red")
@@ -258,7 +259,7 @@ def describe_decision(state, decision: tuple, names: Sequence[str] | None = None
         if effect["floor"]:
             phrase += f", {effect['floor']} to the floor"
     if effect["lid"]:
-        phrase += f" ({effect['lid']} to the lid)"
+        phrase += f" ({effect['lid']} {_PILE_WORDS[state.rules.overflow_pile]})"
     if effect["marker"]:
         phrase += ", and the start marker"
     return phrase
@@ -270,6 +271,10 @@ def placement_points(state, decision: tuple) -> int:
     after = state.clone()
     after.apply(decision)
     return after.players[seat].placement_points - state.players[seat].placement_points
+
+
+#: Where tiles past a full floor go, in words (``azul_discard_pile`` for the overflow).
+_PILE_WORDS = {"lid": "to the lid", "bag": "back into the bag", "out": "out of the game"}
 
 
 def _draft_effect(state, decision: tuple) -> dict:
@@ -284,7 +289,7 @@ def _draft_effect(state, decision: tuple) -> dict:
     misplaced = state.why_not(state.to_move, colour, line) if state.is_misplaced(decision) else ""
     put = complete = 0
     if line != FLOOR and not misplaced:
-        free = line + 1 - board.line_count[line]
+        free = state.rules.capacity[line] - board.line_count[line]
         put = min(taken, free)
         complete = put == free
     falling = taken - put
@@ -307,9 +312,9 @@ def short_effect(state, decision: tuple) -> str:
     elif effect["floor"]:
         parts[0] += " to floor" if effect["floor"] == effect["taken"] else f", {effect['floor']} floor"
     else:
-        parts[0] += " to lid"
+        parts[0] += " to " + state.rules.overflow_pile
     if effect["lid"] and (effect["line"] or effect["floor"]):
-        parts.append(f"{effect['lid']} lid")
+        parts.append(f"{effect['lid']} {state.rules.overflow_pile}")
     if effect["marker"]:
         parts.append("marker")
     return ", ".join(parts)

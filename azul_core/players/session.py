@@ -196,6 +196,7 @@ class GameSession:
         path = record if record is not None else default_record_path(variant.name)
         ref = _variant_ref_for(variant_ref, variant.path, path)
         recorder = Recorder(ref, seat_names(kinds), seed)
+        recorder.first_player = variant.rules.opening_seat(len(kinds), seed)
         return cls(variant, kinds, seat_names(kinds), seed, path, recorder, think, **options)
 
     @classmethod
@@ -239,7 +240,7 @@ class GameSession:
     def _replay(self) -> tuple[GameState, list[tuple[int, int, int, bool]]]:
         """The state after the recorded rounds, and for each action (round index, action
         index, seat, whether it was forced: a lone legal wall column)."""
-        state = GameState(self.rules, len(self.kinds))
+        state = GameState(self.rules, len(self.kinds), self.recorder.first_player)
         log = []
         for round_index, entry in enumerate(self.recorder.rounds):
             state.deal_tiles([_counts(letters) for letters in entry.factories])

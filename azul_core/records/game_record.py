@@ -30,7 +30,7 @@ FORMAT = "azul-record/1"
 #: Records larger than this are refused before they are parsed.
 MAX_RECORD_BYTES = 10 * 1024 * 1024
 #: Field names a record may hold; others are kept as they are when a record is rewritten.
-KNOWN_FIELDS = ("format", "variant", "players", "seed", "rounds", "result")
+KNOWN_FIELDS = ("format", "variant", "players", "seed", "first_player", "rounds", "result")
 
 _ACTION = re.compile(r"^(?:[C1-9][BYRKW][1-5-]|w[1-5]:[1-5])$")
 _FACTORY = re.compile(r"^[BYRKW]*$")
@@ -123,6 +123,8 @@ class GameRecord:
     origin: str | None = None
     #: fields this version does not know: kept, so rewriting a record loses nothing
     extra: dict = field(default_factory=dict)
+    #: the seat that started round 1 (an optional field: absent means seat 0)
+    first_player: int = 0
 
     @property
     def folder(self) -> Path:
@@ -133,6 +135,8 @@ class GameRecord:
         data: dict[str, Any] = {"format": FORMAT, "variant": self.variant, "players": list(self.players)}
         if self.seed is not None:
             data["seed"] = self.seed
+        if self.first_player:
+            data["first_player"] = self.first_player
         data["rounds"] = [r.to_dict() for r in self.rounds]
         if self.result is not None:
             data["result"] = {"scores": list(self.result.scores), "winners": list(self.result.winners)}
@@ -238,6 +242,11 @@ def record_from_data(data: Any, origin: str = "") -> GameRecord:
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
         raise bad("'seed' must be a number or a string")
+    first_player = data.get("first_player", 0)
+    if isinstance(first_player, bool) or not isinstance(first_player, int) \
+            or not 0 <= first_player < len(players):
+        raise bad(f"'first_player' must be the seat that started round 1, a whole number from 0 "
+                  f"to {len(players) - 1}")
     rounds_data = data.get("rounds")
     if not isinstance(rounds_data, list):
         raise bad("'rounds' must be a list of rounds")
@@ -246,7 +255,7 @@ def record_from_data(data: Any, origin: str = "") -> GameRecord:
     if data.get("result") is not None:
         result = _result_from_data(data["result"], bad)
     extra = {k: v for k, v in data.items() if k not in KNOWN_FIELDS}
-    return GameRecord(variant, players, rounds, seed, result, origin or None, extra)
+    return GameRecord(variant, players, rounds, seed, result, origin or None, extra, first_player)
 
 
 def _round_from_data(item: Any, number: int, bad) -> RoundRecord:
@@ -320,6 +329,8 @@ class Recorder:
         self.seed = seed
         self.rounds: list[RoundRecord] = []
         self.extra: dict = {}
+        #: the seat that started round 1
+        self.first_player = 0
         #: the state last given; ``to_dict``/``save`` read scores from it when given none
         self.state: GameState | None = None
 
@@ -330,6 +341,7 @@ class Recorder:
         recorder = cls(record.variant, record.players, record.seed)
         recorder.rounds = [RoundRecord(list(r.factories), list(r.actions)) for r in record.rounds]
         recorder.extra = dict(record.extra)
+        recorder.first_player = record.first_player
         recorder.state = state
         return recorder
 
@@ -355,7 +367,8 @@ class Recorder:
         result = None
         if state is not None and state.phase == OVER:
             result = ResultRecord(state.scores(), list(state.winners))
-        return GameRecord(self.variant, list(self.players), rounds, self.seed, result, None, dict(self.extra))
+        return GameRecord(self.variant, list(self.players), rounds, self.seed, result, None,
+                          dict(self.extra), self.first_player)
 
     def to_dict(self, state: GameState | None = None) -> dict:
         return self.to_record(state).to_dict()
@@ -527,7 +540,7 @@ def new_replay_state(record: GameRecord, rules) -> GameState:
         allowed = ", ".join(str(p) for p in rules.players)
         raise ReplayError(f"variant '{rules.name}' is played by {allowed} players, "
                           f"but the record names {count}")
-    return GameState(rules, count)
+    return GameState(rules, count, record.first_player)
 
 
 def _steps(record: GameRecord, rules, state: GameState) -> Iterator[tuple[int, int, str, GameState]]:

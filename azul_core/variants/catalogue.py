@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from azul_core import API_VERSION, hookspecs
-from azul_core.engine.plugins import PluginError, installed_plugins, load_plugin, new_manager
+from azul_core.engine.plugins import PluginError, installed_plugins, load_plugin, new_manager, register_plugin
 from azul_core.variants.loading import builtin_variants, describe_variant_file, known_variants
 
 
@@ -96,7 +96,10 @@ def describe_plugin(plugin, distribution: str | None = None) -> dict[str, Any]:
         entry["error"] = f"needs hook API {wanted}; this azul-variants offers {API_VERSION}"
     pm = new_manager()
     try:
-        pm.register(plugin.module, name=plugin.name)
+        register_plugin(pm, plugin)
+    except PluginError as exc:  # an argument its hook does not have, with a did-you-mean
+        entry["error"] = entry["error"] or str(exc)
+        return entry
     except Exception as exc:  # pluggy refuses malformed implementations (wrong arguments, ...)
         entry["error"] = entry["error"] or f"can't be registered: {exc}"
         return entry

@@ -96,7 +96,7 @@ def _play_games(variant, players: int, games: int, report: VariantReport) -> Pro
         rng = random.Random(seed)
         choose = random.Random(seed + 1).random
         try:
-            state = GameState(rules, players)
+            state = GameState(rules, players, rules.opening_seat(players, seed))
             expected = state.table.tiles_per_colour
             while not state.over:
                 if state.phase == DEAL:

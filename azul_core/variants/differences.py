@@ -8,6 +8,7 @@ variant's name or at which plugins it lists.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -163,8 +164,41 @@ def _table(rules, players: int) -> str:
             f"{table.tiles_per_colour} tiles of each colour")
 
 
+#: How many random walls the placement and bonus probes try, beyond the fixed ones.
+RANDOM_PROBES = 400
+_PILES = {"lid": "to the lid", "bag": "back into the bag", "out": "out of the game"}
+_DISCARDS = {"floor": "the floor tiles at the end of a round",
+             "overflow": "tiles past a full floor",
+             "line": "the rest of a tiled pattern line"}
+
+
+def _random_walls(count: int, seed: int = 11) -> list[list[list]]:
+    """Walls with random spaces filled, coloured as the colour wall prints them (seeded)."""
+    rng = random.Random(seed)
+    walls = []
+    for _ in range(count):
+        density = rng.choice((0.2, 0.4, 0.6, 0.8))
+        walls.append([[(column - row) % 5 if rng.random() < density else None
+                       for column in range(WALL_SIZE)] for row in range(WALL_SIZE)])
+    return walls
+
+
+def _picture(wall) -> str:
+    return " / ".join("".join("." if cell is None else "BYRKW"[cell] for cell in row) for row in wall)
+
+
+def undecided(variant, standard) -> list[str]:
+    """The rules the probes could not compare: hooks whose answer depends on the game (they
+    ask for ``seat`` or ``game``), said per hook with the plugins that read it."""
+    base = standard.rules.context_readers
+    return [f"{hook} ({', '.join(plugins)}): its answer depends on the game being played"
+            for hook, plugins in variant.rules.context_readers.items() if base.get(hook) != plugins]
+
+
 def differences(variant, standard) -> list[Difference]:
-    """Every rule in which ``variant`` differs from ``standard`` (both loaded ``Variant``s)."""
+    """Every rule in which ``variant`` differs from ``standard`` (both loaded ``Variant``s).
+
+    Hooks whose answer depends on the game (see ``undecided``) are not probed."""
     found: list[Difference] = []
 
     def compare(rule: str, mine: Any, theirs: Any, show: Callable[[Any], str] = str) -> None:
@@ -172,6 +206,7 @@ def differences(variant, standard) -> list[Difference]:
             found.append(Difference(rule, show(mine), show(theirs)))
 
     rules, base = variant.rules, standard.rules
+    probed = set(hook for hook in rules.context_readers if hook not in base.context_readers)
     compare("players", variant.players, standard.players, lambda p: ", ".join(str(n) for n in p))
     for players in variant.players:
         compare(f"table for {players} players", _table(rules, players),
@@ -191,27 +226,86 @@ def differences(variant, standard) -> list[Difference]:
             base.misplaced_to_floor,
             lambda floor: "allowed as a mistake: all the tiles taken go to the floor"
             if floor else "refused")
+    compare("pattern lines", rules.capacity, base.capacity,
+            lambda sizes: "hold " + ", ".join(str(size) for size in sizes) + " tiles")
+    for reason, words in _DISCARDS.items():
+        compare(f"where {words} go", rules.discard[reason], base.discard[reason], _PILES.get)
+    compare("who starts round 1", _starters(rules, variant.players), _starters(base, variant.players))
+    compare("which drafts are legal", _draft_rule(rules), _draft_rule(base))
     _compare_acceptance(rules, base, found)
     _compare_wall(rules, base, found)
     compare("who places a tile on the wall", rules.player_chooses_column, base.player_chooses_column,
             lambda choose: "the player chooses the column" if choose else "the rules place it")
-    for label, cells in _SCORE_PROBES:
-        wall = _wall(cells)
-        compare(f"scoring {label}", _ask(rules.placement_score, wall, 2, 2),
-                _ask(base.placement_score, wall, 2, 2), lambda p: f"{p} points" if isinstance(p, int) else p)
-    for label, probe in _END_PROBES:
-        situation = probe()
-        compare(f"end of the game {label}", _ask(rules.game_over, *situation),
-                _ask(base.game_over, *situation),
-                lambda over: over if isinstance(over, str) else ("the game ends" if over else "the game goes on"))
-    for label, cells in _BONUS_PROBES:
-        wall = _wall(cells)
-        compare(f"end bonus for {label}", _bonus_total(rules, wall), _bonus_total(base, wall),
-                lambda total: f"{total} points" if isinstance(total, int) else total)
-    for label, scores, walls in _WINNER_PROBES:
-        compare(f"winner with {label}", _ask(rules.winners, scores, walls), _ask(base.winners, scores, walls),
-                _seats)
+    if "azul_placement_score" not in probed:
+        before = len(found)
+        for label, cells in _SCORE_PROBES:
+            wall = _wall(cells)
+            compare(f"scoring {label}", _ask(rules.placement_score, wall, 2, 2),
+                    _ask(base.placement_score, wall, 2, 2), _points)
+        if len(found) == before:  # the fixed probes saw no change: try random walls and tiles
+            _first_random_difference(found, "scoring the tile at ({row},{column}) of the wall {wall}",
+                                     lambda wall, row, column: _ask(rules.placement_score, wall, row, column),
+                                     lambda wall, row, column: _ask(base.placement_score, wall, row, column),
+                                     _points)
+    if "azul_game_over" not in probed:
+        for label, probe in _END_PROBES:
+            situation = probe()
+            compare(f"end of the game {label}", _ask(rules.game_over, *situation),
+                    _ask(base.game_over, *situation),
+                    lambda over: over if isinstance(over, str) else ("the game ends" if over else "the game goes on"))
+    if "azul_end_bonuses" not in probed:
+        before = len(found)
+        for label, cells in _BONUS_PROBES:
+            wall = _wall(cells)
+            compare(f"end bonus for {label}", _bonus_total(rules, wall), _bonus_total(base, wall), _points)
+        if len(found) == before:
+            _first_random_difference(found, "end bonus for the wall {wall}",
+                                     lambda wall, row, column: _bonus_total(rules, wall),
+                                     lambda wall, row, column: _bonus_total(base, wall), _points)
+    if "azul_winners" not in probed:
+        for label, scores, walls in _WINNER_PROBES:
+            compare(f"winner with {label}", _ask(rules.winners, scores, walls),
+                    _ask(base.winners, scores, walls), _seats)
     return found
+
+
+def _points(p: Any) -> str:
+    return f"{p} points" if isinstance(p, int) else p
+
+
+def _first_random_difference(found: list[Difference], rule: str, mine: Callable, theirs: Callable,
+                             show: Callable) -> None:
+    """Ask both rules about random walls (each filled space in turn as the tile just placed);
+    record the first answer that differs."""
+    for wall in _random_walls(RANDOM_PROBES):
+        for row in range(WALL_SIZE):
+            for column in range(WALL_SIZE):
+                if wall[row][column] is None:
+                    continue
+                a, b = mine(wall, row, column), theirs(wall, row, column)
+                if a != b:
+                    found.append(Difference(rule.format(row=row + 1, column=column + 1,
+                                                        wall=_picture(wall)), show(a), show(b)))
+                    return
+                if "{row}" not in rule:
+                    break  # a wall's bonus does not depend on the tile: one question per wall
+            else:
+                continue
+            break
+
+
+def _starters(rules, players) -> str:
+    seats = sorted({rules.opening_seat(count, seed) for count in players for seed in range(64)})
+    if seats == [0]:
+        return "seat 0"
+    return "a seat chosen by the rules (seen: " + ", ".join(str(s) for s in seats) + ")"
+
+
+def _draft_rule(rules) -> str:
+    if rules.draft_allowed is None:
+        return "any source and colour, onto a pattern line that takes it or the floor"
+    return (f"restricted by {rules.deciders.get('azul_draft_allowed')} (azul_draft_allowed): "
+            "the probes can't say how")
 
 
 def _bonus_total(rules, wall) -> Any:
@@ -301,6 +395,7 @@ def setting_notes(variant, standard) -> list[SettingNote]:
 def explain(variant, standard) -> list[str]:
     """The lines ``azul rules`` prints."""
     found = differences(variant, standard)
+    unknown = undecided(variant, standard)
     notes = setting_notes(variant, standard)
     where = f" ({_shown(variant.path)})" if variant.path else ""
     lines = [f"Rules of '{variant.name}'{where}: {variant.description}".rstrip(": ")]
@@ -308,14 +403,17 @@ def explain(variant, standard) -> list[str]:
     standard_plugins = ", ".join(p.name for p in standard.plugins)
     lines.append(f"Plugins: {plugins}" + ("" if plugins == standard_plugins
                                            else f" (standard: {standard_plugins})"))
-    if not found and not any(note.only_here for note in notes):
+    if not found and not unknown and not any(note.only_here for note in notes):
         lines.append("It plays exactly as the standard game: no rule differs.")
         return lines
     if found:
         lines.append("Differences from the standard game:")
         lines += [f"- {difference}" for difference in found]
-    else:
+    elif not unknown:
         lines.append("No rule differs from the standard game in play.")
+    if unknown:
+        lines.append("Could not tell (these rules were not compared; read the plugins):")
+        lines += [f"- {text}" for text in unknown]
     if notes:
         lines.append("Settings:")
         for note in notes:
@@ -325,7 +423,8 @@ def explain(variant, standard) -> list[str]:
             else:
                 lines.append(f"- {note.name} = {format_value(note.value)} "
                              f"(standard: {format_value(note.standard)})")
-    lines.append("Everything else is as in the standard game.")
+    lines.append("Everything else is as in the standard game." if not unknown
+                 else "Everything else probed is as in the standard game.")
     return lines
 
 

@@ -36,6 +36,8 @@ from azul_core.engine.plugins import (
     code_of,
     load_plugin,
     new_manager,
+    ordering_problems,
+    register_plugin,
     register_plugins,
     runs_code,
     unknown_hooks,
@@ -649,10 +651,12 @@ def _plugin_problems(plugin: LoadedPlugin) -> list[str]:
     """What is wrong with one plugin on its own: hooks that don't exist, bad signatures."""
     pm = new_manager()
     try:
-        pm.register(plugin.module, name=plugin.name)
-    except Exception as exc:  # pluggy's PluginValidationError, ValueError: third-party code
+        register_plugin(pm, plugin)
+    except PluginError as exc:
+        return [str(exc)]
+    except Exception as exc:  # anything else pluggy refuses in third-party code
         return [f"plugin '{plugin.name}' could not be registered: {'; '.join(str(exc).splitlines())}"]
-    return [message for _plugin, message in unknown_hooks(pm)]
+    return [message for _plugin, message in unknown_hooks(pm) + ordering_problems(pm)]
 
 
 def _first_refused_item(setting: Setting, value: Any) -> int | None:
