@@ -86,6 +86,18 @@ def check_budget(think: float | None, playouts: int | None) -> None:
 INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C
 
 
+def simulation_failed(exc, prefix: str = "") -> NoReturn:
+    """Report a run that failed in one line. After SIGTERM the process ends at once: the
+    workers are gone, and interpreter clean-up must not wait on their broken pool."""
+    from azul_core.lab.simulate import SimulationTerminated
+    if isinstance(exc, SimulationTerminated):
+        typer.echo(f"azul: {prefix}{one_line(str(exc))}", err=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(INVALID)
+    fail(f"{prefix}{one_line(str(exc))}", INVALID)
+
+
 def interrupted(exc) -> NoReturn:
     """Report a run stopped by Ctrl-C: how far it got and where the finished games are."""
     kept = f"; the records of the finished games are in {exc.record_dir}" if exc.record_dir else ""

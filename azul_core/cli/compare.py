@@ -11,7 +11,6 @@ import typer
 
 from azul_core.cli.app import app
 from azul_core.cli.common import (
-    INVALID,
     BotsOption,
     ClusterOption,
     PlayersOption,
@@ -25,8 +24,8 @@ from azul_core.cli.common import (
     fail,
     interrupted,
     load_variant_or_fail,
-    one_line,
     seed_value,
+    simulation_failed,
     text_console,
 )
 from azul_core.cli.simulate import GameProgress
@@ -92,7 +91,7 @@ def compare_command(
                                      cluster=session))
                 seconds.append(time.perf_counter() - started)
     except SimulationError as exc:
-        fail(f"{label}: {one_line(str(exc))}", INVALID)
+        simulation_failed(exc, f"{label}: ")
     except SimulationInterrupted as exc:
         interrupted(exc)
     comparison = compare_runs(runs, labels, variants)

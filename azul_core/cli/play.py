@@ -38,6 +38,11 @@ def play_command(
     trust: Annotated[bool, typer.Option(
         "--trust", help="With --resume: let the variant file the record names run its plugin "
                         "files (by default a record never runs code).")] = False,
+    join: Annotated[Optional[str], typer.Option(
+        "--join", metavar="SEAT_URL",
+        help="Sit at an online table (azul serve): its seat link, with the part after '#'. "
+             "Quote it in the shell. A table's house rule must be found here too; "
+             "--variant FILE (or --trust) lets its plugin files run.")] = None,
 ) -> None:
     """Play a game at the terminal: you against a bot, by default the standard game.
 
@@ -47,6 +52,9 @@ def play_command(
     from azul_core.players.registry import BotError
     from azul_core.players.session import GameSession, SessionError
 
+    if join is not None:
+        _join(join, variant, trust, players, seed, record, resume, think, playouts)
+        return
     check_budget(think, playouts)
     try:
         if resume is not None:
@@ -68,6 +76,26 @@ def play_command(
     except (PluginError, BotError) as exc:
         fail(str(exc))
     code = session.run()
+    if code:
+        raise typer.Exit(code)
+
+
+def _join(url: str, variant: str | None, trust: bool, *others) -> None:
+    """Play one seat of an online table at the terminal. ``--variant FILE`` (or ``--trust``)
+    lets a table's house-rule variant, found here by name, run its plugin files."""
+    if any(option is not None for option in others):
+        fail("--join plays a seat of an online table: the table decides the players and the "
+             "seed (--players, --seed, --record, --resume, --think and --playouts don't apply)", USAGE)
+    from azul_core.players.session import SessionError
+    from azul_core.variants.loading import Trust
+    from azul_core.web.remote import RemoteSession
+    consent = Trust.of([variant] if variant else [], trust)
+    try:
+        code = RemoteSession(url, trust=consent).run()
+    except SessionError as exc:
+        for line in exc.lines:
+            typer.echo(f"azul: {line}", err=True)
+        raise typer.Exit(exc.code) from None
     if code:
         raise typer.Exit(code)
 

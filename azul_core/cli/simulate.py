@@ -11,7 +11,6 @@ import typer
 
 from azul_core.cli.app import app
 from azul_core.cli.common import (
-    INVALID,
     BotsOption,
     ClusterOption,
     PlayersOption,
@@ -22,11 +21,10 @@ from azul_core.cli.common import (
     check_cluster,
     check_run_options,
     cluster_session,
-    fail,
     interrupted,
     load_variant_or_fail,
-    one_line,
     seed_value,
+    simulation_failed,
     text_console,
 )
 
@@ -71,7 +69,7 @@ def simulate_command(
                                progress=bar.track(loaded.name, games), think=think, playouts=playouts,
                                cluster=session)
     except SimulationError as exc:
-        fail(one_line(str(exc)), INVALID)
+        simulation_failed(exc)
     except SimulationInterrupted as exc:
         interrupted(exc)
     elapsed = time.perf_counter() - started

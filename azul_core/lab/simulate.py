@@ -41,6 +41,10 @@ class SimulationError(Exception):
         return (type(self), (self.args[0], self.game, self.plugin, self.hook, self.location))
 
 
+class SimulationTerminated(SimulationError):
+    """SIGTERM ended a run played in processes; the workers are already ended."""
+
+
 class SimulationInterrupted(Exception):
     """A run stopped by Ctrl-C: ``finished`` of ``games`` games were played (their records,
     when asked for, are in ``record_dir``); the games not started were cancelled."""
@@ -499,8 +503,8 @@ def _play_in_processes(job: _Job, numbers: list[int], workers: int, progress=Non
             raise SimulationInterrupted(len(results), len(numbers), job.record_dir) from None
         except _Terminated:
             _end_workers(pool)
-            raise SimulationError(f"stopped by SIGTERM after {len(results)} of {len(numbers)} "
-                                  "games; the worker processes were ended") from None
+            raise SimulationTerminated(f"stopped by SIGTERM after {len(results)} of {len(numbers)} "
+                                       "games; the worker processes were ended") from None
         except BaseException:
             _end_workers(pool)
             raise

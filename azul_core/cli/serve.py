@@ -1,0 +1,107 @@
+"""``azul serve``: the private online table, a small web service for friends.
+
+The web stack (Starlette, uvicorn) is imported inside the command only, so
+that ``azul --help`` and the other commands start fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from azul_core.cli.app import app
+from azul_core.cli.common import USAGE, fail
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(
+        "--host", help="Address to listen on. 0.0.0.0 listens on every interface; behind a "
+                       "reverse proxy keep 127.0.0.1.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(
+        "--port", help="Port to listen on; 0 picks a free one (the 'Serving on' line shows it).")] = 8000,
+    data: Annotated[Optional[Path], typer.Option(
+        "--data", metavar="DIR",
+        help="Folder of the tables' database. Default: $XDG_DATA_HOME/azul/serve "
+             "(~/.local/share/azul/serve).")] = None,
+    variants: Annotated[Optional[list[Path]], typer.Option(
+        "--variants", metavar="DIR",
+        help="Also offer the variant files in this folder and its subfolders (their plugins "
+             "run). Repeatable. The shipped variants are always offered.")] = None,
+    proxy_headers: Annotated[bool, typer.Option(
+        "--proxy-headers", help="Behind a reverse proxy: trust its X-Forwarded-Proto and "
+                                "X-Forwarded-For (from --forwarded-allow-ips).")] = False,
+    forwarded_allow_ips: Annotated[str, typer.Option(
+        "--forwarded-allow-ips", metavar="IPS",
+        help="Comma-separated addresses of the proxies trusted with --proxy-headers.")] = "127.0.0.1",
+    allow_origin: Annotated[Optional[list[str]], typer.Option(
+        "--allow-origin", metavar="ORIGIN",
+        help="Another origin (https://example.org) whose pages may create tables and open "
+             "sockets. Repeatable. The server's own origin is always allowed.")] = None,
+    think: Annotated[float, typer.Option(
+        "--think", metavar="SECONDS", help="Thinking time of the mcts bot per move.")] = 1.0,
+    bot_delay: Annotated[float, typer.Option(
+        "--bot-delay", metavar="SECONDS", help="A bot waits this long before moving, so "
+                                               "people can follow.")] = 0.6,
+    tables_per_hour: Annotated[int, typer.Option(
+        "--tables-per-hour", help="Tables one client address may create per hour.")] = 20,
+    max_open_tables: Annotated[int, typer.Option(
+        "--max-open-tables", help="Unfinished tables the server holds at most.")] = 1000,
+    keep_finished: Annotated[float, typer.Option(
+        "--keep-finished", metavar="DAYS",
+        help="Days a finished table (and its record) stays after its last move.")] = 30.0,
+    keep_idle: Annotated[float, typer.Option(
+        "--keep-idle", metavar="DAYS",
+        help="Days an unfinished table nobody moves in stays.")] = 30.0,
+    ws_max_size: Annotated[int, typer.Option(
+        "--ws-max-size", metavar="BYTES", help="Largest WebSocket message uvicorn accepts.")] = 16384,
+    durable: Annotated[bool, typer.Option(
+        "--durable", help="fsync every move (survives a power cut too; slower). A killed "
+                          "server loses nothing either way.")] = False,
+    seed: Annotated[Optional[str], typer.Option(
+        "--seed", metavar="SEED",
+        help="Deal every table from SEED:N (the N-th table created): the same deals each run. "
+             "Anyone who knows it foresees the deals: for tests and demonstrations only.")] = None,
+    access_log: Annotated[bool, typer.Option(
+        "--access-log", help="Log every request (addresses and paths; never a secret).")] = False,
+) -> None:
+    """Run the online table: create a table at http://HOST:PORT/, send each friend their link.
+
+    Tables are kept in SQLite under --data: stop the server (Ctrl-C, even kill -9) and start it
+    again, every table continues where it was. docs/serve.md explains running it for friends.
+    """
+    if not 0 <= port <= 65535:
+        fail(f"--port must be 0 to 65535, not {port}", USAGE)
+    for name, value in (("--tables-per-hour", tables_per_hour), ("--max-open-tables", max_open_tables)):
+        if value < 1:
+            fail(f"{name} must be 1 or more, not {value}", USAGE)
+    for name, value in (("--keep-finished", keep_finished), ("--keep-idle", keep_idle)):
+        if not value > 0:
+            fail(f"{name} must be a positive number of days, not {value}", USAGE)
+    if not think > 0:
+        fail(f"--think must be a positive number of seconds, not {think}", USAGE)
+    if bot_delay < 0:
+        fail(f"--bot-delay can't be negative ({bot_delay})", USAGE)
+    if ws_max_size < 1024:
+        fail(f"--ws-max-size must be 1024 bytes or more, not {ws_max_size}", USAGE)
+    for folder in variants or []:
+        if not folder.is_dir():
+            fail(f"--variants {folder}: no such folder")
+    from azul_core.players.session import data_folder
+    from azul_core.web.serving import ServeOptions, serve
+
+    options = ServeOptions(host=host, port=port, data=data if data is not None else data_folder() / "serve",
+                           variant_dirs=tuple(variants or ()), proxy_headers=proxy_headers,
+                           forwarded_allow_ips=forwarded_allow_ips,
+                           allowed_origins=tuple(allow_origin or ()), think=think, bot_delay=bot_delay,
+                           tables_per_hour=tables_per_hour, max_open_tables=max_open_tables,
+                           keep_finished_days=keep_finished, keep_idle_days=keep_idle,
+                           ws_max_size=ws_max_size, durable=durable, access_log=access_log, seed=seed)
+    code = serve(options)
+    if code:
+        raise typer.Exit(code)
+
+
+__all__ = ["serve_command"]

@@ -1,0 +1,104 @@
+"""The variants a server offers: the shipped ones and the files in folders the operator named.
+
+Loaded once when the server starts. A table names its variant by a key of
+this catalog, never by a path or a file a browser sent, so a web request
+never loads code: only the operator's ``--variants`` folders can (their
+plugins run when the server starts).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from azul_core.engine.plugins import PluginError
+from azul_core.players.registry import available_bots
+from azul_core.variants import VariantError, builtin_variants, load_variant
+from azul_core.variants.loading import SUFFIXES
+
+
+@dataclass
+class Offered:
+    """One variant a table may use."""
+
+    key: str
+    variant: Any
+    rules_text: list[str]
+    bots: list[str]
+    builtin: bool
+    path: Path | None = None
+
+    def describe(self) -> dict:
+        rules = self.variant.rules
+        return {"name": self.key, "description": self.variant.description,
+                "players": list(self.variant.players), "rules": self.rules_text,
+                "bots": self.bots, "column_choice": bool(rules.player_chooses_column),
+                "misplaced_to_floor": bool(rules.misplaced_to_floor)}
+
+
+@dataclass
+class Catalog:
+    variants: dict[str, Offered] = field(default_factory=dict)
+    #: one line per variant file that could not be offered, for the operator
+    problems: list[str] = field(default_factory=list)
+
+    def get(self, key: str) -> Offered | None:
+        return self.variants.get(key) if isinstance(key, str) else None
+
+    def describe(self) -> list[dict]:
+        return [offered.describe() for offered in self.variants.values()]
+
+
+#: TOML files that are a Python project's, not a variant
+NOT_VARIANTS = ("pyproject.toml",)
+
+
+def variant_files(folder: Path) -> list[Path]:
+    """Variant files in ``folder`` and in its immediate subfolders (``examples/`` holds one
+    house rule per subfolder)."""
+    def files(where: Path) -> list[Path]:
+        return [p for p in sorted(where.iterdir())
+                if p.is_file() and p.suffix in SUFFIXES and p.name not in NOT_VARIANTS]
+    found = files(folder)
+    for sub in sorted(folder.iterdir()):
+        if sub.is_dir() and not sub.name.startswith("."):
+            found += files(sub)
+    return found
+
+
+def build_catalog(folders: list[Path] | tuple[Path, ...] = ()) -> Catalog:
+    """The shipped variants, then every loadable variant file of ``folders`` by file stem (a
+    name already taken is left out with a problem line)."""
+    from azul_core.variants.differences import explain
+    catalog = Catalog()
+    standard = load_variant("standard")
+    candidates: list[tuple[str, Path, bool]] = [(name, path, True) for name, path in builtin_variants().items()]
+    for folder in folders:
+        folder = Path(folder)
+        if not folder.is_dir():
+            catalog.problems.append(f"--variants {folder}: not a folder")
+            continue
+        candidates += [(path.stem, path, False) for path in variant_files(folder)]
+    for key, path, builtin in candidates:
+        if key in catalog.variants:
+            catalog.problems.append(f"{path}: a variant named '{key}' is already offered; left out")
+            continue
+        try:
+            variant = load_variant(path)
+            # The rules in words, without the server's file paths.
+            text = explain(dataclasses.replace(variant, path=None), standard)
+            bots = sorted(available_bots(variant.rules))
+        except VariantError as exc:
+            catalog.problems.append(f"{exc.problems[0]}" + (
+                f" (and {len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""))
+            continue
+        except PluginError as exc:
+            catalog.problems.append(f"{path}: {' '.join(str(exc).split())}")
+            continue
+        except Exception as exc:  # third-party plugin code: never stops the server
+            catalog.problems.append(f"{path}: {type(exc).__name__}: {' '.join(str(exc).split())}")
+            continue
+        catalog.variants[key] = Offered(key, variant, text, bots, builtin, path)
+    return catalog

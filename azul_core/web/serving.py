@@ -1,0 +1,102 @@
+"""Running the table server with uvicorn: bind, say where, serve until Ctrl-C or a signal."""
+
+from __future__ import annotations
+
+import socket
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from azul_core.web.app import Config, create_app
+from azul_core.web.catalog import build_catalog
+from azul_core.web.store import StoreError
+
+
+@dataclass
+class ServeOptions:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data: Path = Path(".")
+    variant_dirs: tuple[Path, ...] = ()
+    proxy_headers: bool = False
+    forwarded_allow_ips: str = "127.0.0.1"
+    allowed_origins: tuple[str, ...] = ()
+    think: float = 1.0
+    bot_delay: float = 0.6
+    tables_per_hour: int = 20
+    max_open_tables: int = 1000
+    keep_finished_days: float = 30.0
+    keep_idle_days: float = 30.0
+    ws_max_size: int = 16384
+    durable: bool = False
+    access_log: bool = False
+    log_level: str = "warning"
+    seed: str | None = None
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A listening socket (port 0: a free one), so the real port is known before serving."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, kind, proto, _name, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError:
+        sock.close()
+        raise
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def serve(options: ServeOptions) -> int:
+    """Serve until stopped; the exit code (1 when the server can't start)."""
+    import uvicorn
+
+    def say(line: str, err: bool = False) -> None:
+        stream = sys.stderr if err else sys.stdout
+        print(line, file=stream, flush=True)
+
+    catalog = build_catalog(list(options.variant_dirs))
+    for problem in catalog.problems:
+        say(f"azul: warning: variant not offered: {problem}", err=True)
+    config = Config(data=Path(options.data), variant_dirs=options.variant_dirs,
+                    tables_per_hour=options.tables_per_hour, max_open_tables=options.max_open_tables,
+                    keep_finished_days=options.keep_finished_days, keep_idle_days=options.keep_idle_days,
+                    bot_delay=options.bot_delay, think=options.think,
+                    allowed_origins=options.allowed_origins, durable=options.durable,
+                    max_message=min(4096, options.ws_max_size), seed=options.seed)
+    try:
+        # Opened once here, so a database that can't be used is one line, not a traceback.
+        from azul_core.web.store import Store
+        Store(config.database).close()
+    except StoreError as exc:
+        say(f"azul: {exc}", err=True)
+        return 1
+    try:
+        sock = _bind(options.host, options.port)
+    except (OSError, UnicodeError) as exc:
+        say(f"azul: can't listen on {options.host}:{options.port}: {getattr(exc, 'strerror', None) or exc}",
+            err=True)
+        return 1
+    port = sock.getsockname()[1]
+    app = create_app(config, catalog)
+    server = uvicorn.Server(uvicorn.Config(
+        app, ws_max_size=options.ws_max_size, proxy_headers=options.proxy_headers,
+        forwarded_allow_ips=options.forwarded_allow_ips, access_log=options.access_log,
+        log_level=options.log_level, server_header=False, lifespan="on"))
+    say(f"Serving on http://{_url_host(options.host)}:{port}")
+    say(f"Offering {len(catalog.variants)} variants: {', '.join(catalog.variants)}; "
+        f"tables kept in {config.database}. Ctrl-C stops.")
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    return 0

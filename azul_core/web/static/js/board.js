@@ -1,0 +1,142 @@
+// Drawing the table from the server's view: factories, centre, and each player's board.
+// Nothing here decides a rule: what may be clicked comes from the server's legal moves.
+import { el, tile, LETTER } from "./dom.js";
+
+export function sourceName(source) {
+  return source === 0 ? "the centre" : `factory ${source}`;
+}
+
+/**
+ * The factories and the centre.
+ * picks: Map "source:colour" -> true for the colours the player to move may take here;
+ * selected: {source, colour} or null; onPick(source, colour).
+ */
+export function drawSupply(view, picks, selected, onPick) {
+  const factories = view.factories.map((tiles, index) => {
+    const source = index + 1;
+    return el("div", { class: "factory", "data-source": source, role: "group", "aria-label": `factory ${source}` },
+      el("span", { class: "source-label" }, String(source)),
+      el("div", { class: "factory-tiles" }, tiles.length
+        ? tiles.map((colour) => supplyTile(source, colour, picks, selected, onPick))
+        : el("span", { class: "empty-note" }, "empty")));
+  });
+  const centreTiles = [...view.centre.tiles].sort((a, b) => ORDER[a] - ORDER[b]);
+  const centre = el("div", { class: "centre", id: "centre", "data-source": 0, role: "group", "aria-label": "the centre" },
+    el("span", { class: "source-label" }, "centre"),
+    el("div", { class: "centre-tiles" },
+      view.centre.marker ? tile("marker", { class: "tile marker", "data-marker": "" }) : null,
+      centreTiles.map((colour) => supplyTile(0, colour, picks, selected, onPick)),
+      !centreTiles.length && !view.centre.marker ? el("span", { class: "empty-note" }, "empty") : null));
+  return [el("div", { class: "factories", id: "factories" }, factories), centre];
+}
+
+const ORDER = { blue: 0, yellow: 1, red: 2, black: 3, white: 4 };
+
+function supplyTile(source, colour, picks, selected, onPick) {
+  const pickable = picks.has(`${source}:${colour}`);
+  const chosen = selected && selected.source === source && selected.colour === colour;
+  const classes = ["tile", `t-${colour}`];
+  if (pickable) classes.push("pickable");
+  if (chosen) classes.push("selected");
+  return el("button", {
+    type: "button", class: classes.join(" "), "data-source": source, "data-colour": colour,
+    title: `${colour} from ${sourceName(source)}`, "aria-label": `${colour} from ${sourceName(source)}`,
+    "aria-pressed": chosen ? "true" : "false", disabled: !pickable,
+    onclick: () => onPick(source, colour),
+  }, LETTER[colour]);
+}
+
+/**
+ * One player's board.
+ * targets: {lines: Map line -> {move, misplaced}, floor: move|null, cells: Map "row:col" -> move,
+ *           chosen: move|null, placing: row|null} for the player's own board when it may move, else null.
+ */
+export function drawBoard(seat, view, { mine, toMove, targets, onTarget }) {
+  // The full line whose tile is being placed (grey wall), on whoever's board it is.
+  const placingRow = view.placing && view.placing.seat === seat.seat ? view.placing.row : null;
+  const classes = ["board"];
+  if (mine) classes.push("mine");
+  if (toMove) classes.push("to-move");
+  const badges = [];
+  if (mine) badges.push(el("span", { class: "badge you" }, "you"));
+  if (seat.bot) badges.push(el("span", { class: "badge bot" }, `bot: ${seat.bot}`));
+  else if (!seat.connected) badges.push(el("span", { class: "badge away" }, "away"));
+  if (toMove && view.phase !== "over") badges.push(el("span", { class: "badge turn" }, view.phase === "place" ? "placing" : "to move"));
+  // The start marker beside the board, where the variant keeps it off the floor.
+  if (seat.marker && !seat.floor.some((space) => space.tile === "marker")) badges.push(tile("marker", { class: "tile marker small", title: "holds the start marker" }));
+  return el("article", { class: classes.join(" "), "data-seat": seat.seat, "aria-label": `${seat.name}'s board` },
+    el("header", { class: "board-head" },
+      el("h2", { class: "player-name" }, seat.name),
+      el("span", { class: "badges" }, badges),
+      el("span", { class: "score", title: "score" }, String(seat.score))),
+    el("div", { class: "board-grid" },
+      el("div", { class: "lines", role: "group", "aria-label": "pattern lines" },
+        seat.lines.map((line, row) => drawLine(line, row, targets, onTarget, placingRow))),
+      el("div", { class: "wall", role: "group", "aria-label": "wall" },
+        seat.wall.map((cells, row) => cells.map((cell, column) => drawCell(cell, row, column, targets, onTarget))).flat())),
+    drawFloor(seat.floor, targets, onTarget));
+}
+
+function targetClasses(classes, move, targets, misplaced = false) {
+  classes.push("target");
+  if (misplaced) classes.push("misplaced");
+  if (targets.chosen === move) classes.push("chosen");
+}
+
+function drawLine(line, row, targets, onTarget, placingRow) {
+  const classes = ["line"];
+  if (line.closed) classes.push("closed");
+  const target = targets?.lines.get(row);
+  if (target) targetClasses(classes, target.move, targets, target.misplaced);
+  if (placingRow === row) classes.push("placing");
+  const slots = [];
+  for (let i = line.capacity - 1; i >= 0; i--) {
+    // Right to left, as on the board: the line fills from the wall side.
+    slots.push(i < line.count ? tile(line.colour) : el("span", { class: "slot" }));
+  }
+  const label = `pattern line ${row + 1}: ${line.count ? `${line.count} ${line.colour}` : "empty"} of ${line.capacity}`
+    + (line.closed ? ", closed this round" : "");
+  const attrs = { class: classes.join(" "), "data-line": row, "aria-label": label, title: label };
+  if (target) {
+    return el("button", { type: "button", ...attrs, onclick: () => onTarget(target.move) }, slots);
+  }
+  return el("div", attrs, slots);
+}
+
+function drawCell(cell, row, column, targets, onTarget) {
+  const classes = ["cell"];
+  let content;
+  if (cell.tile) {
+    content = tile(cell.colour);
+    classes.push("filled");
+  } else if (cell.pattern) {
+    classes.push("printed", `p-${cell.pattern}`);
+    content = el("span", { class: "print" }, LETTER[cell.pattern]);
+  } else {
+    classes.push("grey");
+  }
+  const move = targets?.cells.get(`${row}:${column}`);
+  const label = cell.tile ? `wall row ${row + 1} column ${column + 1}: ${cell.colour}`
+    : `wall row ${row + 1} column ${column + 1}: empty${cell.pattern ? ` (${cell.pattern})` : ""}`;
+  const attrs = { "data-row": row, "data-column": column, "aria-label": label, title: label };
+  if (move) {
+    targetClasses(classes, move, targets);
+    return el("button", { type: "button", class: classes.join(" "), ...attrs, onclick: () => onTarget(move) }, content);
+  }
+  return el("div", { class: classes.join(" "), ...attrs }, content);
+}
+
+function drawFloor(floor, targets, onTarget) {
+  const classes = ["floor"];
+  const move = targets?.floor;
+  if (move) targetClasses(classes, move, targets);
+  const total = floor.reduce((sum, space) => sum + (space.tile ? space.cost : 0), 0);
+  const spaces = floor.map((space, index) => el("span", { class: "floor-space", "data-space": index },
+    space.tile ? tile(space.tile) : el("span", { class: "slot" }),
+    el("span", { class: "cost" }, String(space.cost))));
+  const attrs = { class: classes.join(" "), "data-line": "floor", "aria-label": `floor${total ? `, costs ${total}` : ""}` };
+  const children = [el("span", { class: "floor-label" }, "floor"), el("span", { class: "floor-spaces" }, spaces),
+    el("span", { class: "floor-total" }, total ? String(total) : "")];
+  if (move) return el("button", { type: "button", ...attrs, onclick: () => onTarget(move) }, children);
+  return el("div", attrs, children);
+}

@@ -1,0 +1,402 @@
+// The table page: reads its secret from the URL fragment, follows the game over a WebSocket,
+// and lets the seat's player choose moves among the ones the server says are legal.
+import { el, fill, plural } from "./dom.js";
+import { TableConnection } from "./connection.js";
+import { drawSupply, drawBoard, sourceName } from "./board.js";
+import { drawRoundSummary, drawFinal } from "./summary.js";
+
+const $ = (id) => document.getElementById(id);
+// In the protocol's drafts, line 5 is the floor (0-4 are the pattern lines).
+const FLOOR_LINE = 5;
+
+const fragment = new URLSearchParams(location.hash.slice(1));
+const app = {
+  table: decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""),
+  secret: fragment.get("seat") || fragment.get("watch"),
+  admin: fragment.get("admin"),
+  version: null,
+  view: null,
+  legal: null,
+  you: null,
+  selected: null, // {source, colour} picked in the supply
+  pending: null, // the move chosen and waiting for Confirm
+  sent: null, // the move sent and not yet answered
+  summaryRound: null,
+  finalShown: false,
+  bots: null,
+};
+
+const connection = new TableConnection(app.table, app.secret, {
+  version: () => app.version,
+  onStatus: showConnection,
+  onMessage: receive,
+});
+
+function receive(message) {
+  if (message.type === "state") {
+    // A reconnecting page may get an answer older than what it already shows: keep the newer.
+    if (app.version !== null && message.version < app.version) return;
+    const moved = message.version !== app.version;
+    app.version = message.version;
+    app.view = message.view;
+    app.legal = message.legal || null;
+    app.you = message.you ?? null;
+    app.last = message.last || null;
+    if (moved) {
+      app.sent = null;
+      keepChoiceIfStillLegal();
+    }
+    render();
+  } else if (message.type === "refused") {
+    app.sent = null;
+    const what = message.move ? `Move ${message.move} refused: ` : "Refused: ";
+    const reason = (message.reason || "the server did not say why").replace(/\.$/, "");
+    showMessage(`${what}${reason}.`, "refused");
+    render();
+  } else if (message.type === "presence") {
+    if (app.view && Array.isArray(message.connected)) {
+      app.view.seats.forEach((seat, i) => { seat.connected = !!message.connected[i]; });
+      render();
+    }
+  } else if (message.type === "error") {
+    showMessage(message.reason || message.error || "the server reported an error", "refused");
+  }
+}
+
+function keepChoiceIfStillLegal() {
+  const moves = new Set(legalMoves().map((m) => m.move));
+  if (app.pending && !moves.has(app.pending)) app.pending = null;
+  if (app.selected && !(app.legal?.drafts || []).some((d) => d.source === app.selected.source && d.colour === app.selected.colour)) {
+    app.selected = null;
+  }
+}
+
+function legalMoves() {
+  if (!app.legal) return [];
+  return [...(app.legal.drafts || []), ...(app.legal.columns || [])];
+}
+
+function myTurn() {
+  return app.view && app.you !== null && app.view.phase !== "over" && app.view.to_move === app.you && !!app.legal;
+}
+
+// ------------------------------------------------------------------ choosing a move
+
+function pick(source, colour) {
+  clearMessage();
+  app.selected = { source, colour };
+  app.pending = null;
+  const targets = (app.legal?.drafts || []).filter((d) => d.source === source && d.colour === colour);
+  // A colour with one place to go (the floor only) is chosen at once, still to be confirmed.
+  if (targets.length === 1) app.pending = targets[0].move;
+  render();
+}
+
+function target(move) {
+  clearMessage();
+  app.pending = move;
+  render();
+  $("confirm").focus();
+}
+
+function confirmMove() {
+  if (!app.pending) return;
+  send(app.pending);
+}
+
+function cancel() {
+  app.pending = null;
+  render();
+}
+
+function send(move) {
+  clearMessage();
+  if (!connection.send({ type: "move", version: app.version, move })) {
+    showMessage("Not connected: the move was not sent. Reconnecting…", "refused");
+    return;
+  }
+  app.sent = move;
+  app.pending = null;
+  app.selected = null;
+  render();
+}
+
+function typed(event) {
+  event.preventDefault();
+  const input = $("move-input");
+  const text = input.value.trim();
+  if (!text) return;
+  input.value = "";
+  // A typed draft that sends its tiles to the floor by mistake (duel) asks first, as a click does.
+  const match = legalMoves().find((m) => m.move.toUpperCase() === text.toUpperCase());
+  if (match?.misplaced) {
+    app.selected = { source: match.source, colour: match.colour };
+    app.pending = match.move;
+    render();
+    return;
+  }
+  send(text);
+}
+
+// ------------------------------------------------------------------ drawing
+
+function render() {
+  const view = app.view;
+  if (!view) return;
+  document.body.dataset.version = String(app.version);
+  document.body.dataset.phase = view.phase;
+  document.body.dataset.round = String(view.round);
+  document.body.dataset.myTurn = myTurn() ? "yes" : "no";
+  document.body.dataset.role = app.you === null ? "watcher" : "player";
+  $("variant-name").textContent = view.variant;
+  $("round").textContent = view.phase === "over" ? "game over" : `round ${view.round}`;
+  const mover = view.to_move === null ? null : view.seats[view.to_move];
+  const turn = view.phase === "over" ? "" : myTurn() ? "your turn" : mover ? `${mover.name} to move` : "";
+  $("turn").textContent = app.you === null ? `watching${turn ? ` · ${turn}` : ""}` : turn;
+  document.title = `${myTurn() ? "Your turn · " : ""}Azul (${view.variant})`;
+
+  const mine = myTurn();
+  const drafts = mine ? app.legal.drafts || [] : [];
+  const picks = new Set(drafts.map((d) => `${d.source}:${d.colour}`));
+  $("supply").hidden = view.phase === "over";
+  fill($("supply"), drawSupply(view, picks, mine ? app.selected : null, pick),
+    el("p", { class: "bag" }, `bag ${view.bag} · lid ${view.lid}`));
+
+  const targets = mine ? boardTargets() : null;
+  const order = view.seats.map((_, i) => i);
+  if (app.you !== null) order.sort((a, b) => ((a - app.you + order.length) % order.length) - ((b - app.you + order.length) % order.length));
+  fill($("boards"), order.map((seat) => drawBoard(view.seats[seat], view, {
+    mine: seat === app.you, toMove: seat === view.to_move, targets: seat === app.you ? targets : null, onTarget: target,
+  })));
+  $("last-move").textContent = app.last?.text ? `Last move: ${app.last.text}` : "";
+  renderPlay();
+  renderSummaries();
+  renderAdmin();
+}
+
+function boardTargets() {
+  const lines = new Map();
+  const cells = new Map();
+  let floor = null;
+  let placing = null;
+  if (app.selected) {
+    for (const d of app.legal.drafts || []) {
+      if (d.source !== app.selected.source || d.colour !== app.selected.colour) continue;
+      if (d.line === FLOOR_LINE) floor = d.move;
+      else lines.set(d.line, { move: d.move, misplaced: !!d.misplaced });
+    }
+  }
+  for (const c of app.legal.columns || []) {
+    cells.set(`${c.row}:${c.column}`, c.move);
+    placing = c.row;
+  }
+  return { lines, floor, cells, placing, chosen: app.pending };
+}
+
+function renderPlay() {
+  const view = app.view;
+  const play = $("play");
+  play.hidden = app.you === null || view.phase === "over";
+  // Open whenever the game is on: out of turn, the server says why not (in words).
+  $("move-input").disabled = view.phase === "over";
+  const bar = $("confirm-bar");
+  bar.hidden = !app.pending;
+  $("pending-warning").hidden = true;
+  if (app.pending) {
+    $("pending-text").textContent = describe(app.pending);
+    const warning = misplacedWarning(app.pending);
+    if (warning) {
+      $("pending-warning").textContent = warning;
+      $("pending-warning").hidden = false;
+    }
+  }
+  $("prompt").textContent = prompt();
+}
+
+function prompt() {
+  const view = app.view;
+  if (app.you === null) return "";
+  if (app.sent) return `Sending ${app.sent}…`;
+  if (!myTurn()) {
+    const mover = view.to_move === null ? null : view.seats[view.to_move];
+    if (!mover) return "";
+    const what = view.phase === "place" ? "choose a wall space" : "move";
+    return mover.bot ? `${mover.name} (bot) is about to ${what}…` : `Waiting for ${mover.name} to ${what}.`;
+  }
+  if (app.legal.columns?.length) {
+    const row = app.legal.columns[0].row;
+    return app.pending
+      ? "Confirm the wall space, or click another highlighted one."
+      : `Your pattern line ${row + 1} is full: choose where its tile goes on your wall (the highlighted spaces).`;
+  }
+  if (!app.selected) return "Your turn: click a colour in a factory or the centre.";
+  if (!app.pending) {
+    const count = countOf(app.selected.source, app.selected.colour);
+    return `Now click a highlighted pattern line or the floor for ${plural(count, `${app.selected.colour} tile`)}.`;
+  }
+  return "Confirm the move, or click another line or colour to change it.";
+}
+
+function countOf(source, colour) {
+  const tiles = source === 0 ? app.view.centre.tiles : app.view.factories[source - 1] || [];
+  return tiles.filter((t) => t === colour).length;
+}
+
+function describe(move) {
+  const found = legalMoves().find((m) => m.move === move);
+  if (!found) return `Send ${move}?`;
+  if (found.column !== undefined && found.source === undefined) {
+    const points = found.points !== undefined ? `, for ${plural(found.points, "point")}` : "";
+    return `Put the tile of pattern line ${found.row + 1} in wall column ${found.column + 1}${points} (${move}).`;
+  }
+  const count = countOf(found.source, found.colour);
+  const where = found.line === FLOOR_LINE ? "the floor" : `pattern line ${found.line + 1}`;
+  const marker = found.source === 0 && app.view.centre.marker ? " and the start marker" : "";
+  const effect = found.effect ? `: ${found.effect}` : "";
+  return `Take ${plural(count, `${found.colour} tile`)} from ${sourceName(found.source)}${marker} onto ${where} (${move}${effect}).`;
+}
+
+function misplacedWarning(move) {
+  const found = legalMoves().find((m) => m.move === move);
+  if (!found?.misplaced) return "";
+  const count = countOf(found.source, found.colour);
+  const why = found.why ? `: ${found.why}` : "";
+  return `Careful: pattern line ${found.line + 1} can't take ${found.colour}${why}. All ${plural(count, "tile")} would fall to the floor. Send it anyway?`;
+}
+
+function renderSummaries() {
+  // Redrawn only when they change, so a summary the player folded stays folded.
+  const view = app.view;
+  const round = view.last_round ? view.last_round.round : null;
+  if (round !== app.summaryRound) {
+    app.summaryRound = round;
+    fill($("round-box"), drawRoundSummary(view));
+  }
+  if (!!view.final !== app.finalShown) {
+    app.finalShown = !!view.final;
+    fill($("final-box"), drawFinal(view, { onDownload: download }));
+  }
+}
+
+function renderAdmin() {
+  const box = $("admin");
+  const view = app.view;
+  const away = app.admin && view.phase !== "over"
+    ? view.seats.filter((s) => !s.bot && !s.connected && s.seat !== app.you) : [];
+  box.hidden = !away.length;
+  if (!away.length) {
+    box.replaceChildren();
+    return;
+  }
+  // Don't redraw under the creator's hand while they choose a bot.
+  const shown = [...box.querySelectorAll("[data-seat]")].map((n) => Number(n.dataset.seat)).join(",");
+  if (shown === away.map((s) => s.seat).join(",")) return;
+  const bots = app.bots || ["random", "greedy", "mcts"];
+  fill(box, el("h2", {}, "Players who left"),
+    away.map((seat) => {
+      const choice = el("select", { "aria-label": `bot for ${seat.name}'s seat` },
+        bots.map((b) => el("option", { value: b }, b)));
+      choice.value = bots.includes("greedy") ? "greedy" : bots[0];
+      return el("p", { class: "away-seat", "data-seat": seat.seat },
+        `${seat.name} is not at the table. `,
+        el("label", {}, "Hand the seat to a bot: ", choice),
+        el("button", { type: "button", class: "button", "data-hand": seat.seat, onclick: () => handToBot(seat, choice.value) }, "Hand over"));
+    }));
+}
+
+async function handToBot(seat, bot) {
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(app.table)}/seats/${seat.seat}/bot`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${app.admin}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ bot }),
+    });
+    if (!response.ok) throw new Error(await errorText(response));
+    showMessage(`${seat.name}'s seat is now played by the ${bot} bot.`, "notice");
+  } catch (error) {
+    showMessage(`Could not hand the seat over: ${error.message}`, "refused");
+  }
+}
+
+async function download() {
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(app.table)}/record`, {
+      headers: { Authorization: `Bearer ${app.secret}`, Accept: "application/json" },
+    });
+    if (!response.ok) throw new Error(await errorText(response));
+    const blob = await response.blob();
+    const disposition = response.headers.get("Content-Disposition") || "";
+    const named = /filename="?([^";]+)"?/.exec(disposition);
+    const link = el("a", { href: URL.createObjectURL(blob), download: named ? named[1] : `azul-${app.table.slice(0, 8)}.json` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  } catch (error) {
+    showMessage(`The record could not be downloaded: ${error.message}`, "refused");
+  }
+}
+
+async function errorText(response) {
+  const text = await response.text();
+  try {
+    const data = JSON.parse(text);
+    return data.error || data.detail || data.reason || `${response.status}`;
+  } catch {
+    return text.trim().slice(0, 200) || `${response.status} ${response.statusText}`;
+  }
+}
+
+// ------------------------------------------------------------------ status and messages
+
+const STATUS_WORDS = { connecting: "connecting…", live: "live", offline: "offline: reconnecting…", reconnecting: "reconnecting…", refused: "not connected" };
+
+function showConnection(status, reason) {
+  const node = $("connection");
+  node.dataset.status = status;
+  node.textContent = STATUS_WORDS[status] || status;
+  if (status === "refused") showMessage(`This link does not open the table: ${reason}.`, "refused");
+}
+
+function showMessage(text, kind) {
+  const node = $("message");
+  node.textContent = text;
+  node.dataset.kind = kind;
+  node.hidden = false;
+}
+
+function clearMessage() {
+  $("message").hidden = true;
+  $("message").textContent = "";
+}
+
+async function loadBots() {
+  try {
+    const response = await fetch("/api/variants");
+    if (!response.ok) return;
+    const variants = await response.json();
+    const variant = variants.find((v) => v.name === app.view?.variant) || variants[0];
+    if (variant?.bots?.length) app.bots = variant.bots;
+  } catch {
+    // the default list will do
+  }
+}
+
+$("confirm").addEventListener("click", confirmMove);
+$("cancel").addEventListener("click", cancel);
+$("move-form").addEventListener("submit", typed);
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && (app.pending || app.selected)) {
+    app.pending = null;
+    app.selected = null;
+    render();
+  }
+});
+
+if (!app.table || !app.secret) {
+  showMessage("This link has no seat or watch secret: ask the table's creator for your link.", "refused");
+  showConnection("refused", "no secret in the link");
+} else {
+  if (app.admin) loadBots();
+  connection.open();
+}

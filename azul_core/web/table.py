@@ -1,0 +1,342 @@
+"""One table in play: its game, its seats, its events and what each round scored.
+
+A ``Table`` turns events (deals, decisions, seats handed to bots) into a
+game state through the engine, the same way live and when a restarted server
+replays the stored events. A decision is judged by the engine on a copy of
+the state (``IllegalDecision`` says which rule refuses it); what the server
+does by itself after it (deal the next round, place a tile with one legal
+column) is worked out on the same copy; the whole is committed to the store,
+and only then does the table move on and tell its clients.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from azul_core.colours import COLOUR_OF_LETTER, LETTERS, NAMES
+from azul_core.engine.notation import NotationError, format_decision, parse_decision
+from azul_core.engine.plugins import PluginError
+from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters
+from azul_core.players.render import describe_decision
+from azul_core.records.game_record import GameRecord, ResultRecord, RoundRecord
+from azul_core.web.capabilities import matches
+from azul_core.web.store import BOT, MOVE, Event, SeatRow, Store, TableRow
+from azul_core.web.store import DEAL as DEAL_EVENT
+from azul_core.web.views import build_legal_json, build_view_json
+
+
+class Refused(Exception):
+    """A decision the table does not take; the message says why, in words."""
+
+
+@dataclass
+class Progress:
+    """What the view tells beyond the state: the round so far and the last finished one."""
+
+    placed: list[list[dict]]
+    penalty_at_start: list[int]
+    rounds_seen: int = 0
+    last_round: dict | None = None
+    last: dict | None = None
+
+    def copy(self) -> "Progress":
+        return Progress([list(p) for p in self.placed], list(self.penalty_at_start),
+                        self.rounds_seen, self.last_round, self.last)
+
+
+@dataclass
+class Table:
+    """A table of one server: seats, game state, version, the clients looking at it."""
+
+    row: TableRow
+    offered: Any                      # catalog.Offered
+    state: GameState
+    rounds: list[RoundRecord]
+    progress: Progress
+    version: int
+    clients: set = field(default_factory=set)
+    bots: dict = field(default_factory=dict)
+    #: the bot task running for this table, if any
+    bot_task: Any = None
+    last_used: float = field(default_factory=time.monotonic)
+    _cache: dict = field(default_factory=dict)
+    _boards_seen: dict = field(default_factory=dict)
+
+    # ------------------------------------------------------------ building
+
+    @classmethod
+    def new(cls, row: TableRow, offered) -> tuple["Table", list[Event]]:
+        """A new table and its first events (round 1's deal, and whatever follows by itself)."""
+        state = GameState(offered.variant.rules, len(row.seats))
+        table = cls(row, offered, state, [], _fresh_progress(state), 0)
+        events: list[Event] = []
+        table._follow_up(state, table.progress, events)
+        table._commit_events(state, table.progress, events)
+        return table, events
+
+    @classmethod
+    def replay(cls, row: TableRow, events: list[Event], offered) -> "Table":
+        """A stored table, its events applied again through the engine."""
+        state = GameState(offered.variant.rules, len(row.seats))
+        table = cls(row, offered, state, [], _fresh_progress(state), 0)
+        progress = table.progress
+        for event in events:
+            _apply_event(state, progress, event, row.seats)
+        table._commit_events(state, progress, events)
+        return table
+
+    # ------------------------------------------------------------ reading
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def seats(self) -> list[SeatRow]:
+        return self.row.seats
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase == OVER
+
+    def seat_of(self, secret: str | None) -> tuple[bool, int | None]:
+        """(known, seat): a seat's secret gives its seat, the watch or admin secret None."""
+        found = None
+        # Every digest is compared, so the time taken does not tell which seat matched.
+        for seat in self.seats:
+            if matches(secret, seat.secret_hash):
+                found = seat.seat
+        if found is not None:
+            return True, found
+        if matches(secret, self.row.watch_hash) or matches(secret, self.row.admin_hash):
+            return True, None
+        return False, None
+
+    def is_admin(self, secret: str | None) -> bool:
+        return matches(secret, self.row.admin_hash)
+
+    def connected(self) -> list[bool]:
+        present = [False] * len(self.seats)
+        for client in self.clients:
+            if client.seat is not None:
+                present[client.seat] = True
+        return present
+
+    def bot_to_move(self) -> int | None:
+        if self.over:
+            return None
+        seat = self.state.to_move
+        return seat if self.seats[seat].bot else None
+
+    def forget_cache(self) -> None:
+        self._cache.clear()
+
+    def view_json(self) -> str:
+        cached = self._cache.get("view")
+        if cached is None:
+            cached = self._cache["view"] = build_view_json(
+                self.state, self.offered, self.seats, self.connected(), self.progress.last_round,
+                self.offered.key, self._boards_seen)
+        return cached
+
+    def legal_json(self) -> str:
+        cached = self._cache.get("legal")
+        if cached is None:
+            cached = self._cache["legal"] = build_legal_json(self.state)
+        return cached
+
+    def state_message(self, seat: int | None, with_record: bool = False) -> str:
+        """The ``state`` message for a client sitting at ``seat`` (None: watching)."""
+        mover = not self.over and seat is not None and seat == self.state.to_move \
+            and not self.seats[seat].bot
+        last = self._cache.get("last")
+        if last is None:
+            last = self._cache["last"] = json.dumps(self.progress.last, separators=(",", ":"))
+        text = (f'{{"type":"state","version":{self.version},"you":{"null" if seat is None else seat},'
+                f'"view":{self.view_json()},"legal":{self.legal_json() if mover else "null"},'
+                f'"last":{last}')
+        if with_record:
+            text += f',"record":{json.dumps(self.record().to_dict(), separators=(",", ":"))}'
+        return text + "}"
+
+    def record(self) -> GameRecord:
+        """The game so far as an ``azul-record/1`` record."""
+        state = self.state
+        rounds = []
+        for index, entry in enumerate(self.rounds):
+            scores = list(state.round_scores[index]) if index < len(state.round_scores) else None
+            rounds.append(RoundRecord(list(entry.factories), list(entry.actions), scores))
+        result = ResultRecord(state.scores(), list(state.winners)) if self.over else None
+        kinds = [seat.bot or "human" for seat in self.seats]
+        # The seed deals every round: told only when no round is left to deal.
+        seed = self.row.seed if self.over else None
+        return GameRecord(self.offered.key, [seat.name for seat in self.seats], rounds,
+                          seed, result, None, {"player_kinds": kinds})
+
+    # ------------------------------------------------------------ deciding
+
+    def decide(self, seat: int | None, version: Any, text: Any, store: Store, by_bot: bool = False) -> None:
+        """Take a decision sent for ``seat`` at ``version``: judged, committed, applied.
+        ``Refused`` (nothing changed) says why not."""
+        state = self.state
+        if not isinstance(text, str) or not text.strip() or len(text) > 40:
+            raise Refused("send a move in record notation, e.g. 2R4, CK- or w1:3")
+        if state.phase == OVER:
+            raise Refused("the game is over")
+        if seat is None:
+            raise Refused("this link can watch but not move")
+        if self.seats[seat].bot and not by_bot:
+            raise Refused(f"your seat is played by the bot '{self.seats[seat].bot}' now")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise Refused("a move must say the version it was chosen at")
+        if version != self.version:
+            raise Refused(f"the table has moved on (version {self.version}, you sent {version}): "
+                          "look again")
+        mover = state.to_move
+        if seat != mover:
+            raise Refused(f"it is {self.seats[mover].name}'s turn, not yours")
+        decision = _parse(state, text.strip())
+        after = state.clone()
+        progress = self.progress.copy()
+        try:
+            _apply_decision(after, progress, decision)
+        except IllegalDecision as exc:
+            raise Refused(f"not legal: {exc}") from None
+        except PluginError as exc:
+            raise Refused(f"a rule plugin failed on this move, so it is not taken: {exc}") from None
+        # Described from the state before it, once the engine has accepted it.
+        description = describe_decision(state, decision, [s.name for s in self.seats])
+        events = [Event(MOVE, format_decision(decision), seat)]
+        progress.last = {"seat": seat, "move": events[0].text, "text": description}
+        self._follow_up(after, progress, events)
+        if not store.append(self.id, self.version, events, after.phase == OVER):
+            raise Refused("the table has moved on: look again")
+        self._commit_events(after, progress, events)
+
+    def hand_to_bot(self, seat: int, bot: str, store: Store) -> None:
+        if self.over:
+            raise Refused("the game is over")
+        if self.seats[seat].bot:
+            raise Refused(f"seat {seat} is played by the bot '{self.seats[seat].bot}' already")
+        events = [Event(BOT, bot, seat)]
+        if not store.append(self.id, self.version, events, False):
+            raise Refused("the table has moved on: try again")
+        self.seats[seat].bot = bot
+        self.bots.pop(seat, None)
+        self._commit_events(self.state, self.progress, events)
+
+    def _follow_up(self, state: GameState, progress: Progress, events: list[Event]) -> None:
+        """What the server does by itself after a decision: deal each new round; place a tile
+        that has one legal column. Appended to ``events`` as it happens."""
+        while True:
+            if state.phase == DEAL:
+                # Sorted first: the bag's order is not in the record, the seed alone deals.
+                state.bag.sort()
+                state.deal(random.Random(f"{self.row.seed}:round:{state.round}"))
+                events.append(Event(DEAL_EVENT, " ".join(letters(c) for c in state.sources[1:])))
+                _start_round(state, progress)
+            elif state.phase == PLACE and len(state.placing[2]) == 1:
+                decision = state.legal_decisions()[0]
+                seat = state.to_move
+                names = [s.name for s in self.seats]
+                text = describe_decision(state, decision, names) + " (the only legal space)"
+                _apply_decision(state, progress, decision)
+                events.append(Event(MOVE, format_decision(decision), seat))
+                progress.last = {"seat": seat, "move": events[-1].text, "text": text}
+            else:
+                return
+
+    def _commit_events(self, state: GameState, progress: Progress, events: list[Event]) -> None:
+        """Make ``state`` and ``progress`` the table's, with the rounds of ``events`` added."""
+        for event in events:
+            if event.kind == DEAL_EVENT:
+                self.rounds.append(RoundRecord(event.text.split(" ") if event.text else [], []))
+            elif event.kind == MOVE:
+                self.rounds[-1].actions.append(event.text)
+        self.state = state
+        self.progress = progress
+        self.version += len(events)
+        self._cache.clear()
+        self.last_used = time.monotonic()
+
+
+# ---------------------------------------------------------------- events through the engine
+
+
+def _fresh_progress(state: GameState) -> Progress:
+    seats = state.num_players
+    return Progress([[] for _ in range(seats)], [0] * seats)
+
+
+def _start_round(state: GameState, progress: Progress) -> None:
+    progress.placed = [[] for _ in state.players]
+    progress.penalty_at_start = [board.penalty_points for board in state.players]
+
+
+def _counts(letters_laid: str) -> list[int]:
+    counts = [0] * len(LETTERS)
+    for letter in letters_laid:
+        counts[COLOUR_OF_LETTER[letter]] += 1
+    return counts
+
+
+def _apply_event(state: GameState, progress: Progress, event: Event, seats: list[SeatRow]) -> None:
+    if event.kind == DEAL_EVENT:
+        factories = event.text.split(" ") if event.text else []
+        state.deal_tiles([_counts(f) for f in factories])
+        _start_round(state, progress)
+    elif event.kind == MOVE:
+        before = state.clone()
+        decision = parse_decision(event.text)
+        mover = state.to_move
+        _apply_decision(state, progress, decision)
+        progress.last = {"seat": mover, "move": event.text,
+                         "text": describe_decision(before, decision, [s.name for s in seats])}
+    # BOT events change no game state: the seat row already names the bot.
+
+
+def _apply_decision(state: GameState, progress: Progress, decision: tuple) -> None:
+    """Apply a decision and note the wall tiles it placed, each with the points it scored, and
+    the summary of a round it ended."""
+    walls = [[row[:] for row in board.wall] for board in state.players]
+    state.apply(decision)
+    rules = state.rules
+    for seat, board in enumerate(state.players):
+        wall = walls[seat]
+        if wall == board.wall:
+            continue
+        # The engine tiles a seat's lines from the top: score them again in that order.
+        for row in range(len(wall)):
+            for column, colour in enumerate(board.wall[row]):
+                if colour is not None and wall[row][column] is None:
+                    wall[row][column] = colour
+                    progress.placed[seat].append({"row": row, "column": column, "colour": NAMES[colour],
+                                                  "points": rules.placement_score(wall, row, column)})
+    if len(state.round_scores) > progress.rounds_seen:
+        progress.rounds_seen = len(state.round_scores)
+        scores = state.round_scores[-1]
+        progress.last_round = {"round": progress.rounds_seen, "seats": [
+            {"placed": progress.placed[seat],
+             "floor": board.penalty_points - progress.penalty_at_start[seat],
+             "score": scores[seat]} for seat, board in enumerate(state.players)]}
+
+
+def _parse(state: GameState, text: str) -> tuple:
+    if state.phase == PLACE and text.isdigit():
+        return (state.placing[1], int(text) - 1)
+    try:
+        decision = parse_decision(text)
+    except NotationError as exc:
+        raise Refused(str(exc)) from None
+    if state.phase == PLACE and len(decision) == 3:
+        _seat, row, columns = state.placing
+        raise Refused(f"a wall column is asked for now: the {NAMES[state.players[_seat].line_colour[row]]} "
+                      f"tile of line {row + 1} goes to column "
+                      f"{', '.join(str(c + 1) for c in columns)} (e.g. w{row + 1}:{columns[0] + 1})")
+    if state.phase == DRAFT and len(decision) == 2:
+        raise Refused("it is time to take tiles, not to place one on the wall: e.g. 2R4")
+    return decision

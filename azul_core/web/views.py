@@ -1,0 +1,203 @@
+"""What the page draws and may do, built from the engine: the VIEW and the LEGAL moves.
+
+Everything here is read from the game state and its resolved ``Rules``
+(the printed wall, the floor's costs, which drafts are legal, what a
+placement scores); nothing names a variant and nothing re-implements a rule.
+The format is the protocol of ``docs/serve.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Sequence
+
+# Engine (azul_core.engine.* after the layout move) and the terminal's wording of moves.
+from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
+from azul_core.engine.notation import format_decision
+from azul_core.engine.state import CENTRE, DRAFT, FLOOR, OVER, PLACE
+from azul_core.players.render import floor_costs, placement_points, printed_wall, short_effect, winner_line
+from azul_core.rules import PATTERN_LINES, WALL_SIZE
+
+COLOUR_LEGEND = [{"name": NAMES[c], "letter": LETTERS[c]} for c in COLOURS]
+
+
+def _tile_name(tile: int) -> str:
+    return "marker" if tile == MARKER else NAMES[tile]
+
+
+def _tiles(counts: Sequence[int]) -> list[str]:
+    return [NAMES[c] for c in COLOURS for _ in range(counts[c])]
+
+
+def _board(state, seat: int, seats, connected: Sequence[bool], printed, costs, over: bool) -> dict:
+    board = state.players[seat]
+    lines = []
+    for row in range(PATTERN_LINES):
+        count = board.line_count[row]
+        lines.append({"capacity": row + 1, "colour": NAMES[board.line_colour[row]] if count else None,
+                      "count": count, "closed": board.accept[row] == 0})
+    wall = []
+    for row in range(WALL_SIZE):
+        cells = []
+        for column in range(WALL_SIZE):
+            tile = board.wall[row][column]
+            pattern = printed[row][column]
+            pattern_name = NAMES[pattern] if pattern is not None else None
+            cells.append({"colour": NAMES[tile] if tile is not None else pattern_name,
+                          "tile": tile is not None, "pattern": pattern_name})
+        wall.append(cells)
+    floor = [{"tile": _tile_name(board.floor[space]) if space < len(board.floor) else None,
+              "cost": cost} for space, cost in enumerate(costs)]
+    return {"seat": seat, "name": seats[seat].name, "bot": seats[seat].bot,
+            "connected": bool(connected[seat]), "score": board.score,
+            "lines": lines, "wall": wall, "floor": floor,
+            "marker": state.marker_holder == seat and not over}
+
+
+def _board_key(state, seat: int, seats, connected: Sequence[bool], over: bool) -> tuple:
+    """Everything a seat's part of the view depends on."""
+    board = state.players[seat]
+    return (tuple(board.line_count), tuple(board.line_colour), tuple(board.accept),
+            tuple(map(tuple, board.wall)), tuple(board.floor), board.score,
+            state.marker_holder == seat and not over, seats[seat].name, seats[seat].bot,
+            bool(connected[seat]))
+
+
+def _rest(state, offered, seats, last_round, variant_name: str) -> tuple[dict, dict]:
+    """The parts of the view before and after ``seats``."""
+    over = state.phase == OVER
+    placing = None
+    if state.phase == PLACE:
+        seat, row, columns = state.placing
+        placing = {"seat": seat, "row": row, "colour": NAMES[state.players[seat].line_colour[row]],
+                   "columns": list(columns)}
+    head = {
+        "variant": variant_name,
+        "description": offered.variant.description,
+        "round": state.round,
+        "phase": state.phase,
+        "to_move": None if over else state.to_move,
+        "placing": placing,
+        "colours": COLOUR_LEGEND,
+    }
+    tail = {
+        "factories": [_tiles(source) for source in state.sources[1:]],
+        "centre": {"tiles": _tiles(state.sources[CENTRE]), "marker": state.marker_in_centre and not over},
+        "bag": len(state.bag),
+        "lid": sum(state.lid),
+        "last_round": last_round,
+        "final": build_final(state, [s.name for s in seats]) if over else None,
+    }
+    return head, tail
+
+
+def build_view(state, offered, seats, connected: Sequence[bool], last_round, variant_name: str) -> dict:
+    """The whole table as the page draws it (``seats``: the table's seat records)."""
+    printed, costs = printed_wall(state.rules), floor_costs(state.rules)
+    over = state.phase == OVER
+    head, tail = _rest(state, offered, seats, last_round, variant_name)
+    boards = [_board(state, seat, seats, connected, printed, costs, over) for seat in range(state.num_players)]
+    return {**head, "seats": boards, **tail}
+
+
+def build_view_json(state, offered, seats, connected: Sequence[bool], last_round, variant_name: str,
+                    boards_seen: dict) -> str:
+    """``build_view`` as compact JSON. A move changes one or two boards: the others' JSON is
+    reused from ``boards_seen`` (seat -> (key, json)), which this call keeps up to date."""
+    printed, costs = printed_wall(state.rules), floor_costs(state.rules)
+    over = state.phase == OVER
+    head, tail = _rest(state, offered, seats, last_round, variant_name)
+    parts = []
+    for seat in range(state.num_players):
+        key = _board_key(state, seat, seats, connected, over)
+        seen = boards_seen.get(seat)
+        if seen is None or seen[0] != key:
+            seen = boards_seen[seat] = (key, _dumps(_board(state, seat, seats, connected, printed, costs, over)))
+        parts.append(seen[1])
+    return f'{_dumps(head)[:-1]},"seats":[{",".join(parts)}],{_dumps(tail)[1:]}'
+
+
+def _dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def build_final(state, names: Sequence[str]) -> dict:
+    scores = state.scores()
+    seats = []
+    for board in state.players:
+        seats.append({"tiles": board.placement_points, "floor": board.penalty_points,
+                      "bonuses": [{"kind": label, "points": points} for label, points in board.bonuses],
+                      "complete_rows": board.complete_rows(), "total": board.score})
+    text = winner_line(state, names)
+    tied = [seat for seat, score in enumerate(scores)
+            if state.winners and score == scores[state.winners[0]]]
+    return {"scores": scores, "seats": seats, "winners": list(state.winners),
+            "tie_break": text if len(tied) > 1 else None, "text": text}
+
+
+def build_legal(state) -> dict:
+    """The decisions the seat to move may send, with what each does."""
+    if state.phase == PLACE:
+        return {"drafts": [], "columns": [
+            {"move": format_decision(d), "row": d[0], "column": d[1], "points": placement_points(state, d)}
+            for d in state.legal_decisions()]}
+    if state.phase != DRAFT:
+        return {"drafts": [], "columns": []}
+    drafts = []
+    # What a draft does depends on the colour, how many tiles it takes, whether the marker
+    # comes with them and the line: drafts alike in those share the words.
+    effects: dict[tuple, str] = {}
+    marker = state.marker_in_centre
+    for decision in state.legal_decisions():
+        source, colour, line = decision
+        key = (colour, state.sources[source][colour], source == CENTRE and marker, line)
+        effect = effects.get(key)
+        if effect is None:
+            effect = effects[key] = short_effect(state, decision)
+        drafts.append({"move": format_decision(decision), "source": source, "colour": NAMES[colour],
+                       "line": line, "misplaced": False, "why": None, "effect": effect})
+    if state.rules.misplaced_to_floor:
+        # Legal too where the variant sends them to the floor: listed so the page can ask first.
+        listed = {(d["source"], d["colour"], d["line"]) for d in drafts}
+        seat = state.to_move
+        for source, counts in enumerate(state.sources):
+            for colour in COLOURS:
+                if not counts[colour]:
+                    continue
+                for line in range(PATTERN_LINES):
+                    if (source, NAMES[colour], line) in listed:
+                        continue
+                    decision = (source, colour, line)
+                    drafts.append({"move": format_decision(decision), "source": source,
+                                   "colour": NAMES[colour], "line": line, "misplaced": True,
+                                   "why": state.why_not(seat, colour, line),
+                                   "effect": short_effect(state, decision)})
+        drafts.sort(key=lambda d: (d["source"], COLOURS[NAMES.index(d["colour"])], d["line"]))
+    return {"drafts": drafts, "columns": []}
+
+
+_NAME_JSON = [json.dumps(name) for name in NAMES]
+
+
+def build_legal_json(state) -> str:
+    """``build_legal`` as compact JSON. The common case (drafts, none misplaced) is written
+    straight to text: it is the largest part of a move's work on the server."""
+    if state.phase != DRAFT or state.rules.misplaced_to_floor:
+        return _dumps(build_legal(state))
+    effects: dict[tuple, str] = {}
+    marker = state.marker_in_centre
+    sources = state.sources
+    parts = []
+    for decision in state.legal_decisions():
+        source, colour, line = decision
+        key = (colour, sources[source][colour], source == CENTRE and marker, line)
+        effect = effects.get(key)
+        if effect is None:
+            effect = effects[key] = json.dumps(short_effect(state, decision))
+        parts.append(f'{{"move":"{format_decision(decision)}","source":{source},"colour":{_NAME_JSON[colour]},'
+                     f'"line":{line},"misplaced":false,"why":null,"effect":{effect}}}')
+    return f'{{"drafts":[{",".join(parts)}],"columns":[]}}'
+
+
+__all__ = ["build_view", "build_view_json", "build_legal", "build_legal_json", "build_final",
+           "COLOUR_LEGEND", "FLOOR"]

@@ -1,0 +1,229 @@
+"""Load test of the online table (``azul serve``), on loopback only, bounded in count and time.
+
+For each N (default 50, 200, 500): start ``azul serve --port 0`` on a fresh data folder, create
+N four-player standard tables, open four WebSocket clients per table (one per seat) and let
+each client play random legal moves on its turn until every table has made ``--moves``
+moves (or ``--limit`` seconds passed). Reported per N:
+
+- moves per second accepted by the server (all tables together);
+- the 50th and 99th percentile time from a move sent to the moment the last of its
+  table's four clients received the update carrying it (the server's judging, its SQLite
+  commit, the fan-out, and the load generator's own delays).
+
+``--think`` is the time a client waits before sending its move (uniform between 0.5x and
+1.5x), as a person would, and the tables' first moves are spread over two think times;
+``--think 0`` plays as fast as possible (a saturation run, where latency is mostly queueing).
+The load generator runs in this process on the other core.
+
+    python bench/web_load.py                      # 50, 200, 500 tables, think 1 s
+    python bench/web_load.py --tables 200 --think 0 --moves 30 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import resource
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+VERSION = re.compile(r'"version":(\d+)')
+
+
+class Table:
+    """One table of the run: its moves so far, the move in flight and who has heard it."""
+
+    def __init__(self, number: int, created: dict, budget: int):
+        self.number = number
+        self.id = created["table"]
+        self.secrets = [seat["url"].split("#seat=", 1)[1] for seat in created["seats"]]
+        self.budget = budget
+        self.sent = 0
+        #: version that carries a move -> (when it was sent, the seats that have heard it)
+        self.pending: dict[int, tuple[float, set]] = {}
+        self.done = asyncio.Event()
+
+
+class Run:
+    def __init__(self, url: str, tables: int, moves: int, think: float, limit: float, seed: int):
+        self.url = url
+        self.count = tables
+        self.moves = moves
+        self.think = think
+        self.limit = limit
+        self.rng = random.Random(seed)
+        self.latencies: list[float] = []
+        self.accepted = 0
+        self.refused = 0
+        self.errors = 0
+
+    def create_tables(self) -> list[Table]:
+        tables = []
+        body = json.dumps({"variant": "standard", "seats": [{"name": f"P{i}"} for i in range(4)]}).encode()
+        for number in range(self.count):
+            request = urllib.request.Request(self.url + "/api/tables", data=body, method="POST",
+                                             headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                tables.append(Table(number, json.loads(answer.read()), self.moves))
+        return tables
+
+    async def client(self, table: Table, seat: int, ready: asyncio.Barrier, start: asyncio.Event) -> None:
+        from websockets.asyncio.client import connect
+        ws_url = self.url.replace("http://", "ws://") + f"/ws/{table.id}"
+        async with connect(ws_url, proxy=None, max_size=2 ** 20, compression=None) as socket:
+            await socket.send(json.dumps({"type": "hello", "secret": table.secrets[seat], "version": None}))
+            await ready.wait()
+            await start.wait()
+            # The first state may have come before the start: read it now.
+            async for text in socket:
+                now = time.perf_counter()
+                if not text.startswith('{"type":"state"'):
+                    if text.startswith('{"type":"refused"'):
+                        self.refused += 1
+                    continue
+                version = int(VERSION.search(text, 0, 40).group(1))
+                for carrying in [v for v in table.pending if v <= version]:
+                    sent_at, heard = table.pending[carrying]
+                    heard.add(seat)
+                    if len(heard) == 4:
+                        del table.pending[carrying]
+                        self.latencies.append(now - sent_at)
+                        self.accepted += 1
+                if table.sent >= table.budget and not table.pending:
+                    table.done.set()
+                if table.done.is_set():
+                    return
+                if '"legal":{' not in text:
+                    continue
+                message = json.loads(text)
+                legal = message["legal"]
+                options = legal["columns"] or legal["drafts"]
+                if not options or message["view"]["phase"] == "over":
+                    table.done.set()
+                    return
+                if table.sent >= table.budget:
+                    continue
+                move = self.rng.choice(options)["move"]
+                if self.think:
+                    # Tables start at different moments (spread over two think times), as people
+                    # arrive; then each move after a think time.
+                    spread = 2 * self.think * self.rng.random() if table.sent == 0 else 0.0
+                    await asyncio.sleep(spread + self.think * (0.5 + self.rng.random()))
+                table.sent += 1
+                table.pending[message["version"] + 1] = (time.perf_counter(), set())
+                await socket.send(json.dumps({"type": "move", "version": message["version"], "move": move}))
+
+    async def play(self, tables: list[Table]) -> float:
+        ready = asyncio.Barrier(len(tables) * 4 + 1)
+        start = asyncio.Event()
+        tasks = [asyncio.create_task(self.client(t, seat, ready, start)) for t in tables for seat in range(4)]
+        await ready.wait()
+        began = time.perf_counter()
+        start.set()
+        done = asyncio.gather(*(t.done.wait() for t in tables))
+        try:
+            await asyncio.wait_for(done, self.limit)
+        except asyncio.TimeoutError:
+            pass
+        elapsed = time.perf_counter() - began
+        for task in tasks:
+            task.cancel()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        self.errors = sum(1 for r in results if isinstance(r, Exception) and not isinstance(r, asyncio.CancelledError))
+        return elapsed
+
+
+def start_server(data: str) -> tuple[subprocess.Popen, str]:
+    command = [sys.executable, "-c", "from azul_core.cli import main; main()", "serve", "--host", "127.0.0.1",
+               "--port", "0", "--data", data, "--bot-delay", "0", "--tables-per-hour", "1000000",
+               "--max-open-tables", "1000000"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    line = process.stdout.readline()
+    match = re.match(r"Serving on (http://127\.0\.0\.1:\d+)", line)
+    if not match:
+        process.kill()
+        raise SystemExit(f"the server did not start: {line!r}")
+    return process, match.group(1)
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as stream:
+        fields = stream.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure(tables: int, moves: int, think: float, limit: float, seed: int) -> dict:
+    with tempfile.TemporaryDirectory() as data:
+        process, url = start_server(data)
+        try:
+            run = Run(url, tables, moves, think, limit, seed)
+            created = run.create_tables()
+            cpu_before = cpu_seconds(process.pid)
+            mine_before = resource.getrusage(resource.RUSAGE_SELF)
+            elapsed = asyncio.run(run.play(created))
+            server_cpu = cpu_seconds(process.pid) - cpu_before
+            mine = resource.getrusage(resource.RUSAGE_SELF)
+            client_cpu = mine.ru_utime + mine.ru_stime - mine_before.ru_utime - mine_before.ru_stime
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    latencies = sorted(run.latencies)
+
+    def percentile(p: float) -> float | None:
+        if not latencies:
+            return None
+        return latencies[min(len(latencies) - 1, int(p / 100 * len(latencies)))] * 1000
+
+    return {"tables": tables, "clients": tables * 4, "think_s": think, "moves": run.accepted,
+            "seconds": round(elapsed, 2), "moves_per_s": round(run.accepted / elapsed, 1) if elapsed else None,
+            "p50_ms": round(percentile(50), 1) if latencies else None,
+            "p99_ms": round(percentile(99), 1) if latencies else None,
+            "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
+            "server_cpu_s": round(server_cpu, 2),
+            "server_cpu_ms_per_move": round(server_cpu / run.accepted * 1000, 2) if run.accepted else None,
+            "client_cpu_s": round(client_cpu, 2),
+            "load_average": round(os.getloadavg()[0], 1),
+            "refused": run.refused, "client_errors": run.errors}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", default="50,200,500", help="table counts to run, comma-separated")
+    parser.add_argument("--moves", type=int, default=20, help="moves per table (bounded run)")
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds a client waits before moving")
+    parser.add_argument("--limit", type=float, default=120.0, help="seconds a run may last at most")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    options = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # 4 sockets per table, both ends
+    results = []
+    for count in (int(n) for n in options.tables.split(",")):
+        result = measure(count, options.moves, options.think, options.limit, options.seed)
+        results.append(result)
+        if not options.json:
+            print(f"{count:4d} tables ({count * 4} clients), think {options.think:g} s: "
+                  f"{result['moves']} moves in {result['seconds']} s = {result['moves_per_s']} moves/s; "
+                  f"move -> all 4 clients p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms; "
+                  f"server {result['server_cpu_ms_per_move']} CPU ms/move, load generator "
+                  f"{result['client_cpu_s']} CPU s; load average {result['load_average']}; "
+                  f"refused {result['refused']}, client errors {result['client_errors']}", flush=True)
+    if options.json:
+        print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
