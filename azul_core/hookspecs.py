@@ -17,9 +17,14 @@ Two kinds of hook:
 
 Colours are ints 0-4 (blue, yellow, red, black, white; see
 ``azul_core.colours``). Rows, columns and pattern lines are counted from 0 in
-code (the record and the screen count from 1). A wall is a sequence of 5
-rows, each a list of 5 cells holding a colour or ``None``; hooks must not
-change it. ``settings`` is the variant's read-only ``Settings``.
+code (the record and the screen count from 1). A wall is read-only: a tuple of 5
+rows, each a tuple of 5 cells holding a colour or ``None`` (``walls`` is a
+tuple of them). A hook that tries to change one (``wall[0][0] = 1``,
+``wall[0] = ...``) fails at once, and the engine reports it as that plugin's
+error: "plugin 'x' tried to change the wall it was given (azul_placement_score)
+at x.py:3: walls are read-only". To try a tile somewhere, build a new wall:
+``wall[:r] + (wall[r][:c] + (colour,) + wall[r][c + 1:],) + wall[r + 1:]``.
+``settings`` is the variant's read-only ``Settings``.
 
 Three more arguments a hook may ask for, by name, where its signature lists
 them (what no plugin asks for costs nothing):

@@ -37,7 +37,7 @@ from azul_core.colours import COLOUR_OF_LETTER, COLOURS, LETTERS, MARKER, NAMES
 from azul_core.engine.notation import parse_decision
 from azul_core.engine.plugins import LoadedPlugin, ask_all, load_plugin, register_plugins
 from azul_core.engine.rulebook import Rules
-from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision
+from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, Wall, wall_with
 from azul_core.rules import PATTERN_LINES, WALL_SIZE
 from azul_core.settings import Settings
 from azul_core.variants.loading import Variant, find_variant, load_variant
@@ -152,8 +152,9 @@ def _picture_rows(text: str | Sequence[str]) -> list[str]:
     return rows
 
 
-def wall_from(text: str) -> list[list[int | None]]:
-    """A wall (5 rows of colour or ``None``) from a picture of letters and dots.
+def wall_from(text: str) -> Wall:
+    """A read-only wall (5 row tuples of colour or ``None``), as hooks are given it, from a
+    picture of letters and dots.
 
     >>> wall_from('''
     ...     B Y . . .
@@ -161,14 +162,14 @@ def wall_from(text: str) -> list[list[int | None]]:
     ...     . . . . .
     ...     . . . . .
     ...     . . . . .''')[0]
-    [0, 1, None, None, None]
+    (0, 1, None, None, None)
     """
     wall = []
     for row in _picture_rows(text):
         if ANY_TILE in row.lower():
             raise ValueError("'x' needs the rules to say which tile: use set_wall(state, seat, picture)")
-        wall.append([None if cell == "." else _colour(cell) for cell in row])
-    return wall
+        wall.append(tuple(None if cell == "." else _colour(cell) for cell in row))
+    return tuple(wall)
 
 
 def wall_text(state: GameState, seat: int) -> str:
@@ -214,7 +215,7 @@ def set_wall(state: GameState, seat: int, text: str | Sequence[str]) -> None:
     """
     rules = state.rules
     board = state.players[seat]
-    wall: list[list[int | None]] = [[None] * WALL_SIZE for _ in range(WALL_SIZE)]
+    wall: Wall = ((None,) * WALL_SIZE,) * WALL_SIZE  # read-only, as the rules are given it
     for row, cells in enumerate(_picture_rows(text)):
         for column, cell in enumerate(cells):
             if cell == ".":
@@ -223,13 +224,13 @@ def set_wall(state: GameState, seat: int, text: str | Sequence[str]) -> None:
                 fits = [c for c in COLOURS if c not in wall[row] and column in rules.wall_spaces(wall, row, c)]
                 if not fits:
                     raise ValueError(f"wall row {row + 1} column {column + 1}: no tile fits there")
-                wall[row][column] = fits[0]
+                wall = wall_with(wall, row, column, fits[0])
                 continue
             colour = _colour(cell)
             if colour in wall[row] or column not in rules.wall_spaces(wall, row, colour):
                 raise ValueError(f"wall row {row + 1} column {column + 1}: the rules put no "
                                  f"{NAMES[colour]} tile there")
-            wall[row][column] = colour
+            wall = wall_with(wall, row, column, colour)
     _return_to_bag(state, _wall_counts(board.wall))
     _take_from_bag(state, _wall_counts(wall), "set_wall")
     board.wall = wall

@@ -122,7 +122,7 @@ def test_hook_azul_tiled_line_reopens():
     at_once = new_game(plugins=[TileAtOnce()])
     set_table(at_once, table)
     play(at_once, ["1B1", "CY-", "2K1"])  # line 1 again, black: tiled beside the blue
-    assert at_once.players[0].wall[0] == [BLUE, None, None, BLACK, None]
+    assert at_once.players[0].wall[0] == (BLUE, None, None, BLACK, None)
 
 
 def test_hook_azul_marker_rule():

@@ -28,6 +28,7 @@ from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import GameState
 from azul_core.lab.simulate import SimulationError, simulate
 from azul_core.records.game_record import FORMAT, parse_record, validate_record, write_record
+from azul_core.testing import new_game, play_out
 from azul_core.variants.loading import Trust, VariantError, load_variant
 
 ENV = {"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0", "COLUMNS": "200", "NO_COLOR": "1"}
@@ -218,17 +219,41 @@ def test_duplicate_winners_are_refused(tmp_path):
         simulate(variant, 2, 1, seed=1)
 
 
-def test_a_plugin_changing_the_wall_is_named_in_play_and_simulate(tmp_path):
-    variant = load_variant(plugin_variant(tmp_path, """
-        def azul_placement_score(wall, row, column):
-            wall[0][0] = 4
+@pytest.mark.parametrize("hook,change", [
+    ("azul_placement_score(wall, row, column)", "wall[0][0] = 4"),
+    ("azul_placement_score(wall, row, column)", "wall[0] = (4,) * 5"),
+    ("azul_placement_score(wall, row, column)", "wall[row].append(column)"),
+    ("azul_end_bonuses(wall)", "del wall[0]"),
+    ("azul_game_over(walls)", "walls[0][1] = (0,) * 5"),
+    ("azul_floor_penalty(floor, game)", "game.walls[0][0] = (0,) * 5"),
+])
+def test_a_plugin_changing_the_wall_is_named_in_play_and_simulate(tmp_path, hook, change):
+    name = hook.split("(")[0]
+    variant = load_variant(plugin_variant(tmp_path, f"""
+        def {hook}:
+            {change}
     """, "vandal"))
+    said = "plugin 'vandal' tried to change the " + ("game" if "game)" in hook else "wall")
     with pytest.raises(SimulationError) as caught:
         simulate(variant, 2, 1, seed=1)
-    assert caught.value.plugin == "vandal" and "changed the wall" in str(caught.value)
-    assert "vandal.py:2" in str(caught.value)
+    assert caught.value.plugin == "vandal" and said in str(caught.value)
+    assert f"({name}) at " in str(caught.value) and "walls are read-only" in str(caught.value)
+    assert "vandal.py:3" in str(caught.value)  # the line that tried
     result = run("validate", "--games", "1", tmp_path / "vandal.yaml")
-    assert result.exit_code == 1 and "plugin 'vandal' changed the wall" in result.output
+    assert result.exit_code == 1 and said in result.output, result.output
+    with pytest.raises(PluginError, match=said):  # in play, outside simulate too
+        play_out(new_game(tmp_path / "vandal.yaml"))
+
+
+def test_a_plugin_raising_typeerror_of_its_own_is_not_called_a_wall_changer(tmp_path):
+    variant = load_variant(plugin_variant(tmp_path, """
+        def azul_placement_score(wall, row, column):
+            mine = [1]
+            return mine["x"]
+    """))
+    with pytest.raises(SimulationError, match="raised TypeError in azul_placement_score") as caught:
+        simulate(variant, 2, 1, seed=1)
+    assert "read-only" not in str(caught.value)
 
 
 @pytest.mark.parametrize("body,message", [
@@ -557,14 +582,24 @@ def test_a_plugin_error_is_still_a_plugin_error(tmp_path):
     assert state.round == 1
 
 
-@pytest.mark.parametrize("name", ["standard", "grey-wall", "duel"])
-def test_the_shipped_plugins_change_no_wall_they_are_given(monkeypatch, name):
-    """They skip the check on the hot path: here it is made for them too."""
-    import azul_core.engine.plugins as plugins
-    monkeypatch.setattr(plugins, "SHIPPED_PREFIX", "no-plugin-is-shipped.")
-    path = load_variant(name).path
-    variant = load_variant(path)  # loaded again, now with the check compiled in
-    assert "_changed" in variant.rules.placement_score.__code__.co_names
-    players = variant.players[0]
-    simulate(variant, players, 5, seed=2)
-    simulate(variant, players, 5, seed=3, bots="greedy")
+@pytest.mark.parametrize("bots", ["random", "greedy", "mcts"])
+def test_every_wall_a_hook_is_given_is_read_only(tmp_path, bots):
+    """Engine, bots (which score a tile tried on a new wall) and end of game: tuples only."""
+    variant = load_variant(plugin_variant(tmp_path, """
+        def _frozen(wall):
+            if type(wall) is not tuple or any(type(row) is not tuple for row in wall):
+                raise AssertionError(f"a writable wall: {wall!r}")
+        def azul_placement_score(wall):
+            _frozen(wall)
+        def azul_end_bonuses(wall):
+            _frozen(wall)
+        def azul_game_over(walls):
+            assert type(walls) is tuple
+            for wall in walls:
+                _frozen(wall)
+        def azul_winners(walls):
+            assert type(walls) is tuple
+            for wall in walls:
+                _frozen(wall)
+    """, "watcher"))
+    simulate(variant, 2, 2, seed=2, bots=bots, playouts=20)

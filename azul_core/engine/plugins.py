@@ -370,9 +370,7 @@ def compile_hook(pm: pluggy.PluginManager, hook_name: str, settings: Any,
     top = own + (["seat=None"] if "seat" in context else []) + (["state=None"] if context else [])
     wants_game = any("game" in impl.argnames for impl in impls)
     modifies = any(hookspecs.ANSWER in impl.argnames for impl in impls)
-    namespace["_changed"] = _mutated
     namespace["_materialise"] = _materialise
-    guarded = [p for p in params if p in ("wall", "walls")]
 
     def call(i: int, impl: Any, answer: str = "a") -> list[str]:
         namespace[f"_f{i}"] = impl.function
@@ -380,19 +378,12 @@ def compile_hook(pm: pluggy.PluginManager, hook_name: str, settings: Any,
         # Positional, in the implementation's own parameter order: the cheapest call.
         args = ", ".join({"settings": "_settings", hookspecs.ANSWER: answer}.get(a, a)
                          for a in impl.argnames)
-        # The shipped plugins are tested not to change what they are given; the check costs
-        # a tenth of a random game, so it is made for the others only.
-        shipped = getattr(impl.plugin, "__name__", "").startswith(SHIPPED_PREFIX)
-        watched = [p for p in guarded if p in impl.argnames and not shipped]
-        lines = [f"    _before_{p} = " + ("[_r[:] for _r in wall]" if p == "wall" else
-                                           "[[_r[:] for _r in _w] for _w in walls]") for p in watched]
-        lines += ["    try:",
-                  f"        r = _f{i}({args})",
-                  "    except BaseException as e:",  # SystemExit from a plugin must not end the program
-                  f"        raise _fail(_impl{i}, {hook_name!r}, e) from e"]
-        # A plugin that changes the wall it was given is named here, not blamed on the next one.
-        lines += [f"    if {p} != _before_{p}: raise _changed(_impl{i}, {hook_name!r}, {p!r})"
-                  for p in watched]
+        # Walls are tuples of row tuples: a plugin that tries to change one fails at once, in
+        # its own call, and _hook_failure names it (no copy to compare, so it costs nothing).
+        lines = ["    try:",
+                 f"        r = _f{i}({args})",
+                 "    except BaseException as e:",  # SystemExit from a plugin must not end the program
+                 f"        raise _fail(_impl{i}, {hook_name!r}, e) from e"]
         if hook_name in SEQUENCE_ANSWERS:
             # A generator is read once, here: checking it must not consume what the engine gets.
             lines.append(f"    if r is not None and r.__class__ is not list and r.__class__ is not tuple: "
@@ -444,9 +435,6 @@ def compile_hook(pm: pluggy.PluginManager, hook_name: str, settings: Any,
     exec(source, namespace)  # generated code: a plain call chain, no pluggy per call
     return namespace[hook_name]
 
-
-#: Modules of the plugins shipped with azul-variants (their tests prove they change nothing given).
-SHIPPED_PREFIX = "azul_plugins."
 
 #: Hooks answered with a sequence: an iterator answer is read into a list once.
 SEQUENCE_ANSWERS = ("azul_wall_spaces", "azul_winners", "azul_end_bonuses")
@@ -508,6 +496,12 @@ def _hook_failure(impl: Any, hook_name: str, exc: BaseException) -> PluginError:
         raise exc  # the user's Ctrl-C, not the plugin's doing
     filename = getattr(getattr(impl.function, "__code__", None), "co_filename", "")
     location = _location_in(exc, filename)
+    walls = [p for p in hookspecs.SITUATION_HOOKS.get(hook_name, ()) if p in ("wall", "walls")]
+    if _changes_a_tuple(exc) and (walls or "game" in impl.argnames):
+        given = f"the {walls[0]}" if walls else "the game"
+        return PluginError(
+            f"plugin '{impl.plugin_name}' tried to change {given} it was given ({hook_name}) "
+            f"at {location}: walls are read-only", plugin=impl.plugin_name, hook=hook_name, location=location)
     return PluginError(
         f"plugin '{impl.plugin_name}' raised {type(exc).__name__} in {hook_name} at {location}: {_short(exc)}",
         plugin=impl.plugin_name, hook=hook_name, location=location)
@@ -529,13 +523,19 @@ def _short_repr(value: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[:limit - 4] + "...>"
 
 
-def _mutated(impl: Any, hook_name: str, argument: str) -> PluginError:
-    code = getattr(impl.function, "__code__", None)
-    location = f"{code.co_filename}:{code.co_firstlineno}" if code else ""
-    return PluginError(
-        f"plugin '{impl.plugin_name}' changed the {argument} it was given in {hook_name} "
-        f"({location}): a hook must not change the game, only answer", plugin=impl.plugin_name,
-        hook=hook_name, location=location)
+#: What a list has and a tuple lacks: calling one of these on a wall is an attempt to change it.
+_LIST_CHANGES = frozenset(("append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"))
+
+
+def _changes_a_tuple(exc: BaseException) -> bool:
+    """Whether ``exc`` is what changing a tuple raises (``wall[0][0] = 1``, ``del wall[0]``,
+    ``wall[0].append(1)``): walls are the only tuples the wall hooks are given."""
+    if type(exc) is TypeError:
+        text = str(exc)
+        return text.startswith("'tuple' object ") and text.endswith(("item assignment", "item deletion"))
+    if type(exc) is AttributeError:
+        return isinstance(getattr(exc, "obj", None), tuple) and getattr(exc, "name", None) in _LIST_CHANGES
+    return False
 
 
 def _call(impl: Any, hook_name: str, kwargs: dict) -> Any:

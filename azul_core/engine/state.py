@@ -31,6 +31,15 @@ DEAL, DRAFT, PLACE, OVER = "deal", "draft", "place", "over"
 _EMPTY_ROW: tuple[int | None, ...] = (None,) * WALL_SIZE
 
 
+Wall = tuple[tuple[int | None, ...], ...]
+
+
+def wall_with(wall: Wall, row: int, column: int, colour: int | None) -> Wall:
+    """A copy of the read-only ``wall`` with ``colour`` at (``row``, ``column``)."""
+    cells = wall[row]
+    return wall[:row] + (cells[:column] + (colour,) + cells[column + 1:],) + wall[row + 1:]
+
+
 class IllegalDecision(Exception):
     """A decision the rules forbid; the message says which rule."""
 
@@ -46,7 +55,9 @@ class PlayerBoard:
             return
         self.line_colour = [-1] * PATTERN_LINES
         self.line_count = [0] * PATTERN_LINES
-        self.wall = [list(_EMPTY_ROW) for _ in range(WALL_SIZE)]
+        # Read-only: rows of the wall are tuples, so a plugin handed it can't change it, and
+        # clone() shares it; _place builds the changed row and the outer tuple anew.
+        self.wall: Wall = (_EMPTY_ROW,) * WALL_SIZE
         self.wall_rows = [0] * WALL_SIZE
         # accept[line]: the colours (bitmask) the line takes. accept_key holds the same bits
         # colour-major (bit 5 * colour + line), so the lines taking a colour are 5 bits.
@@ -69,7 +80,7 @@ class PlayerBoard:
         other.line_count = self.line_count[:]
         other.accept = self.accept[:]
         other.accept_key = self.accept_key
-        other.wall = [row[:] for row in self.wall]
+        other.wall = self.wall
         other.wall_rows = self.wall_rows[:]
         other.floor = self.floor[:]
         other.score = self.score
@@ -578,7 +589,7 @@ class GameState:
 
     def _place(self, seat: int, board: PlayerBoard, row: int, column: int) -> None:
         colour = board.line_colour[row]
-        board.wall[row][column] = colour
+        board.wall = wall_with(board.wall, row, column, colour)
         board.wall_rows[row] |= 1 << colour
         rules = self.rules
         points = rules.placement_score(board.wall, row, column, seat, self)
@@ -638,7 +649,7 @@ class GameState:
         if rules.game_over_reads_supply:
             lines = PatternLines(self.players)
             supply = [self.bag.count(colour) + lid[colour] for colour in COLOURS]
-        if rules.game_over([board.wall for board in self.players], self.round, lines, supply, self):
+        if rules.game_over(tuple([board.wall for board in self.players]), self.round, lines, supply, self):
             self._finish_game()
             return
         holder = self.marker_holder
@@ -654,7 +665,7 @@ class GameState:
         for seat, board in enumerate(self.players):
             board.bonuses = rules.end_bonuses(board.wall, seat, self)
             board.score += sum(points for _label, points in board.bonuses)
-        self.winners = sorted(rules.winners(self.scores(), [board.wall for board in self.players], self))
+        self.winners = sorted(rules.winners(self.scores(), tuple([board.wall for board in self.players]), self))
         self.phase = OVER
         self.placing = None
 

@@ -2,8 +2,8 @@
 
 Built only for a plugin that asks for it, and cheap to build: every figure
 is read from the game state when the plugin reads it. Everything returned
-is a copy or an immutable value, except ``walls`` (the players' own walls,
-which hooks must not change, as everywhere).
+is a copy or an immutable value; ``walls`` are the players' own walls, which
+are read-only tuples of row tuples, as everywhere.
 """
 
 from __future__ import annotations

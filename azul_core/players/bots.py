@@ -13,7 +13,7 @@ import random as _random
 from typing import Any
 
 from azul_core.colours import MARKER
-from azul_core.engine.state import CENTRE, DRAFT, FLOOR
+from azul_core.engine.state import CENTRE, DRAFT, FLOOR, wall_with
 
 
 class RandomBot:
@@ -70,13 +70,8 @@ def line_worth(rules, board, row: int, colour: int | None = None, full: bool | N
         floor = board.floor
         return rules.floor_penalty(floor + [colour] * line_capacity(rules, row)) - rules.floor_penalty(floor)
     best = 0
-    cells = wall[row]
     for column in columns:
-        cells[column] = colour  # scored in place and put back: the wall is the clone's own
-        try:
-            points = rules.placement_score(wall, row, column)
-        finally:
-            cells[column] = None
+        points = rules.placement_score(wall_with(wall, row, column, colour), row, column)
         if points > best:
             best = points
     return best

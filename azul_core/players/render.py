@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
-from azul_core.engine.state import CENTRE, DEAL, FLOOR, OVER, PLACE
+from azul_core.engine.state import CENTRE, DEAL, FLOOR, OVER, PLACE, wall_with
 from azul_core.rules import PATTERN_LINES, WALL_SIZE
 
 #: The width everything is laid out for.
@@ -416,12 +416,12 @@ def new_placements(before, after) -> list[tuple[int, int, int, int, int]]:
     placed = []
     score = after.rules.placement_score
     for seat, (old, new) in enumerate(zip(before.players, after.players)):
-        wall = [row[:] for row in old.wall]
+        wall = old.wall
         for row in range(WALL_SIZE):
             for column in range(WALL_SIZE):
                 colour = new.wall[row][column]
                 if colour is not None and old.wall[row][column] is None:
-                    wall[row][column] = colour
+                    wall = wall_with(wall, row, column, colour)
                     placed.append((seat, row, column, colour, score(wall, row, column)))
     return placed
 

@@ -20,7 +20,7 @@ import random as _random
 import time
 from typing import Any
 
-from azul_core.engine.state import CENTRE, DEAL, FLOOR, OVER, PLACE
+from azul_core.engine.state import CENTRE, DEAL, FLOOR, OVER, PLACE, wall_with
 from azul_core.players.bots import GreedyBot, board_value, line_capacity, line_worth
 
 #: The think time when neither ``think`` nor ``iterations`` is given.
@@ -62,14 +62,11 @@ class Memo:
 
     def wall_points(self, wall) -> "WallPoints":
         """The best points of each (row, colour) for this wall, filled in as asked."""
-        key = tuple(map(tuple, wall))
-        table = self.walls.get(key)
+        table = self.walls.get(wall)  # walls are tuples of row tuples: their own key
         if table is None:
             if len(self.walls) > self.LIMIT:
                 self.walls.clear()
-            table = self.walls[key] = WallPoints(self.rules, wall)
-        else:
-            table.wall = wall  # the same cells: score on this state's own wall
+            table = self.walls[wall] = WallPoints(self.rules, wall)
         return table
 
     def floor_cost(self, floor: list, extra: int) -> int:
@@ -110,13 +107,8 @@ def _best_points(rules, wall, row: int, colour: int) -> int | None:
     if not columns:
         return None
     best = 0
-    cells = wall[row]
     for column in columns:
-        cells[column] = colour  # scored in place and put back
-        try:
-            points = rules.placement_score(wall, row, column)
-        finally:
-            cells[column] = None
+        points = rules.placement_score(wall_with(wall, row, column, colour), row, column)
         if points > best:
             best = points
     return best
@@ -155,12 +147,7 @@ def quick_gains(state, memo: Memo | None = None) -> list[tuple[float, tuple]]:
         gains = []
         wall = board.wall
         for row, column in decisions:
-            colour = board.line_colour[row]
-            wall[row][column] = colour  # scored in place and put back
-            try:
-                points = rules.placement_score(wall, row, column)
-            finally:
-                wall[row][column] = None
+            points = rules.placement_score(wall_with(wall, row, column, board.line_colour[row]), row, column)
             gains.append((points, (row, column)))
         return gains
     if memo is None or memo.rules is not rules:

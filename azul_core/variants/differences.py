@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from azul_core.colours import BLUE, COLOURS, MARKER, NAMES
+from azul_core.engine.state import Wall
 from azul_core.rules import PATTERN_LINES, WALL_SIZE
 
 Cell = tuple[int, int]
@@ -30,20 +31,20 @@ class Difference:
         return f"{self.rule}: {self.variant} (standard: {self.standard})"
 
 
-def _wall(cells: dict[Cell, int] | list[Cell]) -> list[list]:
+def _wall(cells: dict[Cell, int] | list[Cell]) -> Wall:
     """A wall holding the given cells (1-based), coloured as the colour wall prints them
     unless colours are given."""
-    wall = [[None] * WALL_SIZE for _ in range(WALL_SIZE)]
+    wall: list[list[int | None]] = [[None] * WALL_SIZE for _ in range(WALL_SIZE)]
     items = cells.items() if isinstance(cells, dict) else ((cell, None) for cell in cells)
     for (row, column), colour in items:
         wall[row - 1][column - 1] = (column - row) % 5 if colour is None else colour
-    return wall
+    return tuple(map(tuple, wall))  # read-only, as the engine hands walls to plugins
 
 
-def _rows(text: str) -> list[list]:
+def _rows(text: str) -> Wall:
     """A wall from five lines of colour letters, ``.`` for an empty space."""
-    return [[None if ch == "." else "BYRKW".index(ch) for ch in line.split()[0]]
-            for line in text.strip().splitlines()]
+    return tuple(tuple(None if ch == "." else "BYRKW".index(ch) for ch in line.split()[0])
+                 for line in text.strip().splitlines())
 
 
 # Placement probes: the new tile at (3,3), with the neighbours listed.
@@ -172,14 +173,14 @@ _DISCARDS = {"floor": "the floor tiles at the end of a round",
              "line": "the rest of a tiled pattern line"}
 
 
-def _random_walls(count: int, seed: int = 11) -> list[list[list]]:
+def _random_walls(count: int, seed: int = 11) -> list[Wall]:
     """Walls with random spaces filled, coloured as the colour wall prints them (seeded)."""
     rng = random.Random(seed)
     walls = []
     for _ in range(count):
         density = rng.choice((0.2, 0.4, 0.6, 0.8))
-        walls.append([[(column - row) % 5 if rng.random() < density else None
-                       for column in range(WALL_SIZE)] for row in range(WALL_SIZE)])
+        walls.append(tuple(tuple((column - row) % 5 if rng.random() < density else None
+                                 for column in range(WALL_SIZE)) for row in range(WALL_SIZE)))
     return walls
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from azul_core.colours import COLOUR_OF_LETTER, LETTERS, NAMES
 from azul_core.engine.notation import NotationError, format_decision, parse_decision
 from azul_core.engine.plugins import PluginError
-from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters
+from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters, wall_with
 from azul_core.players.render import describe_decision
 from azul_core.records.game_record import GameRecord, ResultRecord, RoundRecord
 from azul_core.web.capabilities import matches
@@ -302,7 +302,7 @@ def _apply_event(state: GameState, progress: Progress, event: Event, seats: list
 def _apply_decision(state: GameState, progress: Progress, decision: tuple) -> None:
     """Apply a decision and note the wall tiles it placed, each with the points it scored, and
     the summary of a round it ended."""
-    walls = [[row[:] for row in board.wall] for board in state.players]
+    walls = [board.wall for board in state.players]  # read-only tuples: the state before
     state.apply(decision)
     rules = state.rules
     for seat, board in enumerate(state.players):
@@ -313,7 +313,7 @@ def _apply_decision(state: GameState, progress: Progress, decision: tuple) -> No
         for row in range(len(wall)):
             for column, colour in enumerate(board.wall[row]):
                 if colour is not None and wall[row][column] is None:
-                    wall[row][column] = colour
+                    wall = wall_with(wall, row, column, colour)
                     progress.placed[seat].append({"row": row, "column": column, "colour": NAMES[colour],
                                                   "points": rules.placement_score(wall, row, column)})
     if len(state.round_scores) > progress.rounds_seen:
