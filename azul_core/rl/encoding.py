@@ -172,6 +172,19 @@ def _wall_block(key: tuple) -> bytes:
     return made
 
 
+def _board_lines(board) -> bytes:
+    key = (*board.line_colour, *board.line_count)
+    block = _lines_blocks.get(key)
+    return block if block is not None else _lines_block(key)
+
+
+def _board_wall(board) -> bytes:
+    wall = board.wall
+    key = (*wall[0], *wall[1], *wall[2], *wall[3], *wall[4])
+    block = _wall_blocks.get(key)
+    return block if block is not None else _wall_block(key)
+
+
 def bag_counts(state) -> list[int]:
     bag = state.bag
     return [bag.count(0), bag.count(1), bag.count(2), bag.count(3), bag.count(4)]
@@ -188,11 +201,16 @@ _RELATIVE: dict[tuple[int, int], tuple[int, ...]] = {}
 _ORDER: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
-def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
+def observation(state, viewer: int, bag: list[int] | None = None,
+                memo: dict[int, list] | None = None) -> np.ndarray:
     """The observation vector of ``state`` as ``viewer`` sees it (see ``observation_layout``).
 
     ``bag``: the bag's colour counts when the caller keeps them (they change only when the
-    factories are filled); worked out otherwise.
+    factories are filled); worked out otherwise. ``memo``: a dict the caller keeps for one
+    game (empty at first), where each seat's last lines and wall are remembered with their
+    blocks: comparing a board with its copy costs a tenth of making the key that finds its
+    block (a wall changes a few times a game, lines at the seat's own moves). The copies are
+    compared by value, so a stale memo is never wrong, only slower.
     """
     players = len(state.players)
     sources = state.sources
@@ -221,13 +239,20 @@ def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
         floor = board.floor
         small += (len(floor), 1 if MARKER in floor else 0, 1 if holder == seat else 0)
         scores.append(board.score)
-        key = (*board.line_colour, *board.line_count)
-        block = _lines_blocks.get(key)
-        parts.append(block if block is not None else _lines_block(key))
-        wall = board.wall
-        key = (*wall[0], *wall[1], *wall[2], *wall[3], *wall[4])
-        block = _wall_blocks.get(key)
-        parts.append(block if block is not None else _wall_block(key))
+        if memo is None:
+            parts.append(_board_lines(board))
+            parts.append(_board_wall(board))
+            continue
+        seen = memo.get(seat)
+        if seen is None:
+            seen = memo[seat] = [None, None, None, None, None]
+        colours, counts, wall = board.line_colour, board.line_count, board.wall
+        if colours != seen[0] or counts != seen[1]:
+            seen[0], seen[1], seen[2] = colours[:], counts[:], _board_lines(board)
+        parts.append(seen[2])
+        if wall != seen[3]:
+            seen[3], seen[4] = [row[:] for row in wall], _board_wall(board)
+        parts.append(seen[4])
     numbers = small + scores
     try:
         parts[0] = bytes(numbers)
