@@ -107,7 +107,7 @@ class AzulEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self.game = self._start.clone()
-        self._board_memo: dict[int, list] = {}
+        self._board_memo: dict[int, tuple] = {}
         self._rounds: list[tuple[list, list]] = []
         self._differences = [0.0] * len(self.agents)
         self._scored_rounds = 0
