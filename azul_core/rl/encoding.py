@@ -172,19 +172,6 @@ def _wall_block(key: tuple) -> bytes:
     return made
 
 
-def _board_lines(board) -> bytes:
-    key = (*board.line_colour, *board.line_count)
-    block = _lines_blocks.get(key)
-    return block if block is not None else _lines_block(key)
-
-
-def _board_wall(board) -> bytes:
-    wall = board.wall
-    key = (*wall[0], *wall[1], *wall[2], *wall[3], *wall[4])
-    block = _wall_blocks.get(key)
-    return block if block is not None else _wall_block(key)
-
-
 def bag_counts(state) -> list[int]:
     bag = state.bag
     return [bag.count(0), bag.count(1), bag.count(2), bag.count(3), bag.count(4)]
@@ -201,16 +188,11 @@ _RELATIVE: dict[tuple[int, int], tuple[int, ...]] = {}
 _ORDER: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
-def observation(state, viewer: int, bag: list[int] | None = None,
-                memo: dict[int, tuple] | None = None) -> np.ndarray:
+def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
     """The observation vector of ``state`` as ``viewer`` sees it (see ``observation_layout``).
 
     ``bag``: the bag's colour counts when the caller keeps them (they change only when the
-    factories are filled); worked out otherwise. ``memo``: a dict the caller keeps (empty at
-    first), where each seat's last wall is remembered with its block: a wall changes a few
-    times a game, and comparing it with its copy costs less than half of building the
-    25-cell key that finds its block. (The lines change at nearly every move of their seat:
-    keyed as they are.) The copy is compared by value, so a stale memo is never wrong.
+    factories are filled); worked out otherwise.
     """
     players = len(state.players)
     sources = state.sources
@@ -239,14 +221,13 @@ def observation(state, viewer: int, bag: list[int] | None = None,
         floor = board.floor
         small += (len(floor), 1 if MARKER in floor else 0, 1 if holder == seat else 0)
         scores.append(board.score)
-        parts.append(_board_lines(board))
-        if memo is None:
-            parts.append(_board_wall(board))
-            continue
-        seen = memo.get(seat)
-        if seen is None or board.wall != seen[0]:
-            seen = memo[seat] = ([row[:] for row in board.wall], _board_wall(board))
-        parts.append(seen[1])
+        key = (*board.line_colour, *board.line_count)
+        block = _lines_blocks.get(key)
+        parts.append(block if block is not None else _lines_block(key))
+        wall = board.wall
+        key = (*wall[0], *wall[1], *wall[2], *wall[3], *wall[4])
+        block = _wall_blocks.get(key)
+        parts.append(block if block is not None else _wall_block(key))
     numbers = small + scores
     try:
         parts[0] = bytes(numbers)

@@ -107,7 +107,6 @@ class AzulEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self.game = self._start.clone()
-        self._board_memo: dict[int, tuple] = {}
         self._rounds: list[tuple[list, list]] = []
         self._differences = [0.0] * len(self.agents)
         self._scored_rounds = 0
@@ -150,8 +149,7 @@ class AzulEnv(AECEnv):
             self._mask = (self.steps, mask.tobytes())  # a copy: the agent may write to its mask
         else:
             mask = self._no_mask.copy()
-        return {"observation": encoding.observation(state, seat, self._bag, self._board_memo),
-                "action_mask": mask}
+        return {"observation": encoding.observation(state, seat, self._bag), "action_mask": mask}
 
     def step(self, action) -> None:
         if self.game is None or not self.agents:

@@ -232,34 +232,6 @@ def test_five_rounds_ends_the_episode_after_round_5():
         assert all(env.unwrapped.terminations.values()) or not env.unwrapped.agents
 
 
-@pytest.mark.parametrize("case", ALL, ids=label)
-def test_the_remembered_walls_never_change_what_an_agent_sees(case):
-    """The env remembers each seat's wall block between steps: every observation, of every
-    seat, through two games (the second after reset), equals one made from scratch."""
-    variant, players = case
-    env = rl.env(variant, players)
-    rng = np.random.default_rng(3)
-    walls_changed = 0
-    for seed in (5, 6):
-        env.reset(seed=seed)
-        before = None
-        for _agent in env.agent_iter():
-            observation, _reward, terminated, truncated, _info = env.last()
-            game = env.unwrapped.game
-            for seat, other in enumerate(env.possible_agents):
-                fresh = encoding.observation(game, seat)
-                assert np.array_equal(env.observe(other)["observation"], fresh)
-            walls = [[row[:] for row in board.wall] for board in game.players]
-            walls_changed += before is not None and walls != before
-            before = walls
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(observation["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
-    assert walls_changed >= 4  # the walls did change under the memo, in both games
-
-
 def test_each_agent_sees_the_game_from_its_own_seat():
     env = rl.env("standard", 3)
     env.reset(seed=1)
