@@ -62,13 +62,21 @@ def line_worth(rules, board, row: int, colour: int | None = None, full: bool | N
         colour = board.line_colour[row]
     if full is None:
         full = board.line_count[row] == line_capacity(rules, row)
-    wall = board.wall
-    columns = rules.wall_spaces(wall, row, colour)
-    if not columns:
+    best = best_placement_points(rules, board.wall, row, colour)
+    if best is None:
         if not full:
             return 0
         floor = board.floor
         return rules.floor_penalty(floor + [colour] * line_capacity(rules, row)) - rules.floor_penalty(floor)
+    return best
+
+
+def best_placement_points(rules, wall, row: int, colour: int) -> int | None:
+    """The most a ``colour`` tile from line ``row`` can score on ``wall``; ``None`` when it has
+    no space there."""
+    columns = rules.wall_spaces(wall, row, colour)
+    if not columns:
+        return None
     best = 0
     for column in columns:
         points = rules.placement_score(wall_with(wall, row, column, colour), row, column)

@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 from azul_core.engine.state import CENTRE, DEAL, FLOOR, OVER, PLACE, wall_with
-from azul_core.players.bots import GreedyBot, board_value, line_capacity, line_worth
+from azul_core.players.bots import GreedyBot, best_placement_points, board_value, line_capacity, line_worth
 
 #: The think time when neither ``think`` nor ``iterations`` is given.
 DEFAULT_THINK = 0.5
@@ -98,20 +98,8 @@ class WallPoints:
     def best(self, row: int, colour: int) -> int | None:
         points = self.known[row * 5 + colour]
         if points is self._UNKNOWN:
-            points = self.known[row * 5 + colour] = _best_points(self.rules, self.wall, row, colour)
+            points = self.known[row * 5 + colour] = best_placement_points(self.rules, self.wall, row, colour)
         return points
-
-
-def _best_points(rules, wall, row: int, colour: int) -> int | None:
-    columns = rules.wall_spaces(wall, row, colour)
-    if not columns:
-        return None
-    best = 0
-    for column in columns:
-        points = rules.placement_score(wall_with(wall, row, column, colour), row, column)
-        if points > best:
-            best = points
-    return best
 
 
 def memo_board_value(memo: Memo, board) -> float:
