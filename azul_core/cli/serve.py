@@ -90,15 +90,17 @@ def serve_command(
         if not folder.is_dir():
             fail(f"--variants {folder}: no such folder")
     from azul_core.players.session import data_folder
+    from azul_core.web.app import Config
     from azul_core.web.serving import ServeOptions, serve
 
-    options = ServeOptions(host=host, port=port, data=data if data is not None else data_folder() / "serve",
-                           variant_dirs=tuple(variants or ()), proxy_headers=proxy_headers,
-                           forwarded_allow_ips=forwarded_allow_ips,
-                           allowed_origins=tuple(allow_origin or ()), think=think, bot_delay=bot_delay,
-                           tables_per_hour=tables_per_hour, max_open_tables=max_open_tables,
-                           keep_finished_days=keep_finished, keep_idle_days=keep_idle,
-                           ws_max_size=ws_max_size, durable=durable, access_log=access_log, seed=seed)
+    tables = Config(data=data if data is not None else data_folder() / "serve",
+                    variant_dirs=tuple(variants or ()), allowed_origins=tuple(allow_origin or ()),
+                    think=think, bot_delay=bot_delay, tables_per_hour=tables_per_hour,
+                    max_open_tables=max_open_tables, keep_finished_days=keep_finished, keep_idle_days=keep_idle,
+                    durable=durable, max_message=min(4096, ws_max_size), seed=seed)
+    options = ServeOptions(tables, host=host, port=port, proxy_headers=proxy_headers,
+                           forwarded_allow_ips=forwarded_allow_ips, ws_max_size=ws_max_size,
+                           access_log=access_log)
     code = serve(options)
     if code:
         raise typer.Exit(code)

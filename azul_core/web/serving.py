@@ -5,7 +5,6 @@ from __future__ import annotations
 import socket
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 from azul_core.web.app import Config, create_app
 from azul_core.web.catalog import build_catalog
@@ -14,24 +13,16 @@ from azul_core.web.store import StoreError
 
 @dataclass
 class ServeOptions:
+    """How to listen (uvicorn's part); ``tables`` is what the table server itself is told."""
+
+    tables: Config
     host: str = "127.0.0.1"
     port: int = 8000
-    data: Path = Path(".")
-    variant_dirs: tuple[Path, ...] = ()
     proxy_headers: bool = False
     forwarded_allow_ips: str = "127.0.0.1"
-    allowed_origins: tuple[str, ...] = ()
-    think: float = 1.0
-    bot_delay: float = 0.6
-    tables_per_hour: int = 20
-    max_open_tables: int = 1000
-    keep_finished_days: float = 30.0
-    keep_idle_days: float = 30.0
     ws_max_size: int = 16384
-    durable: bool = False
     access_log: bool = False
     log_level: str = "warning"
-    seed: str | None = None
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -62,15 +53,10 @@ def serve(options: ServeOptions) -> int:
         stream = sys.stderr if err else sys.stdout
         print(line, file=stream, flush=True)
 
-    catalog = build_catalog(list(options.variant_dirs))
+    catalog = build_catalog(list(options.tables.variant_dirs))
     for problem in catalog.problems:
         say(f"azul: warning: variant not offered: {problem}", err=True)
-    config = Config(data=Path(options.data), variant_dirs=options.variant_dirs,
-                    tables_per_hour=options.tables_per_hour, max_open_tables=options.max_open_tables,
-                    keep_finished_days=options.keep_finished_days, keep_idle_days=options.keep_idle_days,
-                    bot_delay=options.bot_delay, think=options.think,
-                    allowed_origins=options.allowed_origins, durable=options.durable,
-                    max_message=min(4096, options.ws_max_size), seed=options.seed)
+    config = options.tables
     try:
         # Opened once here, so a database that can't be used is one line, not a traceback.
         from azul_core.web.store import Store
