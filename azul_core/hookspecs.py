@@ -26,7 +26,7 @@ at x.py:3: walls are read-only". To try a tile somewhere, build a new wall:
 ``wall[:r] + (wall[r][:c] + (colour,) + wall[r][c + 1:],) + wall[r + 1:]``.
 ``settings`` is the variant's read-only ``Settings``.
 
-Three more arguments a hook may ask for, by name, where its signature lists
+More arguments a hook may ask for, by name, where its signature lists
 them (what no plugin asks for costs nothing):
 
 * ``seat``: the seat the hook decides for (the player scoring, paying, drafting).
@@ -38,6 +38,12 @@ them (what no plugin asks for costs nothing):
   ``game`` are ``None`` when the rules are asked outside a game (``azul
   rules`` probing a position, where a plugin that reads them is reported as
   "could not tell"; a bot estimating what a draft is worth).
+* ``memory``: this plugin's own memory in the game (``None`` until it gives
+  one; see "Moves, memory and secrets" below), and ``game.memory`` every
+  plugin's, by plugin name.
+* ``secret``: the seat's own secret of this plugin (``azul_deal_secrets``),
+  ``None`` when it dealt none or when the asker may not see it (a bot of
+  another seat).
 * ``answer``: the answer the rest of the variant gives: the plugins listed
   *before* this one in the variant file, asked as usual. A plugin taking
   ``answer`` builds on it instead of replacing it (``return answer + 1``);
@@ -59,7 +65,7 @@ import pluggy
 if TYPE_CHECKING:  # for the annotations only
     import random
 
-    from azul_core.rules import MarkerRule, TableSetup
+    from azul_core.rules import MarkerRule, Move, Outcome, TableSetup
     from azul_core.settings import Setting, Settings
 
 hookspec = pluggy.HookspecMarker("azul")
@@ -282,6 +288,150 @@ def azul_register_bots() -> Mapping[str, Callable[..., Any]]:
 
 
 # --------------------------------------------------------------------------
+# Moves, memory and secrets: each plugin is asked for its own
+# --------------------------------------------------------------------------
+#
+# These hooks are not first-result: every plugin that implements one is asked
+# about its own moves, its own memory and its own secrets. A plugin's
+# ``memory`` is a value the game keeps for it (``None`` until it gives one):
+# immutable and plain (``None``, ``True``/``False``, whole numbers, strings and
+# tuples of these), changed only by the plugin's hooks returning a new value.
+# It is cloned with the game, written in game records, shown in the game view
+# (``game.memory``) and in the observations of the RL adapters. A plugin's
+# ``secret`` is the value dealt to one seat by ``azul_deal_secrets``: each
+# seat sees its own and none of the others' until the game is over.
+
+
+@hookspec
+def azul_declare_moves(settings: Settings) -> Sequence[Move]:
+    """Declare every move this plugin may ever offer.
+
+    Return a list of ``azul_core.rules.Move``: each name with each ``args``
+    it may be offered with (a game record writes a move as ``+name`` or
+    ``+name:2:4``; the RL adapters give each declared move an action). A
+    plugin offers only moves it declared, and two plugins can't declare the
+    same move. At most 64 moves in a variant. Every plugin is asked.
+
+    Example, "a player may pass"::
+
+        @hookimpl
+        def azul_declare_moves():
+            return [Move("pass", label="Pass this turn")]
+    """
+
+
+@hookspec
+def azul_initial_memory(players: int, settings: Settings) -> Any:
+    """Give this plugin's memory at the start of a game.
+
+    Return an immutable plain value (``None``, bool, whole number, string,
+    or a tuple of these, nested at most 8 deep, 1,000 items in all). ``None``:
+    the memory starts as ``None``. Every plugin is asked about its own.
+
+    Example, "nobody has passed yet"::
+
+        @hookimpl
+        def azul_initial_memory(players):
+            return (False,) * players
+    """
+
+
+@hookspec
+def azul_deal_secrets(players: int, rng: "random.Random", settings: Settings) -> Sequence[Any]:
+    """Deal one secret to each seat at the start of a game.
+
+    ``rng`` is the game's random generator at its start (so a seeded game
+    deals the same secrets; a game record keeps them). Return one plain value
+    per seat (like a memory). Each seat sees its own (the ``secret`` argument
+    of the hooks that take one, its bot, its web page, its observation) and
+    none of the others' until the game is over. ``None``: this plugin deals
+    nothing. Every plugin is asked about its own.
+
+    Example, "each player draws a secret goal colour"::
+
+        @hookimpl
+        def azul_deal_secrets(players, rng):
+            return [rng.randrange(5) for _ in range(players)]
+    """
+
+
+@hookspec
+def azul_offer_moves(stage: str, seat: int, game: GameView, memory: Any, secret: Any,
+                     settings: Settings) -> Sequence[Move]:
+    """Offer this plugin's moves to the seat about to decide.
+
+    ``stage`` is ``"turn"`` at the start of a drafting turn (the moves are
+    offered beside the drafts; a move with ``exclusive=True`` is offered
+    instead of them) or ``"after_draft"`` right after ``seat`` drafted,
+    before its turn passes (the moves offered then are the only choices, so
+    offer a way to decline, such as ``Move("keep")``; the turn passes when no
+    plugin offers any). ``memory`` is this plugin's memory, ``secret`` the
+    seat's own secret of this plugin (``None`` if it dealt none). Return the
+    moves, each one declared by ``azul_declare_moves``; ``None`` or ``[]``:
+    none. Every plugin is asked. When no plugin implements this hook it costs
+    nothing.
+
+    Example, "once per round, a player may pass instead of drafting"::
+
+        @hookimpl
+        def azul_offer_moves(stage, seat, memory):
+            if stage == "turn" and not memory[seat]:
+                return [Move("pass", label="Pass this turn")]
+    """
+
+
+@hookspec(firstresult=True)
+def azul_apply_move(move: Move, seat: int, game: GameView, memory: Any, secret: Any,
+                    settings: Settings) -> Outcome:
+    """Say what taking one of this plugin's moves does.
+
+    Asked only of the plugin that offered ``move``, after the engine checked
+    that it was on offer. Return an ``azul_core.rules.Outcome``: the
+    plugin's new memory, points, tiles shifted between the seat's lines,
+    whether the turn ends. ``None``: ``Outcome()`` (nothing changes, the turn
+    passes).
+
+    Example, "a pass is remembered until the round ends"::
+
+        @hookimpl
+        def azul_apply_move(move, seat, memory):
+            return Outcome(memory=memory[:seat] + (True,) + memory[seat + 1:])
+    """
+
+
+@hookspec
+def azul_after_draft(source: int, colour: int, count: int, line: int, seat: int,
+                     game: GameView, memory: Any, settings: Settings) -> Any:
+    """Update this plugin's memory after a draft.
+
+    ``source``, ``colour``, ``count`` and ``line`` are the draft's (``line``
+    5: the floor); ``game`` shows the table after it. Return the new memory;
+    ``None``: unchanged. Every plugin is asked about its own memory.
+
+    Example, "whoever takes from factory 1 gets a power"::
+
+        @hookimpl
+        def azul_after_draft(source, seat):
+            return seat if source == 1 else None
+    """
+
+
+@hookspec
+def azul_round_start(round_number: int, game: GameView, memory: Any, settings: Settings) -> Any:
+    """Update this plugin's memory when a round starts (after the deal).
+
+    Return the new memory; ``None``: unchanged. Every plugin is asked about
+    its own memory.
+
+    Example, "passes last one round"::
+
+        @hookimpl
+        def azul_round_start(game):
+            return (False,) * game.players
+    """
+
+
+# --------------------------------------------------------------------------
 # Situation hooks: compiled into plain functions, first result wins
 # --------------------------------------------------------------------------
 
@@ -307,7 +457,8 @@ def azul_first_player(players: int, rng: "random.Random", settings: Settings,
 
 @hookspec(firstresult=True)
 def azul_draft_allowed(source: int, colour: int, count: int, line: int, seat: int,
-                       game: GameView, settings: Settings, answer: "bool | None") -> bool:
+                       game: GameView, memory: Any, secret: Any, settings: Settings,
+                       answer: "bool | None") -> bool:
     """Decide whether a draft the other rules allow is legal.
 
     ``source`` is 0 for the centre, 1 to N for the factories; ``count`` the
@@ -330,7 +481,8 @@ def azul_draft_allowed(source: int, colour: int, count: int, line: int, seat: in
 
 @hookspec(firstresult=True)
 def azul_wall_spaces(wall: Wall, row: int, colour: int, seat: int, game: GameView,
-                     settings: Settings, answer: "Sequence[int] | None") -> Sequence[int]:
+                     memory: Any, secret: Any, settings: Settings,
+                     answer: "Sequence[int] | None") -> Sequence[int]:
     """Decide which columns of wall ``row`` the tile of a full line may go to.
 
     ``row`` is the pattern line being tiled, ``colour`` its colour. Return
@@ -373,7 +525,7 @@ def azul_line_accepts(
 
 @hookspec(firstresult=True)
 def azul_placement_score(wall: Wall, row: int, column: int, seat: int, game: GameView,
-                         settings: Settings, answer: "int | None") -> int:
+                         memory: Any, secret: Any, settings: Settings, answer: "int | None") -> int:
     """Decide the points for the tile just placed at (``row``, ``column``).
 
     ``wall`` already holds the new tile. Return a whole number of points,
@@ -389,8 +541,8 @@ def azul_placement_score(wall: Wall, row: int, column: int, seat: int, game: Gam
 
 
 @hookspec(firstresult=True)
-def azul_floor_penalty(floor: Sequence[int], seat: int, game: GameView, settings: Settings,
-                       answer: "int | None") -> int:
+def azul_floor_penalty(floor: Sequence[int], seat: int, game: GameView, memory: Any, secret: Any,
+                       settings: Settings, answer: "int | None") -> int:
     """Decide the round's floor penalty for one player.
 
     ``floor`` lists what lies on the floor, left to right: colours, and
@@ -411,7 +563,7 @@ def azul_floor_penalty(floor: Sequence[int], seat: int, game: GameView, settings
 
 @hookspec(firstresult=True)
 def azul_game_over(walls: Sequence[Wall], round_number: int, lines: Lines | None,
-                   supply: Sequence[int] | None, game: GameView, settings: Settings,
+                   supply: Sequence[int] | None, game: GameView, memory: Any, settings: Settings,
                    answer: "bool | None") -> bool:
     """Decide, after a round's tiling and penalties, whether the game ends.
 
@@ -434,8 +586,8 @@ def azul_game_over(walls: Sequence[Wall], round_number: int, lines: Lines | None
 
 
 @hookspec
-def azul_end_bonuses(wall: Wall, seat: int, game: GameView, settings: Settings,
-                     answer: "list[tuple] | None") -> Sequence[tuple]:
+def azul_end_bonuses(wall: Wall, seat: int, game: GameView, memory: Any, secret: Any,
+                     settings: Settings, answer: "list[tuple] | None") -> Sequence[tuple]:
     """Award end-of-game bonuses for one player's wall.
 
     Return a list of ``(label, points)`` pairs, for example
@@ -453,8 +605,8 @@ def azul_end_bonuses(wall: Wall, seat: int, game: GameView, settings: Settings,
 
 
 @hookspec(firstresult=True)
-def azul_winners(scores: Sequence[int], walls: Sequence[Wall], game: GameView, settings: Settings,
-                 answer: "Sequence[int] | None") -> Sequence[int]:
+def azul_winners(scores: Sequence[int], walls: Sequence[Wall], game: GameView, memory: Any,
+                 settings: Settings, answer: "Sequence[int] | None") -> Sequence[int]:
     """Decide who won, after the end bonuses.
 
     Return the winning seats, several on a shared victory. ``None``: no
@@ -493,14 +645,19 @@ OPTIONAL_ARGUMENTS = {"azul_game_over": ("lines", "supply")}
 #: passes the seat and the game state; ``game`` is a ``GameView`` built only for a
 #: plugin that asks for it.
 CONTEXT_ARGUMENTS = {
-    "azul_draft_allowed": ("seat", "game"),
-    "azul_wall_spaces": ("seat", "game"),
-    "azul_placement_score": ("seat", "game"),
-    "azul_floor_penalty": ("seat", "game"),
-    "azul_game_over": ("game",),
-    "azul_winners": ("game",),
-    "azul_end_bonuses": ("seat", "game"),
+    "azul_draft_allowed": ("seat", "game", "memory", "secret"),
+    "azul_wall_spaces": ("seat", "game", "memory", "secret"),
+    "azul_placement_score": ("seat", "game", "memory", "secret"),
+    "azul_floor_penalty": ("seat", "game", "memory", "secret"),
+    "azul_game_over": ("game", "memory"),
+    "azul_winners": ("game", "memory"),
+    "azul_end_bonuses": ("seat", "game", "memory", "secret"),
 }
+
+#: The hooks asked of each plugin about its own moves, memory and secrets (not compiled into
+#: one function: the engine calls each plugin's implementation with that plugin's memory).
+PER_PLUGIN_HOOKS = ("azul_declare_moves", "azul_initial_memory", "azul_deal_secrets",
+                    "azul_offer_moves", "azul_apply_move", "azul_after_draft", "azul_round_start")
 
 #: The argument through which an implementation builds on the rest of the variant's answer.
 ANSWER = "answer"

@@ -1,14 +1,16 @@
 """The value types and sizes a rule plugin works with.
 
 Part of the public plugin API: ``TableSetup`` (the answer of
-``azul_game_setup``), ``MarkerRule`` (the answer of ``azul_marker_rule``) and
-the fixed board sizes. The variant resolved for play, ``Rules``, lives in the
+``azul_game_setup``), ``MarkerRule`` (the answer of ``azul_marker_rule``),
+``Move`` and ``Outcome`` (the moves a plugin adds and what they do) and the
+fixed board sizes. The variant resolved for play, ``Rules``, lives in the
 engine (``azul_core.engine.rulebook``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 PATTERN_LINES = 5
 WALL_SIZE = 5
@@ -45,3 +47,64 @@ class MarkerRule:
 
     CHOICES = {"placement": ("floor", "aside"), "full_floor": ("keep", "bump"),
                "unclaimed": ("same", "next")}
+
+
+#: What a move's name may be: the record writes it after a ``+`` (``+pass``, ``+shift:2:4``).
+MOVE_NAME_PATTERN = r"[a-z][a-z0-9-]{0,23}"
+#: The most arguments a move has, and the largest argument.
+MAX_MOVE_ARGS = 4
+MAX_MOVE_ARG = 99
+
+
+@dataclass(frozen=True)
+class Move:
+    """A kind of decision a plugin adds to the game: a pass, a power after a draft, a choice.
+
+    ``name`` (lower-case letters, digits and ``-``, starting with a letter)
+    and ``args`` (at most 4 whole numbers from 0 to 99, their meaning the
+    plugin's) are the move itself, written ``+name`` or ``+name:2:4`` in a
+    game record. ``label`` is the words players see on a button or in a
+    list ("Pass this turn"); it does not take part in comparing moves.
+    ``exclusive``: while a move offered with ``exclusive=True`` is on offer,
+    the seat can't draft (a choice that must come first).
+
+    A plugin declares every move it may ever offer (``azul_declare_moves``),
+    offers some of them when a seat is to move (``azul_offer_moves``) and says
+    what taking one does (``azul_apply_move``, answering an ``Outcome``).
+    """
+
+    name: str
+    args: tuple[int, ...] = ()
+    label: str = field(default="", compare=False)
+    exclusive: bool = field(default=False, compare=False)
+
+    @property
+    def notation(self) -> str:
+        """The move as a game record writes it: ``+pass``, ``+shift:2:4``."""
+        return "+" + ":".join((self.name, *(str(arg) for arg in self.args)))
+
+    def __str__(self) -> str:
+        return self.label or self.notation
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What taking a plugin's move does (the answer of ``azul_apply_move``).
+
+    ``memory``: the plugin's new memory (``None``, the default: unchanged). ``points``:
+    added to the seat's score at once (a negative amount never takes it
+    below 0). ``shift``: ``(from_line, to_line, count)`` moves ``count``
+    tiles of the seat's pattern line ``from_line`` to ``to_line`` (0 to 4,
+    or 5 for the floor); the engine checks the move is possible (the tiles
+    are there, the target line takes their colour and has room) and refuses
+    the outcome otherwise. ``ends_turn``: for a move taken instead of a
+    draft, whether the turn passes to the next seat (``True``) or the same
+    seat decides again (``False``: after a choice that comes first). After a
+    move offered after a draft, the engine asks for more such moves and
+    passes the turn when none is offered.
+    """
+
+    memory: Any = None
+    points: int = 0
+    shift: tuple[int, int, int] | None = None
+    ends_turn: bool = True

@@ -217,7 +217,7 @@ def test_validate_without_files_is_wrong_usage():
 
 
 RECORD_KEYS = {"path", "kind", "valid", "finished", "variant", "variant_name", "players", "rounds",
-               "scores", "winners", "round_scores", "to_move", "errors"}
+               "scores", "winners", "round_scores", "to_move", "errors", "sealed"}
 
 
 def test_validate_json_gives_every_line_the_documented_keys_a_missing_file_included(tmp_path):

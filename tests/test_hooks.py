@@ -488,8 +488,8 @@ def test_plugin_docs_match_the_hook_specifications():
 
 def test_the_reference_shows_signature_and_answer_rule():
     reference = hookdoc.render_reference()
-    assert ("def azul_floor_penalty(floor: Sequence[int], seat: int, game: GameView, settings: Settings, "
-            "answer: int | None) -> int: ...") in reference
+    assert ("def azul_floor_penalty(floor: Sequence[int], seat: int, game: GameView, memory: Any, secret: Any, "
+            "settings: Settings, answer: int | None) -> int: ...") in reference
     section = reference.split("#### `azul_end_bonuses`")[1].split("####")[0]
     assert "Every plugin is asked and every answer is used" in section
 

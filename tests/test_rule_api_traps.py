@@ -36,7 +36,7 @@ def test_a_misspelt_argument_names_the_allowed_ones_with_a_did_you_mean_and_the_
         load_variant(path)
     message = str(excinfo.value)
     assert "azul_floor_penalty has no argument 'setings'; did you mean 'settings'?" in message
-    assert "(it may take floor, seat, game, settings, answer)" in message
+    assert "(it may take floor, seat, game, memory, secret, settings, answer)" in message
     assert f"{tmp_path / 'rule.py'}:4" in message
     assert "hookimpl definition" not in message  # not pluggy's raw text
 

@@ -118,7 +118,7 @@ def _unread(path: Path, message: str) -> dict:
     """The report of a path that holds nothing to check: a record's keys, ``kind`` null."""
     return {"path": str(path), "kind": None, "valid": False, "finished": False, "variant": None,
             "variant_name": None, "players": None, "rounds": 0, "scores": None, "winners": None,
-            "round_scores": [], "to_move": None,
+            "round_scores": [], "to_move": None, "sealed": [],
             "errors": [{"round": None, "action": None, "seat": None, "text": None, "message": message}]}
 
 

@@ -2,7 +2,8 @@
 
 ``2R4`` takes every red tile of factory 2 onto pattern line 4; ``CK-`` every
 black tile of the centre onto the floor; ``w1:3`` places the tile of pattern
-line 1 in wall column 3. Words are accepted too: ``2 red 4``,
+line 1 in wall column 3; ``+pass`` or ``+shift:2:4`` is a plugin's move (its
+name, then its arguments). Words are accepted too: ``2 red 4``,
 ``centre black floor``, ``wall 1 3``.
 """
 
@@ -12,9 +13,12 @@ import re
 
 from azul_core.colours import COLOUR_OF_LETTER, COLOUR_OF_NAME, LETTERS
 from azul_core.engine.state import CENTRE, FLOOR
+from azul_core.rules import MAX_MOVE_ARGS, MOVE_NAME_PATTERN, Move
 
 _DRAFT = re.compile(r"^([Cc1-9])([BYRKWbyrkw])([1-5-])$")
 _PLACEMENT = re.compile(r"^[wW]([1-5]):([1-5])$")
+#: A plugin's move: ``+name`` and up to four arguments of one or two digits (ASCII only).
+PLUGIN_MOVE = re.compile(rf"^\+({MOVE_NAME_PATTERN})((?::[0-9]{{1,2}}){{0,{MAX_MOVE_ARGS}}})$")
 _SOURCE_WORDS = {"c": CENTRE, "centre": CENTRE, "center": CENTRE, "middle": CENTRE}
 _LINE_WORDS = {"-": FLOOR, "f": FLOOR, "floor": FLOOR}
 _COLOUR_WORDS = {**COLOUR_OF_NAME, **{k.lower(): v for k, v in COLOUR_OF_LETTER.items()}}
@@ -24,8 +28,10 @@ class NotationError(ValueError):
     """Text that is not a decision; the message says what was expected."""
 
 
-def format_decision(decision: tuple) -> str:
+def format_decision(decision: tuple | Move) -> str:
     """A decision in record notation."""
+    if isinstance(decision, Move):
+        return decision.notation
     if len(decision) == 2:
         row, column = decision
         return f"w{row + 1}:{column + 1}"
@@ -33,9 +39,11 @@ def format_decision(decision: tuple) -> str:
     return f"{'C' if source == CENTRE else source}{LETTERS[colour]}{'-' if line == FLOOR else line + 1}"
 
 
-def parse_decision(text: str) -> tuple:
+def parse_decision(text: str) -> tuple | Move:
     """A decision from record notation or words; ``NotationError`` says why not."""
     cleaned = text.strip()
+    if cleaned.startswith("+"):
+        return parse_plugin_move(cleaned)
     match = _DRAFT.match(cleaned)
     if match:
         source, colour, line = match.groups()
@@ -45,6 +53,16 @@ def parse_decision(text: str) -> tuple:
     if match:
         return (int(match.group(1)) - 1, int(match.group(2)) - 1)
     return _parse_words(cleaned)
+
+
+def parse_plugin_move(text: str) -> Move:
+    """A plugin's move from its notation (``+pass``, ``+shift:2:4``)."""
+    match = PLUGIN_MOVE.match(text)
+    if not match:
+        raise NotationError(f"'{text}' is not a move: a plugin's move is written + and its name, "
+                            "then its arguments, like +pass or +shift:2:4")
+    name, args = match.groups()
+    return Move(name, tuple(int(arg) for arg in args.split(":")[1:]))
 
 
 def _parse_words(text: str) -> tuple:

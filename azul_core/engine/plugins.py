@@ -363,10 +363,10 @@ def compile_hook(pm: pluggy.PluginManager, hook_name: str, settings: Any,
                           f"'{[i.plugin_name for i in impls if i.hookwrapper or i.wrapper][0]}')",
                           hook=hook_name)
     namespace: dict[str, Any] = {"_settings": settings, "_fail": _hook_failure, "_refuse": _refused,
-                                 "_View": GameView, "_check": check}
+                                 "_View": GameView, "_check": check, "_secret": _secret_of}
     optional = hookspecs.OPTIONAL_ARGUMENTS.get(hook_name, ())
     own = [p + "=None" if p in optional else p for p in params]
-    inner = list(params) + (["seat"] if "seat" in context else []) + (["game"] if context else [])
+    inner = list(params) + (["seat"] if "seat" in context else []) + (["game", "state"] if context else [])
     top = own + (["seat=None"] if "seat" in context else []) + (["state=None"] if context else [])
     wants_game = any("game" in impl.argnames for impl in impls)
     modifies = any(hookspecs.ANSWER in impl.argnames for impl in impls)
@@ -376,8 +376,11 @@ def compile_hook(pm: pluggy.PluginManager, hook_name: str, settings: Any,
         namespace[f"_f{i}"] = impl.function
         namespace[f"_impl{i}"] = impl
         # Positional, in the implementation's own parameter order: the cheapest call.
-        args = ", ".join({"settings": "_settings", hookspecs.ANSWER: answer}.get(a, a)
-                         for a in impl.argnames)
+        name = impl.plugin_name
+        context_values = {"settings": "_settings", hookspecs.ANSWER: answer,
+                          "memory": f"(None if state is None else state.memory.get({name!r}))",
+                          "secret": f"_secret(state, {name!r}, seat)"}
+        args = ", ".join(context_values.get(a, a) for a in impl.argnames)
         # Walls are tuples of row tuples: a plugin that tries to change one fails at once, in
         # its own call, and _hook_failure names it (no copy to compare, so it costs nothing).
         lines = ["    try:",
@@ -434,6 +437,14 @@ def compile_hook(pm: pluggy.PluginManager, hook_name: str, settings: Any,
         source = "\n\n".join("\n".join(f) for f in reversed(functions))
     exec(source, namespace)  # generated code: a plain call chain, no pluggy per call
     return namespace[hook_name]
+
+
+def _secret_of(state: Any, plugin: str, seat: int | None) -> Any:
+    """The secret ``plugin`` dealt to ``seat`` in ``state`` (``None``: none, or hidden)."""
+    if state is None or seat is None:
+        return None
+    secrets = state.secrets.get(plugin)
+    return None if secrets is None else secrets[seat]
 
 
 #: Hooks answered with a sequence: an iterator answer is read into a list once.

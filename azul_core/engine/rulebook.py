@@ -13,6 +13,7 @@ import pluggy
 
 from azul_core import hookspecs
 from azul_core.colours import COLOURS, colour_set
+from azul_core.engine.moves import PluginHooks
 from azul_core.engine.plugins import PluginError, ask_all, ask_first, compile_hook, implementations
 from azul_core.rules import WALL_SIZE, MarkerRule, TableSetup
 from azul_core.settings import Settings
@@ -250,6 +251,19 @@ class Rules:
         #: (row, line colour or -1, line count, wall row mask) -> accepted colours (bitmask)
         self.accept_cache: dict[tuple, int] = {}
         self._tables: dict[int, TableSetup] = {}
+        #: the plugins' own moves, memory and secrets (``engine.moves``)
+        self.plugin_hooks = PluginHooks(pm, settings)
+        #: whether any plugin offers moves, keeps memory or deals secrets (the engine asks
+        #: only then: a variant without them pays nothing)
+        self.offers_moves: bool = self.plugin_hooks.offers_moves
+        self.remembers: bool = self.plugin_hooks.remembers
+        self.deals_secrets: bool = self.plugin_hooks.deals_secrets
+        #: a draft asks plugins something beyond the compiled rules (memory, follow-up moves)
+        self.draft_asks_plugins: bool = self.offers_moves or bool(self.plugin_hooks.by_hook["azul_after_draft"])
+        for hook in hookspecs.PER_PLUGIN_HOOKS:
+            impls = self.plugin_hooks.by_hook[hook]
+            if impls:
+                self.deciders[hook] = " + ".join(impl.plugin_name for impl in reversed(impls))
 
     def _line_capacities(self) -> tuple[int, ...]:
         capacities, deciders = [], []

@@ -7,7 +7,14 @@ hooks and tables), never of a variant's name.
 Decisions are tuples:
 * a draft ``(source, colour, line)``: source 0 is the centre, 1..N the
   factories; line 0..4 a pattern line or ``FLOOR``;
-* a placement ``(row, column)``: where the tile of pattern line ``row`` goes.
+* a placement ``(row, column)``: where the tile of pattern line ``row`` goes;
+* a plugin's move, an ``azul_core.rules.Move`` (``+pass``): offered by the
+  plugins beside the drafts (phase ``DRAFT``) or after a draft, before the
+  turn passes (phase ``CHOOSE``).
+
+Plugins may keep memory (``state.memory``: plugin name -> an immutable value)
+and deal per-seat secrets (``state.secrets``: plugin name -> a value per
+seat). Both dicts are replaced, never changed in place, so clones share them.
 
 Chance events (filling the factories) are separate: ``deal(rng)`` draws at
 random, ``deal_tiles(factories)`` lays given tiles (a replay).
@@ -18,20 +25,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
+from azul_core.engine.moves import seen_secrets
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.rulebook import Rules
 from azul_core.engine.view import PatternLines
-from azul_core.rules import PATTERN_LINES, WALL_SIZE
+from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
 
 FLOOR = 5
 CENTRE = 0
 
 DEAL, DRAFT, PLACE, OVER = "deal", "draft", "place", "over"
+#: after a draft, the drafter chooses among the moves the plugins offer before the turn passes
+CHOOSE = "choose"
+#: Moves taken instead of drafting (or chosen after one) before the plugins' moves stop being
+#: offered, so that no rule can stall a round: per seat, and in a row after one draft.
+_IDLE_TURNS_PER_SEAT = 4
+_CHOICES_IN_A_ROW = 16
 
 _EMPTY_ROW: tuple[int | None, ...] = (None,) * WALL_SIZE
 
 
 Wall = tuple[tuple[int | None, ...], ...]
+#: A decision: a draft ``(source, colour, line)``, a placement ``(row, column)`` or a plugin's move.
+Decision = tuple | Move
 
 
 def wall_with(wall: Wall, row: int, column: int, colour: int | None) -> Wall:
@@ -113,7 +129,8 @@ class GameState:
 
     __slots__ = ("rules", "table", "players", "bag", "lid", "sources", "tiles_on_table",
                  "colour_sources", "marker_in_centre", "marker_holder", "first_player", "current",
-                 "round", "phase", "pending", "placing", "winners", "round_scores", "removed")
+                 "round", "phase", "pending", "placing", "winners", "round_scores", "removed",
+                 "memory", "secrets", "choices", "idle")
 
     def __init__(self, rules: Rules | None = None, players: int = 2, first_player: int = 0):
         if rules is None:  # clone() fills every slot
@@ -142,6 +159,14 @@ class GameState:
         self.round_scores: list[tuple[int, ...]] = []
         #: per colour, the tiles discarded out of the game (``azul_discard_pile`` "out")
         self.removed = [0] * len(COLOURS)
+        #: each plugin's memory, by plugin name (replaced, never changed in place)
+        self.memory: dict = rules.plugin_hooks.initial_memory(players) if rules.remembers else {}
+        #: each plugin's secrets, a value per seat; dealt with the first deal (``deal_secrets``)
+        self.secrets: dict = {}
+        #: in phase CHOOSE, the moves on offer
+        self.choices: tuple[Move, ...] = ()
+        #: plugin moves taken since the last draft (see _IDLE_TURNS_PER_SEAT)
+        self.idle = 0
 
     # ------------------------------------------------------------------ views
 
@@ -183,7 +208,35 @@ class GameState:
         other.winners = self.winners[:]
         other.round_scores = self.round_scores[:]
         other.removed = self.removed[:]
+        other.memory = self.memory
+        other.secrets = self.secrets
+        other.choices = self.choices
+        other.idle = self.idle
         return other
+
+    def for_seat(self, seat: int | None) -> "GameState":
+        """The game as ``seat`` may know it: without the other seats' secrets (``None``: a
+        watcher, who sees none) until the game is over. The game itself when nothing is secret."""
+        if not self.secrets or self.phase == OVER:
+            return self
+        other = self.clone()
+        other.secrets = seen_secrets(self.secrets, seat)
+        return other
+
+    def deal_secrets(self, rng) -> None:
+        """Deal the plugins' secrets (``azul_deal_secrets``) with the game's random generator."""
+        if self.rules.deals_secrets:
+            self.secrets = self.rules.plugin_hooks.deal_secrets(len(self.players), rng)
+
+    def set_secrets(self, secrets: dict) -> None:
+        """Lay secrets known from elsewhere (a game record): plugin name -> a value per seat."""
+        expected = set(self.rules.plugin_hooks.secret_plugins)
+        if set(secrets) - expected:
+            raise IllegalDecision(f"secrets of plugins that deal none: {', '.join(sorted(set(secrets) - expected))}")
+        for plugin, values in secrets.items():
+            if values.__class__ is not tuple or len(values) != len(self.players):
+                raise IllegalDecision(f"the secrets of plugin '{plugin}' must be one per seat")
+        self.secrets = dict(secrets)
 
     def tile_counts(self) -> list[int]:
         """How many tiles of each colour are anywhere in the game, those out of it included
@@ -209,6 +262,8 @@ class GameState:
         """Fill the factories at random from the bag (refilled from the lid when it runs out)."""
         if self.phase != DEAL:
             raise IllegalDecision("the factories are filled only at the start of a round")
+        if self.round == 1 and self.rules.deals_secrets and not self.secrets:
+            self.deal_secrets(rng)
         bag, lid, random = self.bag, self.lid, rng.random
         per_factory = self.table.tiles_per_factory
         dealt = 0
@@ -275,35 +330,46 @@ class GameState:
         self.current = self.first_player
         if dealt:
             self.phase = DRAFT
+            if self.rules.remembers:
+                self.idle = 0
+                self.rules.plugin_hooks.round_started(self)
         else:
             # Nothing could be dealt: nobody can ever move again, so the game ends.
             self._finish_game()
 
     # --------------------------------------------------------- decisions
 
-    def legal_decisions(self) -> list[tuple]:
+    def legal_decisions(self) -> list[Decision]:
         """Every decision the player to move may take now (drafts a bot would consider)."""
         if self.phase == DRAFT:
             key = self.players[self.current].accept_key
-            drafts = [(source, colour, line)
+            drafts: list[Decision] = [(source, colour, line)
                       for source, counts in enumerate(self.sources)
                       for colour in COLOURS if counts[colour]
                       for line in _DRAFT_LINES[key >> 5 * colour & 31]]
-            return drafts if self.rules.draft_allowed is None else self._allowed(drafts)
+            if self.rules.draft_allowed is not None:
+                drafts = self._allowed(drafts)
+            if self.rules.offers_moves:
+                moves = self.turn_moves()
+                exclusive = [move for move in moves if move.exclusive]
+                return list(exclusive) if exclusive else [*drafts, *moves]
+            return drafts
+        if self.phase == CHOOSE:
+            return list(self.choices)
         if self.phase == PLACE:
             assert self.placing is not None
             _seat, row, columns = self.placing
             return [(row, column) for column in columns]
         return []
 
-    def random_decision(self, random) -> tuple:
+    def random_decision(self, random) -> Decision:
         """A decision drawn uniformly from ``legal_decisions()``; ``random`` is ``rng.random``.
 
         Drafts are counted, not listed: a colour held by m sources, with w lines (the floor
         included) that take it, offers m * w drafts (listed only where a plugin restricts drafts).
         """
         if self.phase == DRAFT:
-            if self.rules.draft_allowed is not None:
+            if self.rules.draft_allowed is not None or self.rules.offers_moves:
                 drafts = self.legal_decisions()
                 return drafts[int(random() * len(drafts))]
             key = self.players[self.current].accept_key
@@ -327,19 +393,34 @@ class GameState:
             assert self.placing is not None
             _seat, row, columns = self.placing
             return (row, columns[int(random() * len(columns))])
+        if self.phase == CHOOSE:
+            return self.choices[int(random() * len(self.choices))]
         raise IllegalDecision("no decision to take now")
 
-    def apply(self, decision: tuple) -> None:
+    def turn_moves(self) -> list[Move]:
+        """The plugins' moves offered to the seat about to draft (``[]`` once the seats have
+        taken so many moves without drafting that the round would stall)."""
+        if not self.rules.offers_moves or self.phase != DRAFT or \
+                self.idle >= _IDLE_TURNS_PER_SEAT * len(self.players):
+            return []
+        return self.rules.plugin_hooks.offered(self, "turn", self.current)
+
+    def apply(self, decision: Decision) -> None:
         """Take a decision for the player to move; an illegal one changes nothing and raises.
 
         A rule plugin failing on the way (``PluginError``) changes nothing either: the
         decisions that run situation hooks (a placement, a draft that fills a line tiled at
         once or ends the round) are applied to a state restored on failure.
         """
-        if self.phase == DRAFT:
+        if isinstance(decision, Move):
+            self._plugin_move(decision)
+        elif self.phase == DRAFT:
             if len(decision) != 3:
                 raise IllegalDecision("a draft is expected now (source, colour, line)")
             self._draft(decision)
+        elif self.phase == CHOOSE:
+            raise IllegalDecision(f"choose one of {', '.join(str(m) for m in self.choices)} "
+                                  f"({', '.join(m.notation for m in self.choices)}) first")
         elif self.phase == PLACE:
             if len(decision) != 2:
                 raise IllegalDecision("a wall placement is expected now (row, column)")
@@ -349,7 +430,78 @@ class GameState:
         else:
             raise IllegalDecision("the game is over")
 
-    def _allowed(self, drafts: list[tuple]) -> list[tuple]:
+    def _plugin_move(self, move: Move) -> None:
+        if self.phase == DRAFT:
+            offered = self.turn_moves()
+        elif self.phase == CHOOSE:
+            offered = list(self.choices)
+        else:
+            raise IllegalDecision(f"{move.notation} can't be taken now: "
+                                  + ("the game is over" if self.phase == OVER else
+                                     "a wall placement is expected" if self.phase == PLACE else
+                                     "the factories must be filled first"))
+        if move not in offered:
+            known = move in self.rules.plugin_hooks.declared
+            on_offer = ", ".join(m.notation for m in offered) or "none"
+            raise IllegalDecision(f"{move.notation} is not on offer now (on offer: {on_offer})" if known
+                                  else f"{move.notation} is not a move of this variant")
+        self._restored_on_plugin_error(self._carry_out, offered[offered.index(move)])
+
+    def _carry_out(self, move: Move) -> None:
+        """Carry out a plugin's move that is on offer: its outcome, then on with the turn."""
+        seat, phase = self.current, self.phase
+        hooks = self.rules.plugin_hooks
+        outcome, owner = hooks.outcome(self, move, seat)
+        if outcome.memory is not None:
+            self.memory = {**self.memory, owner: outcome.memory}
+        board = self.players[seat]
+        if outcome.points:
+            board.score = max(0, board.score + outcome.points)
+        if outcome.shift is not None:
+            why = self._shift(seat, *outcome.shift)
+            if why:
+                raise PluginError(f"plugin '{owner}' answered {move.notation} with shift "
+                                  f"{outcome.shift} (azul_apply_move): {why}", plugin=owner,
+                                  hook="azul_apply_move")
+        self.idle += 1
+        if phase == CHOOSE:
+            choices = hooks.offered(self, "after_draft", seat) if self.idle < _CHOICES_IN_A_ROW else []
+            if choices:
+                self.choices = tuple(choices)
+                return
+            self.choices = ()
+            self.phase = DRAFT
+            self._end_turn(seat)
+        elif outcome.ends_turn:
+            self.current = (seat + 1) % len(self.players)
+
+    def _shift(self, seat: int, source: int, target: int, count: int) -> str | None:
+        """Move ``count`` tiles of ``seat``'s pattern line ``source`` to line ``target`` (or the
+        floor); why it can't be done, or None."""
+        board, rules = self.players[seat], self.rules
+        if board.line_count[source] < count:
+            return f"pattern line {source + 1} holds {board.line_count[source]} tiles"
+        colour = board.line_colour[source]
+        if target != FLOOR:
+            if not board.accept[target] >> colour & 1:
+                return self.why_not(seat, colour, target)
+            if rules.capacity[target] - board.line_count[target] < count:
+                return f"pattern line {target + 1} has room for {rules.capacity[target] - board.line_count[target]}"
+        board.line_count[source] -= count
+        if not board.line_count[source]:
+            board.line_colour[source] = -1
+        board.refresh_accept(rules, source)
+        if target == FLOOR:
+            self._to_floor(board, colour, count)
+            return None
+        board.line_count[target] += count
+        board.line_colour[target] = colour
+        board.refresh_accept(rules, target)
+        if rules.tile_at_turn_end and board.line_count[target] == rules.capacity[target]:
+            self.pending.append((seat, target))
+        return None
+
+    def _allowed(self, drafts: list) -> list:
         """The drafts ``azul_draft_allowed`` allows, or all of them when it allows none (a rule
         may restrict a game, never stall it)."""
         allowed, seat, sources = self.rules.draft_allowed, self.current, self.sources
@@ -381,17 +533,19 @@ class GameState:
         _source, colour, line = decision
         return line != FLOOR and not self.players[self.current].accept[line] >> colour & 1
 
-    def apply_random(self, random) -> tuple:
+    def apply_random(self, random) -> Decision:
         """Take a decision drawn uniformly from ``legal_decisions()`` and return it.
 
         The same as ``apply(random_decision(random))``, without checking a
         decision that is legal by construction: random playouts run here.
         """
         decision = self.random_decision(random)
-        if self.phase == DRAFT:
-            self._take(*decision)
+        if self.rules.draft_asks_plugins:
+            self.apply(decision)  # plugin hooks run: the state is restored if one fails
+        elif self.phase == DRAFT:
+            self._take(*decision)  # type: ignore[misc]  # a draft tuple here
         else:
-            self._place_at(*decision)
+            self._place_at(*decision)  # type: ignore[misc]  # a placement tuple here
         return decision
 
     def _draft(self, decision: tuple) -> None:
@@ -421,10 +575,13 @@ class GameState:
             if (source, colour, line) not in drafts:
                 raise IllegalDecision(f"the rules ({rules.deciders.get('azul_draft_allowed', '?')}) "
                                       f"forbid this draft now")
+        if rules.offers_moves and any(move.exclusive for move in self.turn_moves()):
+            raise IllegalDecision("choose first: " + ", ".join(
+                f"{move} ({move.notation})" for move in self.turn_moves() if move.exclusive))
         ends_round = taken == self.tiles_on_table
         fills = line != FLOOR and rules.tile_at_turn_end and \
             board.line_count[line] + taken >= rules.capacity[line]
-        if ends_round or fills:
+        if ends_round or fills or rules.draft_asks_plugins:
             self._restored_on_plugin_error(self._take, source, colour, line)
         else:
             self._take(source, colour, line)
@@ -485,6 +642,21 @@ class GameState:
                 self.pending.append((seat, line))
         if overflow:
             self._to_floor(board, colour, overflow)
+        if rules.draft_asks_plugins:
+            self.idle = 0
+            hooks = rules.plugin_hooks
+            if hooks.by_hook["azul_after_draft"]:
+                hooks.drafted(self, source, colour, taken, line, seat)
+            if rules.offers_moves:
+                choices = hooks.offered(self, "after_draft", seat)
+                if choices:
+                    self.choices = tuple(choices)
+                    self.phase = CHOOSE
+                    return
+        self._end_turn(seat)
+
+    def _end_turn(self, seat: int) -> None:
+        """After ``seat``'s draft (and its choices): tile what the turn filled, pass the turn."""
         if self.pending and not self._tile_pending():
             return
         if self.tiles_on_table:

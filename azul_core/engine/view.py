@@ -8,7 +8,8 @@ are read-only tuples of row tuples, as everywhere.
 
 from __future__ import annotations
 
-from typing import Sequence
+from types import MappingProxyType
+from typing import Any, Mapping, Sequence
 
 from azul_core.colours import COLOURS
 
@@ -45,7 +46,9 @@ class GameView:
     seat, its pattern lines as ``(colour or None, count)``), ``floors`` (per
     seat, what lies on it, ``MARKER`` for the start marker), ``factories``
     (per factory, its tile count per colour), ``centre``, ``bag`` and ``lid``
-    (tile counts per colour), ``line_capacity`` (per pattern line, its size).
+    (tile counts per colour), ``line_capacity`` (per pattern line, its size),
+    ``memory`` (every plugin's memory, by plugin name; secrets are not in the
+    view: a hook asks for its seat's own with a ``secret`` argument).
     """
 
     __slots__ = ("_state",)
@@ -112,6 +115,10 @@ class GameView:
     @property
     def lid(self) -> tuple[int, ...]:
         return tuple(self._state.lid)
+
+    @property
+    def memory(self) -> Mapping[str, Any]:
+        return MappingProxyType(self._state.memory)
 
     @property
     def line_capacity(self) -> tuple[int, ...]:

@@ -22,17 +22,21 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from azul_core.colours import LETTERS
-from azul_core.engine.notation import format_decision, parse_decision
-from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters
+from azul_core.engine.moves import from_plain, memory_problem, plain
+from azul_core.engine.notation import PLUGIN_MOVE, format_decision, parse_decision
+from azul_core.engine.state import CHOOSE, DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters
 from azul_core.variants.limits import InputRefused, read_regular_file, walk_problems
 
 FORMAT = "azul-record/1"
 #: Records larger than this are refused before they are parsed.
 MAX_RECORD_BYTES = 10 * 1024 * 1024
 #: Field names a record may hold; others are kept as they are when a record is rewritten.
-KNOWN_FIELDS = ("format", "variant", "players", "seed", "first_player", "rounds", "result")
+KNOWN_FIELDS = ("format", "variant", "players", "seed", "first_player", "secrets", "memory", "rounds",
+                "result")
 
 _ACTION = re.compile(r"^(?:[C1-9][BYRKW][1-5-]|w[1-5]:[1-5])$")
+#: What stands for a secret a per-seat export hides (``sealed_for``).
+SEALED = {"sealed": True}
 _FACTORY = re.compile(r"^[BYRKW]*$")
 _SHOWN_CHARS = 40
 
@@ -125,6 +129,12 @@ class GameRecord:
     extra: dict = field(default_factory=dict)
     #: the seat that started round 1 (an optional field: absent means seat 0)
     first_player: int = 0
+    #: the secrets the plugins dealt: plugin name -> a value per seat (``None``: sealed)
+    secrets: dict = field(default_factory=dict)
+    #: each plugin's memory where the record ends (checked against the replay)
+    memory: dict | None = None
+    #: the seats whose secrets this copy seals (a per-seat export of a game in progress)
+    sealed: tuple[int, ...] = ()
 
     @property
     def folder(self) -> Path:
@@ -137,6 +147,12 @@ class GameRecord:
             data["seed"] = self.seed
         if self.first_player:
             data["first_player"] = self.first_player
+        if self.secrets:
+            data["secrets"] = {plugin: [SEALED if seat in self.sealed else plain(value)
+                                        for seat, value in enumerate(values)]
+                               for plugin, values in self.secrets.items()}
+        if self.memory:
+            data["memory"] = {plugin: plain(value) for plugin, value in self.memory.items()}
         data["rounds"] = [r.to_dict() for r in self.rounds]
         if self.result is not None:
             data["result"] = {"scores": list(self.result.scores), "winners": list(self.result.winners)}
@@ -254,8 +270,48 @@ def record_from_data(data: Any, origin: str = "") -> GameRecord:
     result = None
     if data.get("result") is not None:
         result = _result_from_data(data["result"], bad)
+    secrets, sealed = _secrets_from_data(data.get("secrets", {}), len(players), bad)
+    memory = _memory_from_data(data.get("memory"), bad)
     extra = {k: v for k, v in data.items() if k not in KNOWN_FIELDS}
-    return GameRecord(variant, players, rounds, seed, result, origin or None, extra, first_player)
+    return GameRecord(variant, players, rounds, seed, result, origin or None, extra, first_player,
+                      secrets, memory, sealed)
+
+
+def _secrets_from_data(data: Any, players: int, bad) -> tuple[dict, tuple[int, ...]]:
+    if not isinstance(data, dict):
+        raise bad("'secrets' must be an object: plugin name -> a list with each seat's secret")
+    secrets, sealed = {}, set()
+    for plugin, values in data.items():
+        if not isinstance(values, list) or len(values) != players:
+            raise bad(f"secrets of {_show(plugin)}: expected a list of {players} values, one per seat")
+        read = []
+        for seat, value in enumerate(values):
+            if value == SEALED:
+                sealed.add(seat)
+                read.append(None)
+                continue
+            value = from_plain(value)
+            why = memory_problem(value)
+            if why:
+                raise bad(f"secrets of {_show(plugin)}, seat {seat}: {why}")
+            read.append(value)
+        secrets[plugin] = tuple(read)
+    return secrets, tuple(sorted(sealed))
+
+
+def _memory_from_data(data: Any, bad) -> dict | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise bad("'memory' must be an object: plugin name -> its memory")
+    memory = {}
+    for plugin, value in data.items():
+        value = from_plain(value)
+        why = memory_problem(value)
+        if why:
+            raise bad(f"memory of {_show(plugin)}: {why}")
+        memory[plugin] = value
+    return memory
 
 
 def _round_from_data(item: Any, number: int, bad) -> RoundRecord:
@@ -349,7 +405,7 @@ class Recorder:
         self.state = state
         self.rounds.append(RoundRecord([letters(counts) for counts in state.sources[1:]], []))
 
-    def decided(self, decision: tuple, state: GameState | None = None) -> None:
+    def decided(self, decision: Any, state: GameState | None = None) -> None:
         if not self.rounds:
             raise ValueError("a decision before the first deal")
         self.rounds[-1].actions.append(format_decision(decision))
@@ -367,8 +423,10 @@ class Recorder:
         result = None
         if state is not None and state.phase == OVER:
             result = ResultRecord(state.scores(), list(state.winners))
+        secrets = dict(state.secrets) if state is not None else {}
+        memory = dict(state.memory) if state is not None and state.memory else None
         return GameRecord(self.variant, list(self.players), rounds, self.seed, result, None,
-                          dict(self.extra), self.first_player)
+                          dict(self.extra), self.first_player, secrets, memory)
 
     def to_dict(self, state: GameState | None = None) -> dict:
         return self.to_record(state).to_dict()
@@ -516,14 +574,14 @@ class ReplayStep:
     state: GameState
 
 
-_DECISIONS: dict[str, tuple] = {}
+_DECISIONS: dict[str, Any] = {}
 
 
-def _decision_of(text: str) -> tuple | None:
+def _decision_of(text: str) -> Any:
     """The decision an action stands for, or None if it is not record notation."""
     decision = _DECISIONS.get(text)
     if decision is None:
-        if not _ACTION.match(text):
+        if not _ACTION.match(text) and not PLUGIN_MOVE.match(text):
             return None
         decision = _DECISIONS[text] = parse_decision(text)
     return decision
@@ -540,7 +598,15 @@ def new_replay_state(record: GameRecord, rules) -> GameState:
         allowed = ", ".join(str(p) for p in rules.players)
         raise ReplayError(f"variant '{rules.name}' is played by {allowed} players, "
                           f"but the record names {count}")
-    return GameState(rules, count, record.first_player)
+    state = GameState(rules, count, record.first_player)
+    if record.secrets:
+        try:
+            state.set_secrets(record.secrets)
+        except IllegalDecision as exc:
+            raise ReplayError(f"secrets: {exc}") from None
+    elif rules.deals_secrets:
+        raise ReplayError("the variant deals secrets at the start, but the record has no 'secrets'")
+    return state
 
 
 def _steps(record: GameRecord, rules, state: GameState) -> Iterator[tuple[int, int, str, GameState]]:
@@ -577,9 +643,10 @@ def _apply(state: GameState, rules, number: int, index: int, text: str) -> None:
     decision = _decision_of(text)
     if decision is None:
         raise ReplayError("not an action: expected a draft like 2R4 or CK- (source, colour, "
-                          "line or - for the floor) or a placement like w1:3",
+                          "line or - for the floor), a placement like w1:3 or a plugin's move "
+                          "like +pass",
                           round=number, action=index, seat=seat, text=text)
-    if len(decision) == 2 and phase == DRAFT and not rules.player_chooses_column:
+    if decision.__class__ is tuple and len(decision) == 2 and phase == DRAFT and not rules.player_chooses_column:
         raise ReplayError("this variant places wall tiles itself: a record of it holds no "
                           "placements", round=number, action=index, seat=seat, text=text)
     try:
@@ -599,6 +666,19 @@ def iter_replay(record: GameRecord, variant: Any = None) -> Iterator[ReplayStep]
     rules = _rules_of(variant) if variant is not None else record_variant(record).rules
     for number, index, text, state in _steps(record, rules, new_replay_state(record, rules)):
         yield ReplayStep(number, index, text, state.clone())
+
+
+def sealed_for(record: GameRecord, seat: int | None, finished: bool) -> GameRecord:
+    """The record as ``seat`` may see it (``None``: a watcher): while the game is not
+    ``finished``, the other seats' secrets are sealed (written ``{"sealed": true}``). A sealed
+    record replays and validates up to where secrets are needed."""
+    if finished or not record.secrets:
+        return record
+    from dataclasses import replace
+    hidden = tuple(s for s in range(len(record.players)) if s != seat)
+    secrets = {plugin: tuple(None if s in hidden else v for s, v in enumerate(values))
+               for plugin, values in record.secrets.items()}
+    return replace(record, secrets=secrets, sealed=tuple(sorted(set(record.sealed) | set(hidden))))
 
 
 def replay_state(record: GameRecord, variant: Any = None) -> GameState:
@@ -691,6 +771,11 @@ def _check_end(record: GameRecord, state: GameState, errors: list, score_error: 
             errors.append(_error("scores are recorded for a round the record does not finish",
                                  round=number))
             break
+    if record.memory is not None and record.memory != state.memory:
+        differ = sorted(set(record.memory) | set(state.memory))
+        shown = "; ".join(f"{p}: recorded {_show(record.memory.get(p))}, replay {_show(state.memory.get(p))}"
+                          for p in differ if record.memory.get(p) != state.memory.get(p))
+        errors.append(_error(f"the plugins' memory differs from the replay: {shown}"))
     if record.result is None:
         return
     if state.phase != OVER:
@@ -724,7 +809,8 @@ def _report(path: str, record: GameRecord | None, errors: list[dict],
         "scores": state.scores() if state is not None else None,
         "winners": list(state.winners) if finished else None,
         "round_scores": [list(s) for s in state.round_scores] if state is not None else [],
-        "to_move": state.to_move if state is not None and state.phase in (DRAFT, PLACE) else None,
+        "to_move": state.to_move if state is not None and state.phase in (DRAFT, PLACE, CHOOSE) else None,
+        "sealed": list(record.sealed) if record is not None else [],
         "errors": errors,
     }
 
@@ -732,4 +818,4 @@ def _report(path: str, record: GameRecord | None, errors: list[dict],
 __all__ = ["FORMAT", "MAX_RECORD_BYTES", "GameRecord", "RoundRecord", "ResultRecord", "RecordError",
            "ReplayError", "ReplayStep", "Recorder", "read_record", "parse_record", "record_from_data",
            "dumps_record", "write_record", "record_variant", "iter_replay", "replay_state",
-           "validate_record", "check_record", "describe_error", "remove_stale_temporaries"]
+           "validate_record", "check_record", "describe_error", "remove_stale_temporaries", "sealed_for"]

@@ -1,0 +1,260 @@
+"""The plugins' own moves, memory and secrets, resolved once per variant.
+
+The hooks of ``hookspecs.PER_PLUGIN_HOOKS`` are asked of each plugin about
+its own moves, memory and secrets, so they are not compiled into one
+first-result function: ``PluginHooks`` keeps, per hook, the implementations
+in call order with the arguments each asks for, and calls one with that
+plugin's memory and the seat's secret. They run once per turn or round,
+never per candidate move; a variant none of whose plugins implements them
+pays one attribute test per draft.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Sequence
+
+import pluggy
+
+from azul_core.engine.plugins import PluginError, _call, _refused, implementations
+from azul_core.rules import MAX_MOVE_ARG, MAX_MOVE_ARGS, MOVE_NAME_PATTERN, PATTERN_LINES, Move, Outcome
+
+#: The most moves a variant's plugins may declare (the RL adapters give each an action).
+MAX_DECLARED_MOVES = 64
+#: How deep and how large a plugin's memory or secret may be.
+MAX_MEMORY_DEPTH = 8
+MAX_MEMORY_ITEMS = 1000
+MAX_MEMORY_TEXT = 200
+MAX_MEMORY_NUMBER = 10**9
+#: The most points one outcome may give or take.
+MAX_OUTCOME_POINTS = 10**6
+
+_MOVE_NAME = re.compile(f"^{MOVE_NAME_PATTERN}$")
+FLOOR_LINE = 5
+
+
+def memory_problem(value: Any) -> str | None:
+    """Why ``value`` can't be a plugin's memory or secret, or ``None``: plain, immutable,
+    small (None, bool, whole numbers, strings, tuples of these)."""
+    items = 0
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        items += 1
+        if items > MAX_MEMORY_ITEMS:
+            return f"more than {MAX_MEMORY_ITEMS} items"
+        kind = item.__class__
+        if item is None or kind is bool:
+            continue
+        if kind is int:
+            if not -MAX_MEMORY_NUMBER <= item <= MAX_MEMORY_NUMBER:
+                return f"a number beyond {MAX_MEMORY_NUMBER} either way"
+        elif kind is str:
+            if len(item) > MAX_MEMORY_TEXT:
+                return f"a string longer than {MAX_MEMORY_TEXT} characters"
+        elif kind is tuple:
+            if depth >= MAX_MEMORY_DEPTH:
+                return f"tuples nested more than {MAX_MEMORY_DEPTH} deep"
+            stack.extend((element, depth + 1) for element in item)
+        else:
+            return (f"a {kind.__name__} is not a plain immutable value (use None, true/false, "
+                    "whole numbers, strings and tuples of these)")
+    return None
+
+
+def move_problem(move: Any) -> str | None:
+    """Why ``move`` is not a well-formed ``Move``, or ``None``."""
+    if not isinstance(move, Move):
+        return "expected a Move"
+    if move.name.__class__ is not str or not _MOVE_NAME.match(move.name):
+        return (f"the move name {move.name!r} must be lower-case letters, digits and '-', "
+                "starting with a letter, at most 24 characters")
+    if move.args.__class__ is not tuple or len(move.args) > MAX_MOVE_ARGS or any(
+            arg.__class__ is not int or not 0 <= arg <= MAX_MOVE_ARG for arg in move.args):
+        return f"a move's args are a tuple of at most {MAX_MOVE_ARGS} whole numbers from 0 to {MAX_MOVE_ARG}"
+    if move.label.__class__ is not str or len(move.label) > 80 or not move.label.isprintable():
+        return "a move's label is printable text of at most 80 characters"
+    return None
+
+
+class PluginHooks:
+    """A variant's per-plugin hooks, in call order, with what each implementation asks for."""
+
+    def __init__(self, pm: pluggy.PluginManager, settings: Any):
+        self.settings = settings
+        self.by_hook = {hook: implementations(pm, hook)
+                        for hook in ("azul_declare_moves", "azul_initial_memory", "azul_deal_secrets",
+                                     "azul_offer_moves", "azul_apply_move", "azul_after_draft",
+                                     "azul_round_start")}
+        #: every declared move -> the plugin that declared it (with its label)
+        self.declared: dict[Move, str] = {}
+        #: the declared moves by their record notation
+        self.by_notation: dict[str, Move] = {}
+        for impl in reversed(self.by_hook["azul_declare_moves"]):  # file order
+            answer = _call(impl, "azul_declare_moves", {"settings": settings})
+            for move in answer or ():
+                why = move_problem(move)
+                if why:
+                    raise _refused(impl, "azul_declare_moves", move, why)
+                if move in self.declared:
+                    raise _refused(impl, "azul_declare_moves", move,
+                                   f"plugin '{self.declared[move]}' declares {move.notation} already")
+                self.declared[move] = impl.plugin_name
+                self.by_notation[move.notation] = move
+        if len(self.declared) > MAX_DECLARED_MOVES:
+            raise PluginError(f"the plugins declare {len(self.declared)} moves: at most "
+                              f"{MAX_DECLARED_MOVES} in a variant", hook="azul_declare_moves")
+        #: the declared moves in a fixed order (the RL adapters' action numbers)
+        self.moves: tuple[Move, ...] = tuple(self.declared)
+        self.offers_moves = bool(self.by_hook["azul_offer_moves"])
+        self.remembers = any(self.by_hook[hook] for hook in
+                             ("azul_initial_memory", "azul_after_draft", "azul_round_start"))
+        self.deals_secrets = bool(self.by_hook["azul_deal_secrets"])
+        #: plugins that keep memory or deal secrets, in file order (records write them so)
+        self.memory_plugins = tuple(dict.fromkeys(
+            impl.plugin_name for hook in ("azul_initial_memory", "azul_after_draft", "azul_round_start",
+                                          "azul_apply_move")
+            for impl in reversed(self.by_hook[hook])))
+        self.secret_plugins = tuple(impl.plugin_name for impl in reversed(self.by_hook["azul_deal_secrets"]))
+        if self.offers_moves and not self.declared:
+            impl = self.by_hook["azul_offer_moves"][0]
+            raise PluginError(f"plugin '{impl.plugin_name}' offers moves but declares none "
+                              "(azul_declare_moves)", plugin=impl.plugin_name, hook="azul_offer_moves")
+
+    # ------------------------------------------------------------------ asking
+
+    def _kwargs(self, impl: Any, state: Any, seat: int | None, **given: Any) -> dict:
+        names = impl.argnames
+        kwargs = {"settings": self.settings, **given}
+        if "memory" in names:
+            kwargs["memory"] = state.memory.get(impl.plugin_name)
+        if "secret" in names:
+            secrets = state.secrets.get(impl.plugin_name)
+            kwargs["secret"] = None if secrets is None or seat is None else secrets[seat]
+        if "game" in names:
+            from azul_core.engine.view import GameView
+            kwargs["game"] = GameView(state)
+        if "seat" in names:
+            kwargs["seat"] = seat
+        return kwargs
+
+    def _remembered(self, impl: Any, hook: str, answer: Any, memory: dict) -> dict:
+        if answer is None:
+            return memory
+        why = memory_problem(answer)
+        if why:
+            raise _refused(impl, hook, answer, why)
+        return {**memory, impl.plugin_name: answer}
+
+    def initial_memory(self, players: int) -> dict:
+        memory: dict = {}
+        for impl in reversed(self.by_hook["azul_initial_memory"]):
+            answer = _call(impl, "azul_initial_memory", {"players": players, "settings": self.settings})
+            memory = self._remembered(impl, "azul_initial_memory", answer, memory)
+        return memory
+
+    def deal_secrets(self, players: int, rng: Any) -> dict:
+        secrets: dict = {}
+        for impl in reversed(self.by_hook["azul_deal_secrets"]):
+            answer = _call(impl, "azul_deal_secrets", {"players": players, "rng": rng,
+                                                       "settings": self.settings})
+            if answer is None:
+                continue
+            answer = tuple(answer) if isinstance(answer, (list, tuple)) else answer
+            why = ("expected one secret per seat" if answer.__class__ is not tuple or len(answer) != players
+                   else memory_problem(answer))
+            if why:
+                raise _refused(impl, "azul_deal_secrets", answer, why)
+            secrets[impl.plugin_name] = answer
+        return secrets
+
+    def round_started(self, state: Any) -> dict:
+        memory = state.memory
+        for impl in reversed(self.by_hook["azul_round_start"]):
+            answer = _call(impl, "azul_round_start",
+                           self._kwargs(impl, state, None, round_number=state.round))
+            memory = self._remembered(impl, "azul_round_start", answer, memory)
+            state.memory = memory
+        return memory
+
+    def drafted(self, state: Any, source: int, colour: int, count: int, line: int, seat: int) -> dict:
+        memory = state.memory
+        for impl in reversed(self.by_hook["azul_after_draft"]):
+            answer = _call(impl, "azul_after_draft", self._kwargs(
+                impl, state, seat, source=source, colour=colour, count=count, line=line))
+            memory = self._remembered(impl, "azul_after_draft", answer, memory)
+            state.memory = memory
+        return memory
+
+    def offered(self, state: Any, stage: str, seat: int) -> list[Move]:
+        """The moves the plugins offer ``seat`` at ``stage``, as declared (with their labels)."""
+        moves: list[Move] = []
+        for impl in reversed(self.by_hook["azul_offer_moves"]):
+            answer = _call(impl, "azul_offer_moves", self._kwargs(impl, state, seat, stage=stage))
+            for move in answer or ():
+                owner = self.declared.get(move) if isinstance(move, Move) else None
+                if owner != impl.plugin_name:
+                    why = (move_problem(move) or ("a move it did not declare (azul_declare_moves)"
+                                                  if owner is None else f"a move of plugin '{owner}'"))
+                    raise _refused(impl, "azul_offer_moves", move, why)
+                if move not in moves:
+                    declared = self.by_notation[move.notation]
+                    moves.append(move if move.label or not declared.label else
+                                 Move(move.name, move.args, declared.label, move.exclusive))
+        return moves
+
+    def outcome(self, state: Any, move: Move, seat: int) -> tuple[Outcome, str]:
+        """What ``move`` does, from the plugin that declared it, checked."""
+        owner = self.declared[move]
+        for impl in self.by_hook["azul_apply_move"]:
+            if impl.plugin_name != owner:
+                continue
+            answer = _call(impl, "azul_apply_move", self._kwargs(impl, state, seat, move=move))
+            if answer is None:
+                return Outcome(), owner
+            why = outcome_problem(answer)
+            if why:
+                raise _refused(impl, "azul_apply_move", answer, why)
+            return answer, owner
+        return Outcome(), owner
+
+
+def outcome_problem(outcome: Any) -> str | None:
+    if not isinstance(outcome, Outcome):
+        return "expected an Outcome"
+    if outcome.points.__class__ is not int or not -MAX_OUTCOME_POINTS <= outcome.points <= MAX_OUTCOME_POINTS:
+        return f"points must be a whole number within {MAX_OUTCOME_POINTS} either way"
+    if outcome.ends_turn.__class__ is not bool:
+        return "ends_turn must be true or false"
+    shift = outcome.shift
+    if shift is not None:
+        if (shift.__class__ is not tuple or len(shift) != 3 or any(v.__class__ is not int for v in shift)
+                or not 0 <= shift[0] < PATTERN_LINES or not 0 <= shift[1] <= FLOOR_LINE
+                or shift[0] == shift[1] or shift[2] < 1):
+            return "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"
+    return memory_problem(outcome.memory)
+
+
+def seen_secrets(secrets: dict, seat: int | None) -> dict:
+    """``secrets`` as ``seat`` may see them: its own, ``None`` for the others' (all hidden for
+    ``None``, a watcher)."""
+    return {plugin: tuple(value if index == seat else None for index, value in enumerate(values))
+            for plugin, values in secrets.items()}
+
+
+def plain(value: Any) -> Any:
+    """A memory or secret as JSON (tuples become lists)."""
+    if value.__class__ is tuple:
+        return [plain(item) for item in value]
+    return value
+
+
+def from_plain(value: Any) -> Any:
+    """A memory or secret read from JSON (lists become tuples)."""
+    if value.__class__ is list:
+        return tuple(from_plain(item) for item in value)
+    return value
+
+
+def names_of(moves: Sequence[Move]) -> str:
+    return ", ".join(move.notation for move in moves)
