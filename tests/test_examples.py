@@ -28,6 +28,10 @@ HOUSE_RULES = {  # folder: (variant file, plugin file, the hook it uses)
     "double-red": ("double-red.yaml", "double_red.py", "azul_placement_score"),
     "marker-fee": ("marker-fee.yaml", "marker_fee.py", "azul_floor_penalty"),
     "seeded-start": ("seeded-start.yaml", "seeded_start.py", "azul_first_player"),
+    # Moves, memory and secrets (tests/test_examples_moves.py).
+    "pass-once": ("pass-once.yaml", "pass_once.py", "azul_offer_moves"),
+    "factory-one-shift": ("factory-one-shift.yaml", "factory_one_shift.py", "azul_after_draft"),
+    "secret-goal": ("secret-goal.yaml", "secret_goal.py", "azul_deal_secrets"),
 }
 
 

@@ -8,6 +8,7 @@ docstring, and when docs/plugins.md no longer matches the hook specifications.
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
@@ -16,11 +17,11 @@ import pytest
 from azul_core import hookdoc, hookimpl, hookspecs
 from azul_core.colours import BLACK, BLUE, RED, YELLOW
 from azul_core.engine.plugins import PluginError
-from azul_core.engine.state import PLACE, IllegalDecision
+from azul_core.engine.state import CHOOSE, DRAFT, PLACE, IllegalDecision
 from azul_core.players.registry import available_bots, make_bot
-from azul_core.rules import MarkerRule, TableSetup
+from azul_core.rules import MarkerRule, Move, Outcome, TableSetup
 from azul_core.settings import Setting
-from azul_core.testing import floor_of, lines_of, new_game, play, play_out, run_round, set_lines, set_table
+from azul_core.testing import floor_of, lines_of, new_game, play, play_out, run_round, scores, set_lines, set_table
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "plugins.md"
 
@@ -457,6 +458,201 @@ def test_answer_in_a_setup_hook_and_in_a_collected_hook():
 
 
 # ---------------------------------------------------------------- meta-tests
+
+
+
+# ---------------------------------------------------- moves, memory and secrets
+
+
+class PassOnce:
+    """Once per round, a seat may pass instead of drafting (the pass-once example, inline)."""
+
+    PASS = Move("pass", label="Pass")
+
+    @hookimpl
+    def azul_declare_moves(self):
+        return [self.PASS]
+
+    @hookimpl
+    def azul_initial_memory(self, players):
+        return (False,) * players
+
+    @hookimpl
+    def azul_round_start(self, game):
+        return (False,) * game.players
+
+    @hookimpl
+    def azul_offer_moves(self, stage, seat, memory):
+        return [self.PASS] if stage == "turn" and not memory[seat] else None
+
+    @hookimpl
+    def azul_apply_move(self, seat, memory):
+        return Outcome(memory=memory[:seat] + (True,) + memory[seat + 1:])
+
+
+def test_hook_azul_declare_moves():
+    game = new_game(plugins=[PassOnce()])
+    assert game.rules.plugin_hooks.moves == (Move("pass"),)
+    assert game.rules.plugin_hooks.moves[0].label == "Pass"
+    assert new_game().rules.plugin_hooks.moves == ()
+
+    class Undeclared(PassOnce):
+        @hookimpl
+        def azul_declare_moves(self):
+            return []
+
+    with pytest.raises(PluginError, match="offers moves but declares none"):
+        new_game(plugins=[Undeclared()])
+
+    class BadName(PassOnce):
+        @hookimpl
+        def azul_declare_moves(self):
+            return [Move("Pass!")]
+
+    with pytest.raises(PluginError, match="move name 'Pass!'"):
+        new_game(plugins=[BadName()])
+
+
+def test_hook_azul_initial_memory():
+    game = new_game(players=3, plugins=[PassOnce()])
+    assert game.memory == {"PassOnce": (False, False, False)}
+    assert new_game().memory == {}
+
+    class Unplain:
+        @hookimpl
+        def azul_initial_memory(self):
+            return [1, 2]  # a list can be changed in place: refused
+
+    with pytest.raises(PluginError, match="a list is not a plain immutable value"):
+        new_game(plugins=[Unplain()])
+
+
+def test_hook_azul_deal_secrets():
+    class Goal:
+        @hookimpl
+        def azul_deal_secrets(self, players, rng):
+            return [rng.randrange(5) for _ in range(players)]
+
+    game = new_game(plugins=[Goal()])
+    game.deal(random.Random(3))
+    expected = random.Random(3)
+    assert game.secrets == {"Goal": (expected.randrange(5), expected.randrange(5))}
+    hidden = game.for_seat(1).secrets["Goal"]
+    assert hidden == (None, game.secrets["Goal"][1])
+    assert game.for_seat(None).secrets["Goal"] == (None, None)
+
+    class OneShort:
+        @hookimpl
+        def azul_deal_secrets(self):
+            return [0]
+
+    with pytest.raises(PluginError, match="expected one secret per seat"):
+        new_game(plugins=[OneShort()]).deal(random.Random(0))
+
+
+def test_hook_azul_offer_moves():
+    game = new_game(plugins=[PassOnce()])
+    set_table(game, ["BYRR"], centre="K")
+    assert Move("pass") in game.legal_decisions()
+    play(game, ["+pass"])                        # seat 0 passes: seat 1 to move
+    assert game.to_move == 1 and game.memory["PassOnce"] == (True, False)
+    play(game, ["1B1"])
+    assert Move("pass") not in game.legal_decisions()   # seat 0 passed this round
+    with pytest.raises(IllegalDecision, match=r"\+pass is not on offer now"):
+        game.apply(Move("pass"))
+    # Without the plugin the move is unknown.
+    plain_game = new_game()
+    set_table(plain_game, ["BYRR"])
+    with pytest.raises(IllegalDecision, match=r"\+pass is not a move of this variant"):
+        plain_game.apply(Move("pass"))
+
+
+def test_hook_azul_apply_move():
+    class PaidPass(PassOnce):
+        @hookimpl
+        def azul_apply_move(self, seat, memory):
+            return Outcome(memory=memory[:seat] + (True,) + memory[seat + 1:], points=-2)
+
+    game = new_game(plugins=[PaidPass()])
+    game.players[0].score = 5
+    set_table(game, ["BYRR"])
+    play(game, ["+pass"])
+    assert scores(game) == [3, 0] and game.to_move == 1
+
+    class BadShift(PassOnce):
+        @hookimpl
+        def azul_apply_move(self):
+            return Outcome(shift=(0, 1, 1))  # line 1 is empty: nothing to move
+
+    game = new_game(plugins=[BadShift()])
+    set_table(game, ["BYRR"])
+    before = game.clone()
+    with pytest.raises(PluginError, match="pattern line 1 holds 0 tiles"):
+        game.apply(Move("pass"))
+    assert game.memory == before.memory and game.to_move == 0   # nothing changed
+
+
+class Gift:
+    """A draft from factory 1 onto a line may move one of its tiles to the floor."""
+
+    KEEP, DROP = Move("keep"), Move("drop")
+
+    @hookimpl
+    def azul_declare_moves(self):
+        return [self.KEEP, self.DROP]
+
+    @hookimpl
+    def azul_after_draft(self, source, line):
+        return (line,) if source == 1 and line != 5 else ()
+
+    @hookimpl
+    def azul_offer_moves(self, stage, memory):
+        return [self.KEEP, self.DROP] if stage == "after_draft" and memory else None
+
+    @hookimpl
+    def azul_apply_move(self, move, memory):
+        return Outcome(memory=(), shift=(memory[0], 5, 1) if move == self.DROP else None)
+
+
+def test_hook_azul_after_draft():
+    game = new_game(plugins=[Gift()])
+    set_table(game, ["RRBY", "KKWW"])
+    play(game, ["1R3"])
+    assert game.phase == CHOOSE and game.to_move == 0 and game.memory["Gift"] == (2,)
+    assert game.legal_decisions() == [Gift.KEEP, Gift.DROP]
+    with pytest.raises(IllegalDecision, match="first"):
+        play(game, ["2K1"])                      # the turn has not passed yet
+    play(game, ["+drop"])
+    assert lines_of(game, 0) == {3: "R"} and floor_of(game, 0) == "R"
+    assert game.phase == DRAFT and game.to_move == 1 and game.memory["Gift"] == ()
+    play(game, ["2K1"])                          # not factory 1: no gift
+    assert game.to_move == 0 and game.phase == DRAFT
+
+
+def test_hook_azul_round_start():
+    game = new_game(plugins=[PassOnce()])
+    set_table(game, ["BYRR"])
+    play(game, ["+pass", "+pass"])
+    assert game.memory["PassOnce"] == (True, True)
+    run_round(game, seed=1)
+    game.deal(random.Random(1))                  # round 2 starts: passes forgotten
+    assert game.round == 2 and game.memory["PassOnce"] == (False, False)
+
+
+def test_situation_hooks_read_memory_and_the_seats_own_secret():
+    class GoalBonus:
+        @hookimpl
+        def azul_deal_secrets(self, players):
+            return [f"goal of {seat}" for seat in range(players)]
+
+        @hookimpl
+        def azul_end_bonuses(self, seat, secret, memory):
+            return [("goal", 1)] if secret == f"goal of {seat}" and memory is None else [("wrong", 0)]
+
+    game = play_out(new_game(plugins=[GoalBonus()]), seed=4)
+    standard = play_out(new_game(), seed=4)
+    assert all(("goal", 1) in board.bonuses for board in game.players)
+    assert game.scores() == [score + 1 for score in standard.scores()]
 
 
 def test_every_hook_has_its_own_test():
