@@ -9,6 +9,7 @@ Hypothesis is derandomized so the suite is the same on every run.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
@@ -27,6 +28,13 @@ VARIANTS = ["standard"] + [name for name in ("grey-wall", "duel") if name in bui
 MAX_STEPS = 3000
 
 EXAMPLES = settings(max_examples=50, deadline=None, derandomize=True)
+
+#: Every house rule in examples/ (moves, memory, secrets, line sizes, discards included):
+#: the same invariants hold for them, with fewer games each.
+HOUSE_RULES = sorted(str(path) for path in
+                     (Path(__file__).resolve().parent.parent / "examples").glob("*/*.yaml")
+                     if path.parent.name != "plugin-package")  # needs a pip install first
+HOUSE_RULE_EXAMPLES = settings(max_examples=12, deadline=None, derandomize=True)
 
 
 def snapshot(game: GameState) -> tuple:
@@ -107,3 +115,29 @@ def test_a_clone_given_the_same_step_ends_up_in_the_same_state(variant, seed, pl
         assert snapshot(twin) == snapshot(expected)
 
     play_checked(variant, players, seed, check)
+
+
+def _conserves_tiles(variant: str, seed: int, players: int) -> None:
+    assume(players in allowed_players(variant))
+    per_colour = new_game(variant, players=players).table.tiles_per_colour
+
+    def check(game, step):
+        assert game.tile_counts() == [per_colour] * 5
+        assert min(game.scores()) >= 0
+        twin = game.clone()
+        before = snapshot(game)
+        step(twin)
+        assert snapshot(game) == before
+        expected = game.clone()
+        step(expected)
+        assert snapshot(twin) == snapshot(expected)
+
+    game = play_checked(variant, players, seed, check)
+    assert game.tile_counts() == [per_colour] * 5 and game.phase == OVER
+
+
+@pytest.mark.parametrize("variant", HOUSE_RULES, ids=lambda path: Path(path).stem)
+@HOUSE_RULE_EXAMPLES
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 3, 4]))
+def test_house_rules_keep_every_tile_and_clone_cleanly_at_every_step(variant, seed, players):
+    _conserves_tiles(variant, seed, players)
