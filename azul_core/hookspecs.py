@@ -288,10 +288,10 @@ def azul_register_bots() -> Mapping[str, Callable[..., Any]]:
 
 
 # --------------------------------------------------------------------------
-# Moves, memory and secrets: each plugin is asked for its own
+# Per-plugin hooks: moves, memory and secrets, each plugin asked for its own
 # --------------------------------------------------------------------------
 #
-# These hooks are not first-result: every plugin that implements one is asked
+# Not first-result: every plugin that implements one of them is asked
 # about its own moves, its own memory and its own secrets. A plugin's
 # ``memory`` is a value the game keeps for it (``None`` until it gives one):
 # immutable and plain (``None``, ``True``/``False``, whole numbers, strings and
