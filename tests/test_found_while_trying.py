@@ -94,3 +94,93 @@ def test_a_line_accepting_its_own_colour_or_refusing_another_is_fine():
     assert 2 in lines
     assert not any(line == 2 for source, colour, line in game.legal_decisions() if colour == WHITE)
     assert sum(game.tile_counts()) == 100
+
+
+# ---------------------------------------------------------------- the game view
+
+
+class Vandal:
+    """Sets the scores through the game view's state: it must not get at it."""
+
+    @hookimpl
+    def azul_floor_penalty(self, game):
+        for board in game._state.players:
+            board.score = 50
+
+
+def test_a_plugin_cant_reach_the_live_game_through_its_view():
+    game = new_game(plugins=[Vandal()])
+    set_table(game, ["B"])
+    with pytest.raises(PluginError) as excinfo:
+        play(game, ["1B1"])  # the round ends: the floor penalties are asked
+    assert (excinfo.value.plugin, excinfo.value.hook) == ("Vandal", "azul_floor_penalty")
+    assert "has no attribute '_state'" in str(excinfo.value)
+    assert scores(game) == [0, 0]
+
+
+@pytest.mark.parametrize("change", [
+    "game.scores = (50, 50)",
+    "del game.round_number",
+    "game._read = None",
+    "game.scores[0] = 50",
+    "game.lines[0] = ((0, 1),) * 5",
+    "game.lines._lines_of = None",
+    "game.floors[0].append(0)",
+])
+def test_a_plugin_changing_its_game_view_is_named(change):
+    namespace: dict = {}
+    exec(f"def azul_floor_penalty(game):\n    {change}\n", namespace)
+    plugin = type("Changer", (), {"azul_floor_penalty": staticmethod(namespace["azul_floor_penalty"])})()
+    game = new_game(plugins=[plugin])
+    set_table(game, ["B"])
+    with pytest.raises(PluginError, match=r"plugin 'Changer' tried to change the game it was given "
+                                          r"\(azul_floor_penalty\) at .*: the game view is read-only"):
+        play(game, ["1B1"])
+
+
+def live_parts(state) -> list:
+    """The mutable objects of a game state: what a plugin must never be handed."""
+    parts = [state, state.players, state.bag, state.lid, state.sources, *state.sources, state.pending,
+             state.winners, state.round_scores, state.removed, state.colour_sources]
+    for board in state.players:
+        parts += [board, board.line_colour, board.line_count, board.accept, board.wall_rows,
+                  board.floor, board.bonuses]
+    return parts
+
+
+def reachable(value, depth: int = 3) -> list:
+    """Everything reached from ``value`` by public or private attributes and items: a
+    plugin's ordinary means (not ``__closure__`` or ``gc``)."""
+    found = [value]
+    if depth == 0 or isinstance(value, (int, str, bool, type(None))):
+        return found
+    children = []
+    for name in dir(value):
+        if name.startswith("__"):
+            continue
+        try:
+            child = getattr(value, name)
+        except AttributeError:
+            continue
+        if not callable(child):  # methods are left uncalled: a list's pop() would change it
+            children.append(child)
+    if isinstance(value, (tuple, list)) or hasattr(value, "__getitem__") and hasattr(value, "__len__"):
+        try:
+            children += [value[i] for i in range(len(value))]
+        except (TypeError, KeyError, IndexError):
+            pass
+    for child in children:
+        found += reachable(child, depth - 1)
+    return found
+
+
+def test_nothing_reachable_from_a_game_view_is_part_of_the_live_game():
+    from azul_core.engine.view import GameView
+
+    game = new_game()
+    set_table(game, ["BBYY", "RRKW"], centre="W")
+    play(game, ["1B1"])
+    live = {id(part) for part in live_parts(game)}
+    seen = reachable(GameView(game))
+    assert len(seen) > 50  # the walk did read the view
+    assert not [value for value in seen if id(value) in live]
