@@ -4,6 +4,8 @@ that can't change the game, ``variants show --resolved`` and the winning sets of
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from azul_core import hookimpl
@@ -184,3 +186,32 @@ def test_nothing_reachable_from_a_game_view_is_part_of_the_live_game():
     seen = reachable(GameView(game))
     assert len(seen) > 50  # the walk did read the view
     assert not [value for value in seen if id(value) in live]
+
+
+# ---------------------------------------------------------------- variants show --resolved
+
+
+def test_show_resolved_names_no_base_line_for_a_name_or_description_not_inherited(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from azul_core.cli.app import _register, app
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.yaml").write_text("extends: duel\n", encoding="utf-8")
+    (tmp_path / "named.yaml").write_text("name: named\ndescription: Mine.\nextends: duel\n", encoding="utf-8")
+    _register()
+    env = {"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0", "AZUL_DEBUG": "", "AZUL_VARIANTS_PATH": ""}
+
+    def shown(file: str) -> list[str]:
+        result = CliRunner().invoke(app, ["variants", "show", file, "--resolved"], env=env)
+        assert result.exit_code == 0, result.output
+        return result.stdout.splitlines()[:2]
+
+    assert shown("mine.yaml") == [
+        "name: mine  # the file name of mine.yaml (a base's is not inherited)",
+        "description:   # none in mine.yaml (a base's is not inherited)"]
+    assert shown("named.yaml") == ["name: named  # named.yaml:1", "description: Mine.  # named.yaml:2"]
+    result = CliRunner().invoke(app, ["variants", "show", "mine.yaml", "--resolved", "--json"], env=env)
+    origins = json.loads(result.stdout)["origins"]
+    assert "duel.yaml" not in origins["name"] + origins["description"]
+    assert "duel.yaml:" in origins["players"]  # what is inherited still names the base's line
