@@ -215,3 +215,34 @@ def test_show_resolved_names_no_base_line_for_a_name_or_description_not_inherite
     origins = json.loads(result.stdout)["origins"]
     assert "duel.yaml" not in origins["name"] + origins["description"]
     assert "duel.yaml:" in origins["players"]  # what is inherited still names the base's line
+
+
+# ---------------------------------------------------------------- winning sets in simulate
+
+TEAMS = '''
+def azul_winners(scores):
+    """Seats 0 and 2 play against seats 1 and 3: the team with the best player wins."""
+    best = scores.index(max(scores))
+    return [best % 2, best % 2 + 2]
+'''
+
+
+def test_simulate_reports_the_winning_sets_the_rules_named_not_shared_victories(tmp_path):
+    from azul_core.lab.report import summary_lines
+    from azul_core.lab.simulate import simulate
+    from azul_core.variants.loading import load_variant
+
+    (tmp_path / "teams.py").write_text(TEAMS, encoding="utf-8")
+    (tmp_path / "teams.yaml").write_text("extends: standard\nplayers: [4]\n"
+                                         "plugins: [standard, colour_wall, teams.py]\n", encoding="utf-8")
+    summary = simulate(load_variant(tmp_path / "teams.yaml"), 4, 12, seed=3).summary()
+    sets = summary["winning_sets"]
+    assert {tuple(entry["seats"]) for entry in sets} == {(0, 2), (1, 3)}
+    assert sum(entry["games"] for entry in sets) == 12
+    text = "\n".join(summary_lines(summary))
+    assert "shared victor" not in text
+    words = ", ".join(f"seats {'+'.join(map(str, e['seats']))} {e['games']}" for e in sets)
+    assert f"games won, by the winners the rules named: {words}" in text
+    standard = simulate(load_variant("standard"), 2, 30, seed=1).summary()
+    assert [entry["seats"] for entry in standard["winning_sets"]][:2] == [[0], [1]]
+    assert sum(entry["games"] for entry in standard["winning_sets"]) == 30
