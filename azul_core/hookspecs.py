@@ -27,10 +27,13 @@ at x.py:3: walls are read-only". To try a tile somewhere, build a new wall:
 ``settings`` is the variant's read-only ``Settings``.
 
 More arguments a hook may ask for, by name, where its signature lists
-them (what no plugin asks for costs nothing):
+them (what no plugin asks for costs nothing; ``azul_first_player`` and
+``azul_line_accepts`` take neither ``seat`` nor ``game``, ``azul_game_over``
+and ``azul_winners`` take ``game`` and ``memory`` but no ``seat``):
 
 * ``seat``: the seat the hook decides for (the player scoring, paying, drafting).
-* ``game``: a read-only view of the game being played (``azul_core.engine.view.GameView``):
+* ``game``: a read-only view of the game being played (``azul_core.engine.view.GameView``),
+  which can't change the game (setting anything on it is refused, naming the plugin):
   ``game.scores``, ``game.round_number``, ``game.players``, ``game.current``,
   ``game.first_player``, ``game.marker_holder``, ``game.factories``,
   ``game.centre``, ``game.bag``, ``game.lid``, ``game.walls``,
@@ -51,6 +54,9 @@ them (what no plugin asks for costs nothing):
   order: the one listed last modifies the answer of the one before it. For
   ``azul_end_bonuses``, ``answer`` is the list of pairs the plugins listed
   before this one gave, and the plugin returns the whole new list.
+  ``azul_marker_rule`` takes no ``answer``: it combines part by part. A
+  plugin that works an answer out again instead of taking ``answer``
+  replaces the rules listed before it without a word.
 
 The file order is the only order: ``@hookimpl(tryfirst=True)``,
 ``trylast`` and pluggy wrappers are refused when a plugin is registered.
@@ -118,7 +124,10 @@ def azul_game_setup(settings: Settings, players: int, answer: "TableSetup | str 
 
 @hookspec(firstresult=True)
 def azul_floor_spaces(settings: Settings, answer: "int | None") -> int:
-    """Decide how many spaces a floor line has; tiles past them go to the lid.
+    """Decide how many spaces a floor line has.
+
+    Tiles past them are discarded where ``azul_discard_pile`` says for
+    ``"overflow"`` (the lid in the standard game).
 
     ``None``: no opinion. First result wins.
 
@@ -487,8 +496,9 @@ def azul_wall_spaces(wall: Wall, row: int, colour: int, seat: int, game: GameVie
 
     ``row`` is the pattern line being tiled, ``colour`` its colour. Return
     the legal columns: one, several (the player chooses, see
-    ``azul_wall_choice``), or none (the whole line falls to the floor, the
-    overflow to the lid). Every column must be an empty space of that row.
+    ``azul_wall_choice``), or none (the whole line falls to the floor; what
+    the floor can't hold is discarded where ``azul_discard_pile`` says for
+    ``"overflow"``). Every column must be an empty space of that row.
     ``None``: no opinion. First result wins.
 
     Example, "the first row takes no tile in its last column" (over any wall)::
@@ -510,10 +520,11 @@ def azul_line_accepts(
     ``line_count`` how many tiles, ``capacity`` how many it holds when full
     (``azul_line_capacity``), ``wall_row`` the colours already on that wall
     row. Tiles beyond the line's free spaces fall to the floor; that is not
-    this hook's concern. Must be a pure function of its arguments (the
-    engine caches answers), so it takes no ``seat`` or ``game``: a rule
-    about the table is ``azul_draft_allowed``. ``None``: no opinion. First
-    result wins.
+    this hook's concern. A line holds one colour: ``True`` for a colour
+    other than ``line_colour`` is refused as the plugin's error. Must be a
+    pure function of its arguments (the engine caches answers), so it takes
+    no ``seat`` or ``game``: a rule about the table is
+    ``azul_draft_allowed``. ``None``: no opinion. First result wins.
 
     Example, "no blue on the first line"::
 
@@ -592,7 +603,10 @@ def azul_end_bonuses(wall: Wall, seat: int, game: GameView, memory: Any, secret:
 
     Return a list of ``(label, points)`` pairs, for example
     ``[("rows", 4), ("columns", 7)]``. Every plugin's pairs are added up
-    (not first-result). ``None`` or ``[]``: no bonus from this plugin. With
+    (not first-result). ``game.scores`` are the scores before any end
+    bonus (after the last round's penalties), the same for every seat:
+    every seat's bonuses are decided first, then all are added, so a bonus
+    for the leader does not depend on which seat is asked first. ``None`` or ``[]``: no bonus from this plugin. With
     ``answer`` (the pairs of the plugins listed before), the plugin returns
     the whole list instead: it may change or drop those pairs.
 
@@ -609,8 +623,8 @@ def azul_winners(scores: Sequence[int], walls: Sequence[Wall], game: GameView, m
                  settings: Settings, answer: "Sequence[int] | None") -> Sequence[int]:
     """Decide who won, after the end bonuses.
 
-    Return the winning seats, several on a shared victory. ``None``: no
-    opinion. First result wins.
+    Return the winning seats, several when they win together (a tie
+    shared, a team). ``None``: no opinion. First result wins.
 
     Example, "ties are shared"::
 

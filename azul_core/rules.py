@@ -33,7 +33,8 @@ class MarkerRule:
         ``"aside"`` (kept in front of its holder, no space, no cost).
     full_floor: with ``"floor"``, what happens when the floor is full:
         ``"keep"`` (taken all the same, no space, no extra cost) or ``"bump"``
-        (it takes the last space; the tile there goes to the lid).
+        (it takes the last space; the tile there is discarded like a full
+        floor's overflow, see ``azul_discard_pile``).
     unclaimed: who starts the next round when nobody took it: ``"same"``
         player again or the ``"next"`` seat.
 

@@ -56,8 +56,9 @@ def new_game(variant: str | Path = "standard", players: int = 2, first_player: i
              decide: Mapping[str, str] | None = None, seed: Any = None) -> GameState:
     """A new game, waiting for its first deal.
 
-    ``first_player`` starts round 1; ``None`` lets the rules choose from
-    ``seed``, as ``azul play`` and ``azul simulate`` do (``azul_first_player``).
+    ``first_player`` starts round 1: the default 0 overrides the variant's
+    ``azul_first_player`` without asking it; ``None`` lets the rules choose from
+    ``seed``, as ``azul play`` and ``azul simulate`` do.
 
     ``variant`` is a built-in name or a variant file. ``plugins`` are added
     after the variant's own (so they are asked first): a module, an object

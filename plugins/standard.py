@@ -55,7 +55,8 @@ def azul_declare_settings():
         Setting("colour_bonus", "int", 10, "end bonus per colour with all 5 tiles on the wall", minimum=0),
         Setting("marker_on_full_floor", "str", "keep",
                 "when the floor is full, the start marker is kept without a space ('keep') "
-                "or bumps the last floor tile to the lid ('bump')", choices=("keep", "bump")),
+                "or bumps the last floor tile, discarded like a full floor's overflow (to the lid "
+                "unless a rule says otherwise) ('bump')", choices=("keep", "bump")),
         Setting("start_without_marker", "str", "same",
                 "who starts the next round when nobody took from the centre: the 'same' player "
                 "or the 'next' seat", choices=("same", "next")),

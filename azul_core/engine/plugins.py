@@ -507,12 +507,13 @@ def _hook_failure(impl: Any, hook_name: str, exc: BaseException) -> PluginError:
         raise exc  # the user's Ctrl-C, not the plugin's doing
     filename = getattr(getattr(impl.function, "__code__", None), "co_filename", "")
     location = _location_in(exc, filename)
-    walls = [p for p in hookspecs.SITUATION_HOOKS.get(hook_name, ()) if p in ("wall", "walls")]
-    if _changes_a_tuple(exc) and (walls or "game" in impl.argnames):
-        given = f"the {walls[0]}" if walls else "the game"
+    changed = _read_only_arguments_changed(impl, hook_name, exc)
+    if changed:
+        kinds = list(dict.fromkeys(_READ_ONLY[name] for name in changed))
+        why = " and ".join(kinds) + (" is" if kinds == ["the game view"] else " are") + " read-only"
         return PluginError(
-            f"plugin '{impl.plugin_name}' tried to change {given} it was given ({hook_name}) "
-            f"at {location}: walls are read-only", plugin=impl.plugin_name, hook=hook_name, location=location)
+            f"plugin '{impl.plugin_name}' tried to change the {' or the '.join(changed)} it was given "
+            f"({hook_name}) at {location}: {why}", plugin=impl.plugin_name, hook=hook_name, location=location)
     return PluginError(
         f"plugin '{impl.plugin_name}' raised {type(exc).__name__} in {hook_name} at {location}: {_short(exc)}",
         plugin=impl.plugin_name, hook=hook_name, location=location)
@@ -534,16 +535,33 @@ def _short_repr(value: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[:limit - 4] + "...>"
 
 
+#: The arguments a plugin is given read-only, and what they are called when one tries a change.
+_READ_ONLY = {"wall": "walls", "walls": "walls", "lines": "pattern lines", "game": "the game view"}
+
+
+def _read_only_arguments_changed(impl: Any, hook_name: str, exc: BaseException) -> list[str]:
+    """The read-only arguments the plugin may have tried to change, if ``exc`` says it tried."""
+    from azul_core.engine.view import ReadOnlyView
+
+    given = [name for name in hookspecs.SITUATION_HOOKS.get(hook_name, ()) + ("game",)
+             if name in _READ_ONLY and name in impl.argnames]
+    if isinstance(exc, ReadOnlyView):  # only a view and its pattern lines raise it
+        return [name for name in given if name in ("lines", "game")]
+    return given if _changes_a_tuple(exc) else []
+
+
 #: What a list has and a tuple lacks: calling one of these on a wall is an attempt to change it.
 _LIST_CHANGES = frozenset(("append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"))
 
 
 def _changes_a_tuple(exc: BaseException) -> bool:
     """Whether ``exc`` is what changing a tuple raises (``wall[0][0] = 1``, ``del wall[0]``,
-    ``wall[0].append(1)``): walls are the only tuples the wall hooks are given."""
+    ``wall[0].append(1)``), or pattern lines (``lines[0] = ...``): walls and what a game view
+    returns are the only tuples the hooks are given."""
     if type(exc) is TypeError:
         text = str(exc)
-        return text.startswith("'tuple' object ") and text.endswith(("item assignment", "item deletion"))
+        return (text.startswith(("'tuple' object ", "'PatternLines' object "))
+                and text.endswith(("item assignment", "item deletion")))
     if type(exc) is AttributeError:
         return isinstance(getattr(exc, "obj", None), tuple) and getattr(exc, "name", None) in _LIST_CHANGES
     return False

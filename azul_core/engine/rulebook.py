@@ -12,7 +12,7 @@ from typing import Any, Callable, Sequence
 import pluggy
 
 from azul_core import hookspecs
-from azul_core.colours import COLOURS, colour_set
+from azul_core.colours import COLOURS, NAMES, colour_set
 from azul_core.engine.moves import PluginHooks
 from azul_core.engine.plugins import PluginError, ask_all, ask_first, compile_hook, implementations
 from azul_core.rules import WALL_SIZE, MarkerRule, TableSetup
@@ -42,6 +42,27 @@ def _check_wall_spaces(result, wall, row, colour):
 
 def _check_bool(result, *args):
     return None if isinstance(result, bool) else "expected true or false"
+
+
+def _check_line_accepts(result, row, line_colour, line_count, capacity, wall_row, colour):
+    if result.__class__ is not bool:
+        return "expected true or false"
+    return mixed_line_problem(row, line_colour, colour) if result else None
+
+
+def mixed_line_problem(row: int, line_colour: int | None, colour: int) -> str | None:
+    """Why pattern line ``row``, holding ``line_colour`` (``None``: empty), can't take ``colour``.
+
+    A pattern line holds tiles of one colour: the engine keeps a colour and a count per
+    line, so a line taking another colour would turn the tiles already on it into that
+    colour (RR and a white draft: WWW, and the tiles no longer add up). ``azul_line_accepts``
+    answering True for such a draft is refused here, and only here: the place to relax when
+    a tile set makes a mixed line legal.
+    """
+    if line_colour is None or line_colour == colour:
+        return None
+    return (f"pattern line {row + 1} holds {NAMES[line_colour]}, and a line holds one colour: "
+            f"it can't take {NAMES[colour]}")
 
 
 #: The most points one answer of a plugin may give or take: scores, sums and statistics of
@@ -107,7 +128,7 @@ SUSPECT = {
     "azul_draft_allowed": "r.__class__ is not bool",
     "azul_wall_spaces": "r.__class__ is not tuple or len(r) != 1 or r[0].__class__ is not int "
                         "or not 0 <= r[0] < 5 or wall[row][r[0]] is not None",
-    "azul_line_accepts": "r.__class__ is not bool",
+    "azul_line_accepts": "r.__class__ is not bool or (r and line_colour is not None and colour != line_colour)",
     "azul_placement_score": "r.__class__ is not int or r < 0 or r > 1000000",
     "azul_floor_penalty": "r.__class__ is not int or r > 0 or r < -1000000",
     "azul_game_over": "r.__class__ is not bool",
@@ -117,7 +138,7 @@ CHECKS: dict[str, Callable[..., str | None]] = {
     "azul_first_player": _check_seat,
     "azul_draft_allowed": _check_bool,
     "azul_wall_spaces": _check_wall_spaces,
-    "azul_line_accepts": _check_bool,
+    "azul_line_accepts": _check_line_accepts,
     "azul_placement_score": _check_points,
     "azul_floor_penalty": _check_penalty,
     "azul_game_over": _check_bool,

@@ -834,9 +834,12 @@ class GameState:
 
     def _finish_game(self) -> None:
         rules = self.rules
-        for seat, board in enumerate(self.players):
-            board.bonuses = rules.end_bonuses(board.wall, seat, self)
-            board.score += sum(points for _label, points in board.bonuses)
+        # Every seat's bonuses are decided before any is added: a bonus for "the leader"
+        # sees the same scores whichever seat is asked first.
+        bonuses = [rules.end_bonuses(board.wall, seat, self) for seat, board in enumerate(self.players)]
+        for board, pairs in zip(self.players, bonuses):
+            board.bonuses = pairs
+            board.score += sum(points for _label, points in pairs)
         self.winners = sorted(rules.winners(self.scores(), tuple([board.wall for board in self.players]), self))
         self.phase = OVER
         self.placing = None

@@ -4,14 +4,32 @@ Built only for a plugin that asks for it, and cheap to build: every figure
 is read from the game state when the plugin reads it. Everything returned
 is a copy or an immutable value; ``walls`` are the players' own walls, which
 are read-only tuples of row tuples, as everywhere.
+
+A view can't change the game: it keeps the state in a closure, not in an
+attribute, so nothing a plugin reaches through the view's attributes (or
+what they return) is the live game. Only Python's introspection
+(``__closure__``, ``gc``) would reach it, which no rule does by accident.
 """
 
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from azul_core.colours import COLOURS
+
+
+class ReadOnlyView(AttributeError):
+    """A plugin tried to set or delete something of a game view or its pattern lines."""
+
+
+def _refuse_change(self, name: str, value: Any = None) -> None:
+    raise ReadOnlyView(f"the game view is read-only: '{name}' can't be changed")
+
+
+def _seat_lines(board) -> tuple[tuple[int | None, int], ...]:
+    return tuple([(colour if count else None, count)
+                  for colour, count in zip(board.line_colour, board.line_count)])
 
 
 class PatternLines(Sequence):
@@ -20,20 +38,26 @@ class PatternLines(Sequence):
     Worked out only when a seat is read: most end-of-round questions never need them.
     """
 
-    __slots__ = ("_boards",)
+    __slots__ = ("_seats", "_lines_of")
+
+    _seats: int
+    _lines_of: Callable[[int], tuple]
 
     def __init__(self, boards: Sequence):
-        self._boards = boards
+        set_slot = object.__setattr__
+        set_slot(self, "_seats", len(boards))
+        # The boards stay in this closure: no attribute hands a plugin a live board.
+        set_slot(self, "_lines_of", lambda seat: _seat_lines(boards[seat]))
+
+    __setattr__ = __delattr__ = _refuse_change
 
     def __len__(self) -> int:
-        return len(self._boards)
+        return self._seats
 
     def __getitem__(self, seat):
         if isinstance(seat, slice):
             return [self[i] for i in range(len(self))[seat]]
-        board = self._boards[seat]
-        return tuple([(colour if count else None, count)
-                      for colour, count in zip(board.line_colour, board.line_count)])
+        return self._lines_of(seat)
 
 
 class GameView:
@@ -51,75 +75,103 @@ class GameView:
     view: a hook asks for its seat's own with a ``secret`` argument).
     """
 
-    __slots__ = ("_state",)
+    __slots__ = ("_read",)
+
+    _read: Callable[[str], Any]
 
     def __init__(self, state) -> None:
-        self._state = state
+        # The state stays in this closure, which gives only the figures of _FIGURES (copies
+        # or immutable values): the view has no attribute that is the live game.
+        object.__setattr__(self, "_read", lambda figure: _FIGURES[figure](state))
+
+    # Nothing of a view is set or deleted, not even by one plugin for the next one asked.
+    __setattr__ = __delattr__ = _refuse_change
 
     def __repr__(self) -> str:
         return f"<GameView round {self.round_number}, scores {list(self.scores)}>"
 
     @property
     def players(self) -> int:
-        return len(self._state.players)
+        return self._read("players")
 
     @property
     def round_number(self) -> int:
-        return self._state.round
+        return self._read("round_number")
 
     @property
     def current(self) -> int:
-        return self._state.current
+        return self._read("current")
 
     @property
     def first_player(self) -> int:
-        return self._state.first_player
+        return self._read("first_player")
 
     @property
     def marker_holder(self) -> int | None:
-        return self._state.marker_holder
+        return self._read("marker_holder")
 
     @property
     def marker_in_centre(self) -> bool:
-        return self._state.marker_in_centre
+        return self._read("marker_in_centre")
 
     @property
     def scores(self) -> tuple[int, ...]:
-        return tuple([board.score for board in self._state.players])
+        return self._read("scores")
 
     @property
     def walls(self) -> Sequence:
-        return tuple([board.wall for board in self._state.players])
+        return self._read("walls")
 
     @property
     def lines(self) -> Sequence:
-        return PatternLines(self._state.players)
+        return self._read("lines")
 
     @property
     def floors(self) -> tuple[tuple[int, ...], ...]:
-        return tuple([tuple(board.floor) for board in self._state.players])
+        return self._read("floors")
 
     @property
     def factories(self) -> tuple[tuple[int, ...], ...]:
-        return tuple([tuple(source) for source in self._state.sources[1:]])
+        return self._read("factories")
 
     @property
     def centre(self) -> tuple[int, ...]:
-        return tuple(self._state.sources[0])
+        return self._read("centre")
 
     @property
     def bag(self) -> tuple[int, ...]:
-        bag = self._state.bag
-        return tuple([bag.count(colour) for colour in COLOURS])
+        return self._read("bag")
 
     @property
     def lid(self) -> tuple[int, ...]:
-        return tuple(self._state.lid)
+        return self._read("lid")
 
     @property
     def memory(self) -> Mapping[str, Any]:
-        return MappingProxyType(self._state.memory)
+        return self._read("memory")
 
     @property
     def line_capacity(self) -> tuple[int, ...]:
-        return self._state.rules.capacity
+        return self._read("line_capacity")
+
+
+#: What a view may read of a game state, each a copy or an immutable value.
+_FIGURES: dict[str, Callable[[Any], Any]] = {
+    # memory values are immutable; the dict itself is read-only here
+    "memory": lambda state: MappingProxyType(state.memory),
+    "players": lambda state: len(state.players),
+    "round_number": lambda state: state.round,
+    "current": lambda state: state.current,
+    "first_player": lambda state: state.first_player,
+    "marker_holder": lambda state: state.marker_holder,
+    "marker_in_centre": lambda state: state.marker_in_centre,
+    "scores": lambda state: tuple([board.score for board in state.players]),
+    "walls": lambda state: tuple([board.wall for board in state.players]),
+    "lines": lambda state: PatternLines(state.players),
+    "floors": lambda state: tuple([tuple(board.floor) for board in state.players]),
+    "factories": lambda state: tuple([tuple(source) for source in state.sources[1:]]),
+    "centre": lambda state: tuple(state.sources[0]),
+    "bag": lambda state: tuple([state.bag.count(colour) for colour in COLOURS]),
+    "lid": lambda state: tuple(state.lid),
+    "line_capacity": lambda state: state.rules.capacity,
+}

@@ -29,7 +29,7 @@ METRICS: dict[str, tuple[str, str, Callable]] = {
     "rounds": ("rounds per game", "welch", lambda r: r.rounds),
     "start_player_win_share": ("start player's win share", "two-proportion",
                                lambda r: 1 / len(r.winners) if r.first_player in r.winners else 0.0),
-    "shared_victories": ("shared victories", "two-proportion", lambda r: 1.0 if len(r.winners) > 1 else 0.0),
+    "shared_victories": ("games with several winners", "two-proportion", lambda r: 1.0 if len(r.winners) > 1 else 0.0),
     "floor_tiles_per_round": ("floor tiles per round", "welch",
                               lambda r: sum(s.floor_tiles for s in r.seats) / (r.rounds * len(r.seats))),
     "placements": ("placement points", "welch",
@@ -41,7 +41,7 @@ METRICS: dict[str, tuple[str, str, Callable]] = {
 TESTS = {
     "welch": "Welch's t-test on per-game means (mean score per player, rounds, floor tiles, points)",
     "two-proportion": "two-proportion z-test on shares of games (start player's win share, "
-                      "shared victories; a shared victory counts as its share)",
+                      "a victory of several seats counting as its share; games with several winners)",
 }
 
 

@@ -75,7 +75,7 @@ def draw_comparison(comparison: dict, runs) -> bytes:
     low, high = wins_axes.get_ylim()
     wins_axes.set_ylim(low, high + (high - low) * 0.25)  # room for the legend above the points
     figure.supxlabel("Boxes: quartiles, line: median, \u25c7: mean, whiskers: 5th to 95th percentile. "
-                     "Win shares split shared victories; bars: Wilson 95% intervals.", fontsize=8)
+                     "Win shares split a victory of several seats; bars: Wilson 95% intervals.", fontsize=8)
     figure.suptitle(f"{comparison['games']} games per variant, {players} players, "
                     f"bots {bots_in_words(comparison)}, seed {comparison['seed']}")
     buffer = io.BytesIO()

@@ -20,13 +20,21 @@ def summary_lines(summary: dict) -> list[str]:
         f"{start['fair_share']:.1%}: {signed_points(start['advantage'])} percentage points "
         f"(95% interval {signed_points(start['advantage_low'])} to {signed_points(start['advantage_high'])})",
         f"rounds per game: mean {summary['mean_rounds']:.2f}, median {number(rounds['median'])}, "
-        f"sd {rounds['stdev']:.2f}, min {summary['min_rounds']}, max {summary['max_rounds']}; "
-        f"shared victories: {summary['shared_victories']}",
+        f"sd {rounds['stdev']:.2f}, min {summary['min_rounds']}, max {summary['max_rounds']}",
+        winning_sets_in_words(summary["winning_sets"]),
         f"floor tiles per round, per player: {summary['floor_tiles_per_round']:.2f}",
         f"points per player and game, every seat: placements {points['placements']:.2f}, bonuses "
         f"{points['bonuses']:.2f}" + (f" ({labels})" if labels else "") +
         f", penalties {points['penalties']:.2f}, spared by the zero floor {points['penalties_waived']:.2f}",
     ]
+
+
+def winning_sets_in_words(winning_sets: list[dict]) -> str:
+    """The games each set of winners won, as the rules named them: "seat 0 940, seats 0+1 60"."""
+    parts = [(f"seat {entry['seats'][0]}" if len(entry["seats"]) == 1
+              else "seats " + "+".join(str(seat) for seat in entry["seats"])) + f" {entry['games']}"
+             for entry in winning_sets]
+    return "games won, by the winners the rules named: " + (", ".join(parts) or "none")
 
 
 def number(value: float) -> str:
@@ -68,7 +76,7 @@ def table_rows(comparison: dict) -> list[tuple[str, list[tuple[str, bool]]]]:
         row("start player wins", value("start_player_win_share", ".1%"), "start_player_win_share"),
         row("  95% interval", lambda e: f"{e['summary']['start_player']['win_share_low'] * 100:.1f}-"
                                         f"{e['summary']['start_player']['win_share_high'] * 100:.1f}"),
-        row("shared victories", value("shared_victories", ".1%"), "shared_victories"),
+        row("several winners", value("shared_victories", ".1%"), "shared_victories"),
         row("floor tiles/round", value("floor_tiles_per_round", ".2f"), "floor_tiles_per_round"),
         row("placement points", value("placements", ".2f"), "placements"),
         row("bonus points", value("bonuses", ".2f"), "bonuses"),

@@ -106,7 +106,8 @@ class Simulation:
     def summary(self) -> dict:
         """Everything ``azul simulate --json`` prints: scores, win shares with their
         intervals, the start player's advantage, rounds, floor tiles and where the
-        points came from, per seat and overall (a shared victory is split).
+        points came from, per seat and overall (a victory of several seats is split), and
+        the sets of seats that won as the rules named them (a tie, a team).
         Floats are rounded to 4 decimals so equal runs print equal text."""
         games = len(self.results)
         players = self.players
@@ -145,6 +146,7 @@ class Simulation:
             "min_rounds": min(rounds) if rounds else 0,
             "max_rounds": max(rounds) if rounds else 0,
             "shared_victories": sum(1 for r in self.results if len(r.winners) > 1),
+            "winning_sets": _winning_sets(self.results),
             "seats": seats,
             "record_dir": self.record_dir,
             "confidence": CONFIDENCE,
@@ -175,8 +177,21 @@ class Simulation:
 
 
 def _win_shares(results, seat_of) -> float:
-    """Games won by the seat ``seat_of(result)`` names, a shared victory counting as its share."""
+    """Games won by the seat ``seat_of(result)`` names, a victory of several seats counting
+    as its share."""
     return sum(1 / len(r.winners) for r in results if seat_of(r) in r.winners)
+
+
+def _winning_sets(results) -> list[dict]:
+    """How many games each set of seats won, as the variant's ``azul_winners`` named it: the
+    lab can't tell a tie shared from a team's victory, the sets show which it was. Smaller
+    sets first, then by seat."""
+    games: dict[tuple[int, ...], int] = {}
+    for result in results:
+        seats = tuple(sorted(result.winners))
+        games[seats] = games.get(seats, 0) + 1
+    return [{"seats": list(seats), "games": count}
+            for seats, count in sorted(games.items(), key=lambda item: (len(item[0]), item[0]))]
 
 
 def _points(boards) -> dict:

@@ -71,7 +71,8 @@ def normal_quantile(confidence: float = CONFIDENCE) -> float:
 def wilson_interval(successes: float, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
     """Wilson score interval of a proportion.
 
-    ``successes`` may be fractional (a shared victory counts as a share of a win).
+    ``successes`` may be fractional (a victory of several seats, a tie or a team, counts
+    as a share of a win).
     Unlike the textbook p +- z*sqrt(p(1-p)/n), it stays inside [0, 1] and does
     not shrink to a point when nothing (or everything) succeeded.
     """

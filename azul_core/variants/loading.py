@@ -415,6 +415,12 @@ class _Resolver:
         if self.problems:
             return None
         origins = {key: f"{file}:{line}" for key, (file, line, _col) in self.merged.origins.items()}
+        # Name and description are never inherited: a base's line is not where they came from.
+        inherited = " (a base's is not inherited)"
+        if self.own("name") is None:
+            origins["name"] = f"the file name of {_shown(self.path)}" + (inherited if "name" in origins else "")
+        if self.own("description") is None and "description" in origins:
+            origins["description"] = f"none in {_shown(self.path)}" + inherited
         for key in values:
             origins.setdefault(f"settings.{key}", f"default of plugin '{declared[key].owner}'")
         return Variant(name, description, self.path, tuple(players), plugins, settings, decide,
