@@ -30,7 +30,7 @@ def play(variant: str, bots: str, games: int) -> None:
     from azul_core.lab.simulate import simulate
     from azul_core.variants.loading import load_variant
 
-    rules = load_variant(variant).rules
+    rules = load_variant(variant)
     playouts = SEARCH_PLAYOUTS if bots == "mcts" else None
     simulate(rules, 2, 1, seed="warm-up", bots=bots, playouts=playouts)
     if games:
