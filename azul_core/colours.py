@@ -8,8 +8,9 @@ COLOURS = (BLUE, YELLOW, RED, BLACK, WHITE)
 LETTERS = "BYRKW"
 NAMES = ("blue", "yellow", "red", "black", "white")
 
-#: What a floor space holds when the start marker lies on it.
-MARKER = 5
+#: What a floor space holds when the start marker lies on it (not a kind of tile: kinds are
+#: 0-4 for the colours and 5 on for a variant's extra tiles, ``rules.ExtraTile``).
+MARKER = -1
 
 LETTER_OF = dict(zip(COLOURS, LETTERS))
 COLOUR_OF_LETTER = {letter: colour for colour, letter in enumerate(LETTERS)}

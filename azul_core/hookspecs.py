@@ -489,6 +489,52 @@ def azul_draft_allowed(source: int, colour: int, count: int, line: int, seat: in
 
 
 @hookspec(firstresult=True)
+def azul_draft_takes(tiles: Sequence[int], colour: int, source: int, seat: int, game: GameView,
+                     memory: Any, secret: Any, settings: Settings,
+                     answer: "Sequence[int] | None") -> Sequence[int]:
+    """Decide which tiles a draft of ``colour`` takes from a source.
+
+    ``tiles`` is the source's tile count per kind (the five colours, then the
+    variant's extra tiles, ``TableSetup.extra_tiles``); ``source`` 0 the
+    centre, 1 to N a factory. Return the count per kind the draft takes: all
+    of ``colour``, and of any other kind at most what lies there (the rest of
+    a factory goes to the centre, as always). The extra tiles taken lie on
+    the pattern line where ``azul_stands_in`` allows, and fall to the floor
+    otherwise. ``None``: no opinion; when no plugin answers, a draft takes
+    every tile of its colour and nothing else (at no cost). First result
+    wins.
+
+    Example, "a draft takes one wild tile (kind 5) along, if there is one"::
+
+        @hookimpl
+        def azul_draft_takes(tiles, colour):
+            takes = [tiles[kind] if kind == colour else 0 for kind in range(len(tiles))]
+            takes[5] = min(tiles[5], 1)
+            return takes
+    """
+
+
+@hookspec(firstresult=True)
+def azul_stands_in(kind: int, colour: int, row: int, seat: int, game: GameView, memory: Any,
+                   secret: Any, settings: Settings, answer: "bool | None") -> bool:
+    """Decide whether a tile of ``kind``, taken along with a draft of ``colour`` onto pattern
+    line ``row``, may lie on that line standing in for ``colour``.
+
+    Return ``True``: it counts as a tile of ``colour`` on the line (it fills
+    it as one, and is discarded with the line's other tiles when the line is
+    tiled: the wall takes a tile of the colour itself). ``False`` or no
+    answer: it falls to the floor. First result wins. A line always holds
+    at least one tile of its own colour.
+
+    Example, "wild tiles (kind 5) stand in for any colour"::
+
+        @hookimpl
+        def azul_stands_in(kind):
+            return kind == 5
+    """
+
+
+@hookspec(firstresult=True)
 def azul_wall_spaces(wall: Wall, row: int, colour: int, seat: int, game: GameView,
                      memory: Any, secret: Any, settings: Settings,
                      answer: "Sequence[int] | None") -> Sequence[int]:
@@ -643,6 +689,8 @@ EXCLUSIVE_RULES = {"wall": ("azul_wall_spaces", "azul_wall_choice")}
 SITUATION_HOOKS = {
     "azul_first_player": ("players", "rng"),
     "azul_draft_allowed": ("source", "colour", "count", "line"),
+    "azul_draft_takes": ("tiles", "colour", "source"),
+    "azul_stands_in": ("kind", "colour", "row"),
     "azul_wall_spaces": ("wall", "row", "colour"),
     "azul_line_accepts": ("row", "line_colour", "line_count", "capacity", "wall_row", "colour"),
     "azul_placement_score": ("wall", "row", "column"),
@@ -660,6 +708,8 @@ OPTIONAL_ARGUMENTS = {"azul_game_over": ("lines", "supply")}
 #: plugin that asks for it.
 CONTEXT_ARGUMENTS = {
     "azul_draft_allowed": ("seat", "game", "memory", "secret"),
+    "azul_draft_takes": ("seat", "game", "memory", "secret"),
+    "azul_stands_in": ("seat", "game", "memory", "secret"),
     "azul_wall_spaces": ("seat", "game", "memory", "secret"),
     "azul_placement_score": ("seat", "game", "memory", "secret"),
     "azul_floor_penalty": ("seat", "game", "memory", "secret"),

@@ -1,7 +1,8 @@
 """The value types and sizes a rule plugin works with.
 
 Part of the public plugin API: ``TableSetup`` (the answer of
-``azul_game_setup``), ``MarkerRule`` (the answer of ``azul_marker_rule``),
+``azul_game_setup``, with ``ExtraTile`` for a kind of tile beyond the five
+colours), ``MarkerRule`` (the answer of ``azul_marker_rule``),
 ``Move`` and ``Outcome`` (the moves a plugin adds and what they do) and the
 fixed board sizes. The variant resolved for play, ``Rules``, lives in the
 engine (``azul_core.engine.rulebook``).
@@ -16,13 +17,64 @@ PATTERN_LINES = 5
 WALL_SIZE = 5
 
 
+#: The colours' letters and names (as ``azul_core.colours``; kept here so the plugin API's
+#: value types depend on nothing else).
+_COLOUR_LETTERS = "BYRKW"
+_COLOUR_NAMES = ("blue", "yellow", "red", "black", "white")
+
+
+@dataclass(frozen=True)
+class ExtraTile:
+    """A kind of tile beyond the five colours, such as a wild tile (``TableSetup.extra_tiles``).
+
+    ``letter``: one upper-case letter, not a colour's (B Y R K W) nor M (the
+    marker), that the game records and the boards show; ``name``: the word
+    for it ("wild"); ``count``: how many the game has; ``look``: its colour
+    on the page and at the terminal, as ``#rrggbb``. Such a tile is drafted
+    only with a colour (``azul_draft_takes`` says how many come along), lies
+    on a pattern line only where ``azul_stands_in`` lets it stand in for the
+    line's colour, and otherwise falls to the floor; it never goes to the
+    wall (the wall takes a tile of the line's own colour).
+    """
+
+    letter: str
+    name: str
+    count: int
+    look: str = "#c9a227"
+
+
 @dataclass(frozen=True)
 class TableSetup:
-    """What is laid out for a given number of players."""
+    """What is laid out for a given number of players.
+
+    ``colour_counts``: the tiles of each colour, blue to white, when they
+    differ (``None``: ``tiles_per_colour`` of each). ``extra_tiles``: kinds of
+    tile beyond the five colours (``ExtraTile``), at most three. The kinds
+    of tile are numbered 0-4 for the colours, then 5, 6, 7 for the extra
+    tiles in this order: the per-kind counts of the game (factories, centre,
+    bag, lid) have that many entries.
+    """
 
     factories: int
     tiles_per_factory: int = 4
     tiles_per_colour: int = 20
+    colour_counts: tuple[int, ...] | None = None
+    extra_tiles: tuple[ExtraTile, ...] = ()
+
+    @property
+    def kind_counts(self) -> tuple[int, ...]:
+        """How many tiles of each kind the game has: the colours, then the extra tiles."""
+        colours = self.colour_counts if self.colour_counts is not None else (self.tiles_per_colour,) * 5
+        return tuple(colours) + tuple(extra.count for extra in self.extra_tiles)
+
+    @property
+    def kind_letters(self) -> str:
+        """Each kind's letter: ``BYRKW`` then the extra tiles' (``BYRKWJ``)."""
+        return _COLOUR_LETTERS + "".join(extra.letter for extra in self.extra_tiles)
+
+    @property
+    def kind_names(self) -> tuple[str, ...]:
+        return _COLOUR_NAMES + tuple(extra.name for extra in self.extra_tiles)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Iterable, Mapping, Sequence
 
-from azul_core.colours import COLOUR_OF_LETTER, COLOURS, LETTERS, MARKER, NAMES
+from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
 from azul_core.engine.notation import parse_decision
 from azul_core.engine.plugins import LoadedPlugin, ask_all, load_plugin, register_plugins
 from azul_core.engine.rulebook import Rules
@@ -123,18 +123,19 @@ def _rules_with(base: Variant, extra: list, overrides: dict, decide: dict) -> Ru
 # ------------------------------------------------------------------ letters
 
 
-def _colour(letter: str) -> int:
-    try:
-        return COLOUR_OF_LETTER[letter.upper()]
-    except KeyError:
-        raise ValueError(f"'{letter}' is not a tile letter (use {' '.join(LETTERS)})") from None
+def _colour(letter: str, kind_letters: str = LETTERS) -> int:
+    index = kind_letters.find(letter.upper()) if len(letter) == 1 else -1
+    if index < 0:
+        raise ValueError(f"'{letter}' is not a tile letter (use {' '.join(kind_letters)})")
+    return index
 
 
-def counts_of(text: str) -> list[int]:
-    """Colour counts of a string of letters: ``counts_of("BBW") == [2, 0, 0, 0, 1]``."""
-    counts = [0] * len(COLOURS)
+def counts_of(text: str, kind_letters: str = LETTERS) -> list[int]:
+    """Tile counts of a string of letters: ``counts_of("BBW") == [2, 0, 0, 0, 1]``;
+    ``kind_letters`` (``game.table.kind_letters``) for a variant with extra tiles."""
+    counts = [0] * len(kind_letters)
     for letter in text.replace(" ", ""):
-        counts[_colour(letter)] += 1
+        counts[_colour(letter, kind_letters)] += 1
     return counts
 
 
@@ -183,18 +184,19 @@ def wall_text(state: GameState, seat: int) -> str:
 
 
 def _take_from_bag(state: GameState, counts: Sequence[int], what: str) -> None:
-    for colour in COLOURS:
-        if state.bag.count(colour) < counts[colour]:
-            raise ValueError(f"{what}: needs {counts[colour]} {NAMES[colour]} tiles, "
+    names = state.table.kind_names
+    for colour, count in enumerate(counts):
+        if state.bag.count(colour) < count:
+            raise ValueError(f"{what}: needs {count} {names[colour]} tiles, "
                              f"the bag has {state.bag.count(colour)}")
-    for colour in COLOURS:
-        for _ in range(counts[colour]):
+    for colour, count in enumerate(counts):
+        for _ in range(count):
             state.bag.remove(colour)
 
 
 def _return_to_bag(state: GameState, counts: Sequence[int]) -> None:
-    for colour in COLOURS:
-        state.bag.extend([colour] * counts[colour])
+    for colour, count in enumerate(counts):
+        state.bag.extend([colour] * count)
 
 
 # ------------------------------------------------------------------ board setters
@@ -260,13 +262,16 @@ def set_lines(state: GameState, seat: int, lines: Mapping[int, str]) -> None:
     {3: 'RR'}
     """
     board = state.players[seat]
+    kind_letters = state.table.kind_letters
     for number, text in lines.items():
         row = number - 1
         if not 0 <= row < PATTERN_LINES:
             raise ValueError(f"there is no pattern line {number}")
-        text = text.replace(" ", "")
-        if len(set(text.upper())) > 1:
-            raise ValueError(f"pattern line {number} holds one colour, not '{text}'")
+        text = text.replace(" ", "").upper()
+        stand_ins = tuple(_colour(letter, kind_letters) for letter in text if letter not in LETTERS)
+        if len(set(letter for letter in text if letter in LETTERS)) > 1 or (text and text[0] not in LETTERS):
+            raise ValueError(f"pattern line {number} holds one colour (its first letter), and "
+                             f"extra tiles standing in for it, not '{text}'")
         capacity = state.rules.capacity[row]
         if len(text) > capacity:
             raise ValueError(f"pattern line {number} holds {capacity} tiles, not {len(text)}")
@@ -274,18 +279,20 @@ def set_lines(state: GameState, seat: int, lines: Mapping[int, str]) -> None:
             raise ValueError(f"pattern line {number}: wall row {number} already has "
                              f"{NAMES[_colour(text[0])]}")
         if board.line_count[row]:
-            _return_to_bag(state, counts_of(LETTERS[board.line_colour[row]] * board.line_count[row]))
-            board.line_count[row], board.line_colour[row] = 0, -1
-        _take_from_bag(state, counts_of(text), f"set_lines line {number}")
+            _return_to_bag(state, counts_of(lines_of(state, seat)[number], kind_letters))
+            board.line_count[row], board.line_colour[row], board.line_extra[row] = 0, -1, ()
+        _take_from_bag(state, counts_of(text, kind_letters), f"set_lines line {number}")
         if text:
             board.line_colour[row], board.line_count[row] = _colour(text[0]), len(text)
+            board.line_extra[row] = stand_ins
     _refresh_accept(state, board)
 
 
 def lines_of(state: GameState, seat: int) -> dict[int, str]:
     """The pattern lines of ``seat`` that hold tiles, by number: ``{3: "RR"}``."""
-    board = state.players[seat]
-    return {row + 1: LETTERS[board.line_colour[row]] * board.line_count[row]
+    board, kind_letters = state.players[seat], state.table.kind_letters
+    return {row + 1: LETTERS[board.line_colour[row]] * (board.line_count[row] - len(board.line_extra[row]))
+            + "".join(kind_letters[kind] for kind in board.line_extra[row])
             for row in range(PATTERN_LINES) if board.line_count[row]}
 
 
@@ -302,10 +309,12 @@ def set_floor(state: GameState, seat: int, text: str) -> None:
     text = text.replace(" ", "")
     if len(text) > state.rules.floor_spaces:
         raise ValueError(f"the floor has {state.rules.floor_spaces} spaces, not {len(text)}")
-    _return_to_bag(state, [board.floor.count(c) for c in COLOURS])
+    kind_letters = state.table.kind_letters
+    _return_to_bag(state, [board.floor.count(c) for c in range(state.kinds)])
     tiles = "".join(letter for letter in text if letter.upper() != MARKER_LETTER)
-    _take_from_bag(state, counts_of(tiles), "set_floor")
-    board.floor = [MARKER if letter.upper() == MARKER_LETTER else _colour(letter) for letter in text]
+    _take_from_bag(state, counts_of(tiles, kind_letters), "set_floor")
+    board.floor = [MARKER if letter.upper() == MARKER_LETTER else _colour(letter, kind_letters)
+                   for letter in text]
     if MARKER in board.floor:
         state.marker_in_centre = False
         state.marker_holder = seat
@@ -313,7 +322,8 @@ def set_floor(state: GameState, seat: int, text: str) -> None:
 
 def floor_of(state: GameState, seat: int) -> str:
     """The floor of ``seat`` as letters, ``M`` for the marker."""
-    return "".join(MARKER_LETTER if tile == MARKER else LETTERS[tile] for tile in state.players[seat].floor)
+    kind_letters = state.table.kind_letters
+    return "".join(MARKER_LETTER if tile == MARKER else kind_letters[tile] for tile in state.players[seat].floor)
 
 
 def set_bag(state: GameState, bag: str = "", lid: str = "") -> None:
@@ -321,8 +331,8 @@ def set_bag(state: GameState, bag: str = "", lid: str = "") -> None:
 
     The tiles not named leave the game, so ``tile_counts()`` no longer adds up to 100.
     """
-    state.bag = [_colour(letter) for letter in bag.replace(" ", "")]
-    state.lid = counts_of(lid)
+    state.bag = [_colour(letter, state.table.kind_letters) for letter in bag.replace(" ", "")]
+    state.lid = counts_of(lid, state.table.kind_letters)
 
 
 # ------------------------------------------------------------------ the table
@@ -335,9 +345,9 @@ def deal(state: GameState, factories: Sequence[str]) -> None:
     been drawn (``IllegalDecision`` otherwise): the tiles must be in the bag
     and every factory gets 4 while tiles remain.
     """
-    counts = [counts_of(text) for text in factories]
+    counts = [counts_of(text, state.table.kind_letters) for text in factories]
     missing = len(state.sources) - 1 - len(counts)
-    state.deal_tiles(counts + [[0] * len(COLOURS) for _ in range(missing)])
+    state.deal_tiles(counts + [[0] * state.kinds for _ in range(missing)])
 
 
 def set_table(state: GameState, factories: Sequence[str] = (), centre: str = "",
@@ -354,10 +364,11 @@ def set_table(state: GameState, factories: Sequence[str] = (), centre: str = "",
         raise ValueError(f"a table is laid for drafting, not during the {state.phase} phase")
     if len(factories) > len(state.sources) - 1:
         raise ValueError(f"{len(factories)} factories given, the table has {len(state.sources) - 1}")
-    _return_to_bag(state, [sum(source[c] for source in state.sources) for c in COLOURS])
-    laid = [counts_of(centre)] + [counts_of(text) for text in factories]
-    laid += [[0] * len(COLOURS) for _ in range(len(state.sources) - len(laid))]
-    _take_from_bag(state, [sum(source[c] for source in laid) for c in COLOURS], "set_table")
+    kinds, kind_letters = range(state.kinds), state.table.kind_letters
+    _return_to_bag(state, [sum(source[c] for source in state.sources) for c in kinds])
+    laid = [counts_of(centre, kind_letters)] + [counts_of(text, kind_letters) for text in factories]
+    laid += [[0] * state.kinds for _ in range(len(state.sources) - len(laid))]
+    _take_from_bag(state, [sum(source[c] for source in laid) for c in kinds], "set_table")
     total = sum(map(sum, laid))
     if not total:
         raise ValueError("set_table needs at least one tile on the table")
@@ -447,11 +458,13 @@ def table_of(state: GameState) -> dict[str, Any]:
     >>> table_of(game)["factories"][:2], table_of(game)["centre"]
     (['BBRR', ''], 'K')
     """
+    kind_letters = state.table.kind_letters
+
     def text(counts):
-        return "".join(LETTERS[c] * counts[c] for c in COLOURS)
+        return "".join(kind_letters[c] * count for c, count in enumerate(counts))
     return {"factories": [text(source) for source in state.sources[1:]],
             "centre": text(state.sources[0]), "marker_in_centre": state.marker_in_centre,
-            "bag": text([state.bag.count(c) for c in COLOURS]), "lid": text(state.lid),
+            "bag": text([state.bag.count(c) for c in range(state.kinds)]), "lid": text(state.lid),
             "out": text(state.removed)}
 
 

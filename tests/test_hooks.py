@@ -8,6 +8,7 @@ docstring, and when docs/plugins.md no longer matches the hook specifications.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
 from pathlib import Path
@@ -19,9 +20,10 @@ from azul_core.colours import BLACK, BLUE, RED, YELLOW
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import CHOOSE, DRAFT, PLACE, IllegalDecision
 from azul_core.players.registry import available_bots, make_bot
-from azul_core.rules import MarkerRule, Move, Outcome, TableSetup
+from azul_core.rules import ExtraTile, MarkerRule, Move, Outcome, TableSetup
 from azul_core.settings import Setting
-from azul_core.testing import floor_of, lines_of, new_game, play, play_out, run_round, scores, set_lines, set_table
+from azul_core.testing import (floor_of, lines_of, new_game, play, play_out, run_round, scores, set_lines,
+                               set_table, table_of)
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "plugins.md"
 
@@ -247,7 +249,7 @@ def test_hook_azul_discard_pile():
     assert standard.lid[BLACK] == 1 and standard.lid[RED] == 1
     assert game.lid[RED] == 0 and game.removed[RED] == 1
     assert game.tile_counts() == standard.tile_counts() == [20] * 5
-    assert game.rules.discard == {"floor": "bag", "overflow": "lid", "line": "out"}
+    assert game.rules.discard == {"floor": "bag", "overflow": "lid", "line": "out", "leftover": "lid"}
 
 
 def test_hook_azul_first_player():
@@ -653,6 +655,81 @@ def test_situation_hooks_read_memory_and_the_seats_own_secret():
     standard = play_out(new_game(), seed=4)
     assert all(("goal", 1) in board.bonuses for board in game.players)
     assert game.scores() == [score + 1 for score in standard.scores()]
+
+
+
+class WildTiles:
+    """Six wild tiles (letter J, kind 5); a draft takes one along; they stand in on lines."""
+
+    @hookimpl
+    def azul_game_setup(self, answer):
+        return dataclasses.replace(answer, extra_tiles=(ExtraTile("J", "wild", 6),))
+
+    @hookimpl
+    def azul_draft_takes(self, tiles, colour):
+        takes = [count if kind == colour else 0 for kind, count in enumerate(tiles)]
+        takes[5] = min(tiles[5], 1)
+        return takes
+
+    @hookimpl
+    def azul_stands_in(self, kind):
+        return kind == 5
+
+
+def test_hook_azul_draft_takes():
+    class NoStandIns(WildTiles):
+        azul_stands_in = None
+
+    game = new_game(plugins=[NoStandIns()])
+    assert game.table.kind_letters == "BYRKWJ" and game.tile_counts() == [20] * 5 + [6]
+    set_table(game, ["RRJJ", "BYKW"])
+    play(game, ["1R3"])                          # two red and one wild; the other wild to the centre
+    assert lines_of(game, 0) == {3: "RR"} and floor_of(game, 0) == "J"
+    assert table_of(game)["centre"] == "J"
+    class OnlyTiles:
+        azul_game_setup = WildTiles.azul_game_setup
+
+    standard = new_game(plugins=[OnlyTiles()])
+    set_table(standard, ["RRJJ", "BYKW"])
+    play(standard, ["1R3"])                      # no azul_draft_takes: only the colour
+    assert lines_of(standard, 0) == {3: "RR"} and floor_of(standard, 0) == ""
+    assert table_of(standard)["centre"] == "JJ"
+
+    class Greedy(WildTiles):
+        @hookimpl
+        def azul_draft_takes(self, tiles):
+            return list(tiles)                     # every tile of the source
+
+        azul_stands_in = None
+
+    game = new_game(plugins=[Greedy()])
+    set_table(game, ["RRJJ", "BYKW"])
+    play(game, ["1R3"])                          # every tile of the factory: two wild to the floor
+    assert floor_of(game, 0) == "JJ" and game.tile_counts() == [20] * 5 + [6]
+
+    class Short(WildTiles):
+        @hookimpl
+        def azul_draft_takes(self, tiles, colour):
+            return [0] * len(tiles)
+
+    game = new_game(plugins=[Short()])
+    set_table(game, ["RRJJ"])
+    with pytest.raises(PluginError, match="a draft takes every tile of its colour"):
+        play(game, ["1R3"])
+    assert table_of(game)["factories"][0] == "RRJJ"   # nothing changed
+
+
+def test_hook_azul_stands_in():
+    game = new_game(plugins=[WildTiles()])
+    set_table(game, ["RRJJ", "RJBB", "KKYW"])
+    play(game, ["1R3"])                          # RR + one wild standing in: line 3 is full
+    assert lines_of(game, 0) == {3: "RRJ"} and floor_of(game, 0) == ""
+    play(game, ["2R1"])                          # seat 1: R + J onto line 1, room for one
+    assert lines_of(game, 1) == {1: "R"} and floor_of(game, 1) == "J"
+    run_round(game, seed=3)
+    # Tiled: the wall took a red tile; the wild tile went to the lid with the line's other red.
+    assert game.players[0].wall[2].count(2) == 1
+    assert game.tile_counts() == [20] * 5 + [6]
 
 
 def test_every_hook_has_its_own_test():

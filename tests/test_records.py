@@ -410,7 +410,7 @@ def test_grey_wall_placement_in_a_column_holding_the_colour():
     ('{"format": "azul-record/1", "variant": "standard", "players": ["a"], "rounds": [1]}',
      "round 1: a round is an object"),
     ('{"format": "azul-record/1", "variant": "standard", "players": ["a"], '
-     '"rounds": [{"factories": ["BBXR"]}]}', "round 1, factory 1: 'X' is not a colour letter"),
+     '"rounds": [{"factories": ["BBxR"]}]}', "round 1, factory 1: 'x' is not a tile letter"),
     ('{"format": "azul-record/1", "variant": "standard", "players": ["a"], '
      '"rounds": [{"factories": "BBYR"}]}', "'factories' must be a list"),
     ('{"format": "azul-record/1", "variant": "standard", "players": ["a"], '

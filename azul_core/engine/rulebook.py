@@ -7,6 +7,7 @@ attributes; nothing here calls pluggy while a game runs.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, Callable, Sequence
 
 import pluggy
@@ -15,7 +16,7 @@ from azul_core import hookspecs
 from azul_core.colours import COLOURS, NAMES, colour_set
 from azul_core.engine.moves import PluginHooks
 from azul_core.engine.plugins import PluginError, ask_all, ask_first, compile_hook, implementations
-from azul_core.rules import WALL_SIZE, MarkerRule, TableSetup
+from azul_core.rules import WALL_SIZE, ExtraTile, MarkerRule, TableSetup
 from azul_core.settings import Settings
 
 
@@ -37,6 +38,19 @@ def _check_wall_spaces(result, wall, row, colour):
             return f"column {column!r} is off the wall (0 to {WALL_SIZE - 1})"
         if cells[column] is not None:
             return f"wall space ({row + 1},{column + 1}) is already taken"
+    return None
+
+
+def _check_takes(result, tiles, colour, source):
+    if result.__class__ is not tuple and result.__class__ is not list:
+        return "expected a count per kind of tile (a list)"
+    if len(result) != len(tiles):
+        return f"expected {len(tiles)} counts, one per kind of tile"
+    for kind, (taken, there) in enumerate(zip(result, tiles)):
+        if taken.__class__ is not int or not 0 <= taken <= there:
+            return f"takes {taken!r} of kind {kind}, where the source holds {there}"
+    if result[colour] != tiles[colour]:
+        return "a draft takes every tile of its colour"
     return None
 
 
@@ -137,6 +151,8 @@ SUSPECT = {
 CHECKS: dict[str, Callable[..., str | None]] = {
     "azul_first_player": _check_seat,
     "azul_draft_allowed": _check_bool,
+    "azul_draft_takes": _check_takes,
+    "azul_stands_in": _check_bool,
     "azul_wall_spaces": _check_wall_spaces,
     "azul_line_accepts": _check_line_accepts,
     "azul_placement_score": _check_points,
@@ -153,7 +169,32 @@ def _table_problem(table: TableSetup) -> str | None:
             return f"{name} must be a whole number, not {_short(value)}"
         if not 0 <= value <= MAX_TABLE_TILES:
             return f"{name} {value} is out of range (0 to {MAX_TABLE_TILES})"
+    counts = table.colour_counts
+    if counts is not None and (counts.__class__ is not tuple or len(counts) != 5 or any(
+            c.__class__ is not int or not 0 <= c <= MAX_TABLE_TILES for c in counts)):
+        return f"colour_counts must be a tuple of 5 whole numbers from 0 to {MAX_TABLE_TILES}"
+    extras = table.extra_tiles
+    if extras.__class__ is not tuple or len(extras) > MAX_EXTRA_KINDS:
+        return f"extra_tiles must be a tuple of at most {MAX_EXTRA_KINDS} ExtraTile"
+    letters = set("BYRKWM")
+    for extra in extras:
+        if not isinstance(extra, ExtraTile):
+            return f"extra_tiles holds {_short(extra)}, not an ExtraTile"
+        if extra.letter.__class__ is not str or not re.fullmatch("[A-Z]", extra.letter) or extra.letter in letters:
+            return (f"extra tile letter {extra.letter!r} must be one upper-case letter that is not "
+                    "B, Y, R, K, W, M or another extra tile's")
+        letters.add(extra.letter)
+        if extra.name.__class__ is not str or not re.fullmatch("[a-z][a-z -]{0,19}", extra.name):
+            return f"extra tile name {extra.name!r} must be a lower-case word (at most 20 letters)"
+        if extra.count.__class__ is not int or not 0 <= extra.count <= MAX_TABLE_TILES:
+            return f"extra tile count {extra.count!r} is out of range (0 to {MAX_TABLE_TILES})"
+        if extra.look.__class__ is not str or not re.fullmatch("#[0-9a-fA-F]{6}", extra.look):
+            return f"extra tile look {extra.look!r} must be a colour written #rrggbb"
     return None
+
+
+#: The most kinds of tile a variant may add to the five colours.
+MAX_EXTRA_KINDS = 3
 
 
 #: The answer each setup hook must give: a type, or the words it may be.
@@ -167,9 +208,10 @@ SETUP_ANSWERS: dict[str, type | tuple[str, ...]] = {
 
 #: Situation hooks a variant may leave unanswered: the core's answer is then
 #: "seat 0 starts" and "every draft the other rules allow is legal", at no cost.
-UNANSWERED_HOOKS = frozenset({"azul_first_player", "azul_draft_allowed"})
+UNANSWERED_HOOKS = frozenset({"azul_first_player", "azul_draft_allowed", "azul_draft_takes",
+                              "azul_stands_in"})
 
-DISCARD_REASONS = ("floor", "overflow", "line")
+DISCARD_REASONS = ("floor", "overflow", "line", "leftover")
 DISCARD_PILES = ("lid", "bag", "out")
 MAX_LINE_CAPACITY = 20
 
@@ -227,6 +269,7 @@ class Rules:
         self.floor_pile = self.discard["floor"]
         self.overflow_pile = self.discard["overflow"]
         self.line_pile = self.discard["line"]
+        self.leftover_pile = self.discard["leftover"]
 
         compiled: dict[str, Any] = {}  # hook -> its compiled function (None: unanswered)
         #: per situation hook, the plugins whose answer depends on the game (they ask for
@@ -266,6 +309,10 @@ class Rules:
         self.first_player: Callable[..., Any] | None = compiled["azul_first_player"]
         #: whether a draft is legal, or ``None`` when no plugin restricts drafts (the fast path)
         self.draft_allowed: Callable[..., Any] | None = compiled["azul_draft_allowed"]
+        #: which tiles a draft takes, or ``None`` (every tile of its colour: the fast path)
+        self.draft_takes: Callable[..., Any] | None = compiled["azul_draft_takes"]
+        #: whether an extra tile taken with a draft may lie on its line (``None``: never)
+        self.stands_in: Callable[..., Any] | None = compiled["azul_stands_in"]
         self._line_accepts: Callable[..., Any] = compiled["azul_line_accepts"]
         #: every plugin's end-of-game bonuses for one wall, as (label, points) pairs
         self.end_bonuses: Callable[..., Any] = compiled["azul_end_bonuses"]
@@ -280,7 +327,8 @@ class Rules:
         self.remembers: bool = self.plugin_hooks.remembers
         self.deals_secrets: bool = self.plugin_hooks.deals_secrets
         #: a draft asks plugins something beyond the compiled rules (memory, follow-up moves)
-        self.draft_asks_plugins: bool = self.offers_moves or bool(self.plugin_hooks.by_hook["azul_after_draft"])
+        self.draft_asks_plugins: bool = (self.offers_moves or bool(self.plugin_hooks.by_hook["azul_after_draft"])
+                                         or self.draft_takes is not None)
         for hook in hookspecs.PER_PLUGIN_HOOKS:
             impls = self.plugin_hooks.by_hook[hook]
             if impls:

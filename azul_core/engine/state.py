@@ -63,7 +63,7 @@ class IllegalDecision(Exception):
 class PlayerBoard:
     """One player's pattern lines, wall, floor and score, plus score accounting."""
 
-    __slots__ = ("line_colour", "line_count", "accept", "accept_key", "wall", "wall_rows", "floor",
+    __slots__ = ("line_colour", "line_count", "line_extra", "accept", "accept_key", "wall", "wall_rows", "floor",
                  "score", "placement_points", "penalty_points", "bonuses", "floor_tiles", "closed")
 
     def __init__(self, rules: Rules | None = None):
@@ -71,6 +71,8 @@ class PlayerBoard:
             return
         self.line_colour = [-1] * PATTERN_LINES
         self.line_count = [0] * PATTERN_LINES
+        #: per line, the kinds of the extra tiles standing in for its colour (in line_count too)
+        self.line_extra: list[tuple[int, ...]] = [()] * PATTERN_LINES
         # Read-only: rows of the wall are tuples, so a plugin handed it can't change it, and
         # clone() shares it; _place builds the changed row and the outer tuple anew.
         self.wall: Wall = (_EMPTY_ROW,) * WALL_SIZE
@@ -94,6 +96,7 @@ class PlayerBoard:
         other = PlayerBoard()
         other.line_colour = self.line_colour[:]
         other.line_count = self.line_count[:]
+        other.line_extra = self.line_extra[:]
         other.accept = self.accept[:]
         other.accept_key = self.accept_key
         other.wall = self.wall
@@ -130,7 +133,7 @@ class GameState:
     __slots__ = ("rules", "table", "players", "bag", "lid", "sources", "tiles_on_table",
                  "colour_sources", "marker_in_centre", "marker_holder", "first_player", "current",
                  "round", "phase", "pending", "placing", "winners", "round_scores", "removed",
-                 "memory", "secrets", "choices", "idle")
+                 "memory", "secrets", "choices", "idle", "kinds")
 
     def __init__(self, rules: Rules | None = None, players: int = 2, first_player: int = 0):
         if rules is None:  # clone() fills every slot
@@ -141,12 +144,15 @@ class GameState:
         self.rules = rules
         self.table = rules.table(players)
         self.players = [PlayerBoard(rules) for _ in range(players)]
-        self.bag = [c for c in COLOURS for _ in range(self.table.tiles_per_colour)]
-        self.lid = [0] * len(COLOURS)
-        self.sources = [[0] * len(COLOURS) for _ in range(self.table.factories + 1)]
+        counts = self.table.kind_counts
+        #: how many kinds of tile: the five colours and the variant's extra tiles
+        self.kinds = kinds = len(counts)
+        self.bag = [kind for kind, count in enumerate(counts) for _ in range(count)]
+        self.lid = [0] * kinds
+        self.sources = [[0] * kinds for _ in range(self.table.factories + 1)]
         self.tiles_on_table = 0
         # colour_sources[c]: how many sources (factories and centre) hold colour c.
-        self.colour_sources = [0] * len(COLOURS)
+        self.colour_sources = [0] * kinds
         self.marker_in_centre = True
         self.marker_holder: int | None = None
         self.first_player = first_player
@@ -158,7 +164,7 @@ class GameState:
         self.winners: list[int] = []
         self.round_scores: list[tuple[int, ...]] = []
         #: per colour, the tiles discarded out of the game (``azul_discard_pile`` "out")
-        self.removed = [0] * len(COLOURS)
+        self.removed = [0] * kinds
         #: each plugin's memory, by plugin name (replaced, never changed in place)
         self.memory: dict = rules.plugin_hooks.initial_memory(players) if rules.remembers else {}
         #: each plugin's secrets, a value per seat; dealt with the first deal (``deal_secrets``)
@@ -212,6 +218,7 @@ class GameState:
         other.secrets = self.secrets
         other.choices = self.choices
         other.idle = self.idle
+        other.kinds = self.kinds
         return other
 
     def for_seat(self, seat: int | None) -> "GameState":
@@ -239,14 +246,17 @@ class GameState:
         self.secrets = dict(secrets)
 
     def tile_counts(self) -> list[int]:
-        """How many tiles of each colour are anywhere in the game, those out of it included
-        (the invariant)."""
+        """How many tiles of each kind (colour, then extra tiles) are anywhere in the game,
+        those out of it included (the invariant: ``table.kind_counts``)."""
         counts = [self.bag.count(c) + self.lid[c] + self.removed[c] + sum(s[c] for s in self.sources)
-                  for c in COLOURS]
+                  for c in range(self.kinds)]
         for board in self.players:
             for row in range(PATTERN_LINES):
                 if board.line_count[row]:
-                    counts[board.line_colour[row]] += board.line_count[row]
+                    extra = board.line_extra[row]
+                    counts[board.line_colour[row]] += board.line_count[row] - len(extra)
+                    for kind in extra:
+                        counts[kind] += 1
             for wall_row in board.wall:
                 for cell in wall_row:
                     if cell is not None:
@@ -297,34 +307,40 @@ class GameState:
         """Lay the given tiles (colour counts per factory), checking they could have been drawn."""
         if self.phase != DEAL:
             raise IllegalDecision("the factories are filled only at the start of a round")
-        bag = [self.bag.count(c) for c in COLOURS]
-        problem = fill_problem(bag, self.lid, factories, len(self.sources) - 1, self.table.tiles_per_factory)
+        kinds = range(self.kinds)
+        if any(len(f) != self.kinds for f in factories):
+            raise IllegalDecision(f"expected a count for each of the {self.kinds} kinds of tile")
+        bag = [self.bag.count(c) for c in kinds]
+        problem = fill_problem(bag, self.lid, factories, len(self.sources) - 1, self.table.tiles_per_factory,
+                               self.table.kind_names)
         if problem:
             raise IllegalDecision(problem)
-        drawn = [sum(f[c] for f in factories) for c in COLOURS]
+        drawn = [sum(f[c] for f in factories) for c in kinds]
         if sum(drawn) > sum(bag):
-            bag = [bag[c] + self.lid[c] for c in COLOURS]
-            self.lid = [0] * len(COLOURS)
-        self.bag = [c for c in COLOURS for _ in range(bag[c] - drawn[c])]
+            bag = [bag[c] + self.lid[c] for c in kinds]
+            self.lid = [0] * self.kinds
+        self.bag = [c for c in kinds for _ in range(bag[c] - drawn[c])]
         for source, counts in zip(self.sources[1:], factories):
             source[:] = counts
         self._start_drafting(sum(drawn))
 
     def _pour_lid(self) -> None:
         lid = self.lid
-        for c in COLOURS:
+        for c in range(self.kinds):
             if lid[c]:
                 self.bag.extend([c] * lid[c])
                 lid[c] = 0
 
     def _start_drafting(self, dealt: int) -> None:
         self.tiles_on_table = dealt
-        held = [0] * len(COLOURS)
+        held = [0] * self.kinds
         for source in self.sources:
-            for colour in COLOURS:
-                if source[colour]:
+            for colour, count in enumerate(source):
+                if count:
                     held[colour] += 1
         self.colour_sources = held
+        if self.kinds > 5 and dealt and not any(held[:5]):
+            dealt = self._sweep_leftovers()
         self.marker_in_centre = True
         self.marker_holder = None
         self.current = self.first_player
@@ -481,6 +497,8 @@ class GameState:
         board, rules = self.players[seat], self.rules
         if board.line_count[source] < count:
             return f"pattern line {source + 1} holds {board.line_count[source]} tiles"
+        if board.line_extra[source]:
+            return f"pattern line {source + 1} holds tiles standing in for its colour"
         colour = board.line_colour[source]
         if target != FLOOR:
             if not board.accept[target] >> colour & 1:
@@ -540,7 +558,7 @@ class GameState:
         decision that is legal by construction: random playouts run here.
         """
         decision = self.random_decision(random)
-        if self.rules.draft_asks_plugins:
+        if self.rules.draft_asks_plugins or self.kinds > 5:
             self.apply(decision)  # plugin hooks run: the state is restored if one fails
         elif self.phase == DRAFT:
             self._take(*decision)  # type: ignore[misc]  # a draft tuple here
@@ -581,7 +599,9 @@ class GameState:
         ends_round = taken == self.tiles_on_table
         fills = line != FLOOR and rules.tile_at_turn_end and \
             board.line_count[line] + taken >= rules.capacity[line]
-        if ends_round or fills or rules.draft_asks_plugins:
+        if rules.draft_takes is not None or self.kinds > 5:
+            self._restored_on_plugin_error(self._take_mixed, source, colour, line)
+        elif ends_round or fills or rules.draft_asks_plugins:
             self._restored_on_plugin_error(self._take, source, colour, line)
         else:
             self._take(source, colour, line)
@@ -628,7 +648,7 @@ class GameState:
                         if not centre[other]:
                             held[other] += 1
                         centre[other] += tiles
-            sources[source] = [0, 0, 0, 0, 0]
+            sources[source] = [0] * self.kinds
         self.tiles_on_table -= taken
         # Lay them on the line; what does not fit falls to the floor.
         overflow = taken
@@ -663,6 +683,95 @@ class GameState:
             self.current = (seat + 1) % len(self.players)
         else:
             self._next_turn()
+
+    def _take_mixed(self, source: int, colour: int, line: int) -> None:
+        """Carry out a legal draft that may take other kinds of tile along (``azul_draft_takes``),
+        some of them standing in for the colour on its line (``azul_stands_in``)."""
+        sources, seat, rules = self.sources, self.current, self.rules
+        board = self.players[seat]
+        tiles = sources[source]
+        takes = rules.draft_takes
+        amounts = takes(tuple(tiles), colour, source, seat, self) if takes is not None else None
+        if amounts is None:
+            amounts = [count if kind == colour else 0 for kind, count in enumerate(tiles)]
+        # Which taken tiles stand in for the colour, asked before anything changes.
+        stand_ins: list[int] = []
+        falling: list[tuple[int, int]] = []
+        for kind, count in enumerate(amounts):
+            if count and kind != colour:
+                if line != FLOOR and rules.stands_in is not None and rules.stands_in(kind, colour, line, seat, self):
+                    stand_ins += [kind] * count
+                else:
+                    falling.append((kind, count))
+        held, centre = self.colour_sources, sources[CENTRE]
+        if source == CENTRE:
+            for kind, count in enumerate(amounts):
+                if count:
+                    centre[kind] -= count
+                    if not centre[kind]:
+                        held[kind] -= 1
+            if self.marker_in_centre:
+                self.marker_in_centre = False
+                self.marker_holder = seat
+                self._marker_to_floor(board)
+        else:
+            for kind, count in enumerate(tiles):
+                if count:
+                    held[kind] -= 1
+                    rest = count - amounts[kind]
+                    if rest:
+                        if not centre[kind]:
+                            held[kind] += 1
+                        centre[kind] += rest
+            sources[source] = [0] * self.kinds
+        self.tiles_on_table -= sum(amounts)
+        taken = amounts[colour]
+        if line == FLOOR:
+            self._to_floor(board, colour, taken)
+        else:
+            capacity = rules.capacity[line]
+            room = capacity - board.line_count[line]
+            put = min(taken, room)
+            standing = stand_ins[:room - put]
+            board.line_count[line] += put + len(standing)
+            board.line_colour[line] = colour
+            if standing:
+                board.line_extra[line] = board.line_extra[line] + tuple(standing)
+            board.refresh_accept(rules, line)
+            if taken > put:
+                self._to_floor(board, colour, taken - put)
+            for kind in stand_ins[len(standing):]:
+                self._to_floor(board, kind, 1)
+            if board.line_count[line] == capacity and rules.tile_at_turn_end:
+                self.pending.append((seat, line))
+        for kind, count in falling:
+            self._to_floor(board, kind, count)
+        if self.tiles_on_table and not any(held[:5]):
+            self._sweep_leftovers()
+        if rules.draft_asks_plugins:
+            self.idle = 0
+            hooks = rules.plugin_hooks
+            if hooks.by_hook["azul_after_draft"]:
+                hooks.drafted(self, source, colour, taken, line, seat)
+            if rules.offers_moves:
+                choices = hooks.offered(self, "after_draft", seat)
+                if choices:
+                    self.choices = tuple(choices)
+                    self.phase = CHOOSE
+                    return
+        self._end_turn(seat)
+
+    def _sweep_leftovers(self) -> int:
+        """No colour is left to draft: the extra tiles left on the table are discarded
+        (``azul_discard_pile("leftover")``) and drafting is over. Returns the tiles left (0)."""
+        for source in self.sources:
+            for kind, count in enumerate(source):
+                if count:
+                    self._discard(self.rules.leftover_pile, kind, count)
+                    source[kind] = 0
+        self.colour_sources = [0] * self.kinds
+        self.tiles_on_table = 0
+        return 0
 
     def _marker_to_floor(self, board: PlayerBoard) -> None:
         marker = self.rules.marker
@@ -767,11 +876,16 @@ class GameState:
         points = rules.placement_score(board.wall, row, column, seat, self)
         board.score += points
         board.placement_points += points
-        # The line was full; one of its tiles went to the wall.
+        # The line was full; one of its tiles (of its own colour) went to the wall.
+        extra = board.line_extra[row]
+        if extra:
+            board.line_extra[row] = ()
+            for kind in extra:
+                self._discard(rules.line_pile, kind, 1)
         if rules.line_pile == "lid":
-            self.lid[colour] += rules.capacity[row] - 1
+            self.lid[colour] += rules.capacity[row] - 1 - len(extra)
         else:
-            self._discard(rules.line_pile, colour, rules.capacity[row] - 1)
+            self._discard(rules.line_pile, colour, rules.capacity[row] - 1 - len(extra))
         board.line_count[row] = 0
         board.line_colour[row] = -1
         if self.rules.tiled_line_waits:
@@ -789,7 +903,12 @@ class GameState:
 
     def _line_falls(self, board: PlayerBoard, row: int) -> None:
         colour = board.line_colour[row]
-        self._to_floor(board, colour, self.rules.capacity[row])
+        extra = board.line_extra[row]
+        if extra:
+            board.line_extra[row] = ()
+            for kind in extra:
+                self._to_floor(board, kind, 1)
+        self._to_floor(board, colour, self.rules.capacity[row] - len(extra))
         board.line_count[row] = 0
         board.line_colour[row] = -1
         board.refresh_accept(self.rules, row)
@@ -857,7 +976,7 @@ _OTHER_LINES = [~_SCATTER[line][31] for line in range(PATTERN_LINES)]
 
 
 def fill_problem(bag: Sequence[int], lid: Sequence[int], factories: Sequence[Sequence[int]],
-                 factory_count: int, per_factory: int) -> str | None:
+                 factory_count: int, per_factory: int, names: Sequence[str] = NAMES) -> str | None:
     """Why these factory fills could not have been drawn from ``bag`` then ``lid``, or None.
 
     Tiles are drawn from the bag, factory 1 first; when the bag runs out the
@@ -878,28 +997,29 @@ def fill_problem(bag: Sequence[int], lid: Sequence[int], factories: Sequence[Seq
     full_until = expected // per_factory
     if any(size != per_factory for size in sizes[:full_until]) or any(sizes[full_until + 1:]):
         return "factories must be filled in order: only the last one drawn may be partly filled"
-    drawn = [sum(f[c] for f in factories) for c in COLOURS]
+    drawn = [sum(f[c] for f in factories) for c in range(len(bag))]
     if total <= sum(bag):
-        for c in COLOURS:
+        for c in range(len(bag)):
             if drawn[c] > bag[c]:
-                return f"{drawn[c]} {NAMES[c]} tiles laid, but the bag held {bag[c]}"
+                return f"{drawn[c]} {names[c]} tiles laid, but the bag held {bag[c]}"
         return None
     # The whole bag was drawn first, then the lid: the factories filled before the bag ran
     # out hold only bag tiles, and all the tiles laid come from bag and lid together.
     from_bag_only = sum(bag) // per_factory
-    early = [sum(f[c] for f in factories[:from_bag_only]) for c in COLOURS]
+    early = [sum(f[c] for f in factories[:from_bag_only]) for c in range(len(bag))]
     with_split = [early[c] + (factories[from_bag_only][c] if from_bag_only < len(factories) else 0)
-                  for c in COLOURS]
-    for c in COLOURS:
+                  for c in range(len(bag))]
+    for c in range(len(bag)):
         if early[c] > bag[c]:
-            return f"{early[c]} {NAMES[c]} tiles laid before the bag ran out, but it held {bag[c]}"
+            return f"{early[c]} {names[c]} tiles laid before the bag ran out, but it held {bag[c]}"
         if with_split[c] < bag[c]:
-            return f"the bag's {bag[c]} {NAMES[c]} tiles must all be drawn before the lid is poured in"
+            return f"the bag's {bag[c]} {names[c]} tiles must all be drawn before the lid is poured in"
         if drawn[c] > bag[c] + lid[c]:
-            return f"{drawn[c]} {NAMES[c]} tiles laid, but bag and lid held {bag[c] + lid[c]}"
+            return f"{drawn[c]} {names[c]} tiles laid, but bag and lid held {bag[c] + lid[c]}"
     return None
 
 
-def letters(counts: Sequence[int]) -> str:
-    """Colour counts as record letters, in colour order: [2,1,0,0,1] -> 'BBYW'."""
-    return "".join(LETTERS[c] * counts[c] for c in COLOURS)
+def letters(counts: Sequence[int], kind_letters: str = LETTERS) -> str:
+    """Tile counts as record letters, in kind order: [2,1,0,0,1] -> 'BBYW' (``kind_letters``:
+    ``table.kind_letters`` where a variant has extra tiles)."""
+    return "".join(kind_letters[c] * count for c, count in enumerate(counts))

@@ -16,8 +16,6 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, Sequence
 
-from azul_core.colours import COLOURS
-
 
 class ReadOnlyView(AttributeError):
     """A plugin tried to set or delete something of a game view or its pattern lines."""
@@ -69,7 +67,7 @@ class GameView:
     ``marker_in_centre``, ``scores`` (per seat), ``walls``, ``lines`` (per
     seat, its pattern lines as ``(colour or None, count)``), ``floors`` (per
     seat, what lies on it, ``MARKER`` for the start marker), ``factories``
-    (per factory, its tile count per colour), ``centre``, ``bag`` and ``lid``
+    (per factory, its tile count per kind: the colours, then any extra tiles), ``centre``, ``bag`` and ``lid``
     (tile counts per colour), ``line_capacity`` (per pattern line, its size),
     ``memory`` (every plugin's memory, by plugin name; secrets are not in the
     view: a hook asks for its seat's own with a ``secret`` argument).
@@ -171,7 +169,7 @@ _FIGURES: dict[str, Callable[[Any], Any]] = {
     "floors": lambda state: tuple([tuple(board.floor) for board in state.players]),
     "factories": lambda state: tuple([tuple(source) for source in state.sources[1:]]),
     "centre": lambda state: tuple(state.sources[0]),
-    "bag": lambda state: tuple([state.bag.count(colour) for colour in COLOURS]),
+    "bag": lambda state: tuple([state.bag.count(kind) for kind in range(state.kinds)]),
     "lid": lambda state: tuple(state.lid),
     "line_capacity": lambda state: state.rules.capacity,
 }

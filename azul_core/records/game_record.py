@@ -37,7 +37,8 @@ KNOWN_FIELDS = ("format", "variant", "players", "seed", "first_player", "secrets
 _ACTION = re.compile(r"^(?:[C1-9][BYRKW][1-5-]|w[1-5]:[1-5])$")
 #: What stands for a secret a per-seat export hides (``sealed_for``).
 SEALED = {"sealed": True}
-_FACTORY = re.compile(r"^[BYRKW]*$")
+#: Factory letters: the colours' and a variant's extra tiles' (checked against the variant on replay).
+_FACTORY = re.compile(r"^[A-Z]*$")
 _SHOWN_CHARS = 40
 
 
@@ -323,9 +324,9 @@ def _round_from_data(item: Any, number: int, bad) -> RoundRecord:
         raise bad(f"{where}: 'factories' must be a list of strings of colour letters, e.g. \"BBYR\"")
     for index, letters_laid in enumerate(factories, 1):
         if not _FACTORY.match(letters_laid):
-            wrong = next(ch for ch in letters_laid if ch not in LETTERS)
-            raise bad(f"{where}, factory {index}: {_show(wrong)} is not a colour letter "
-                      f"(B blue, Y yellow, R red, K black, W white)")
+            wrong = next(ch for ch in letters_laid if not "A" <= ch <= "Z")
+            raise bad(f"{where}, factory {index}: {_show(wrong)} is not a tile letter "
+                      f"(B blue, Y yellow, R red, K black, W white, or a variant's extra tile)")
     actions = item.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise bad(f"{where}: 'actions' must be a list of strings such as \"2R4\", \"CK-\" or \"w1:3\"")
@@ -403,7 +404,8 @@ class Recorder:
 
     def dealt(self, state: GameState) -> None:
         self.state = state
-        self.rounds.append(RoundRecord([letters(counts) for counts in state.sources[1:]], []))
+        kind_letters = state.table.kind_letters
+        self.rounds.append(RoundRecord([letters(counts, kind_letters) for counts in state.sources[1:]], []))
 
     def decided(self, decision: Any, state: GameState | None = None) -> None:
         if not self.rounds:
@@ -587,8 +589,12 @@ def _decision_of(text: str) -> Any:
     return decision
 
 
-def _factory_counts(letters_laid: str) -> list[int]:
-    return [letters_laid.count(letter) for letter in LETTERS]
+def _factory_counts(letters_laid: str, kind_letters: str = LETTERS) -> list[int]:
+    unknown = set(letters_laid) - set(kind_letters)
+    if unknown:
+        raise IllegalDecision(f"{_show(min(unknown))} is not a tile of this variant (its tiles: "
+                              f"{' '.join(kind_letters)})")
+    return [letters_laid.count(letter) for letter in kind_letters]
 
 
 def new_replay_state(record: GameRecord, rules) -> GameState:
@@ -621,7 +627,7 @@ def _steps(record: GameRecord, rules, state: GameState) -> Iterator[tuple[int, i
             raise ReplayError(f"round {number} starts before round {number - 1} is over "
                               f"(seat {state.to_move} was still to move)", round=number - 1)
         try:
-            state.deal_tiles([_factory_counts(f) for f in entry.factories])
+            state.deal_tiles([_factory_counts(f, state.table.kind_letters) for f in entry.factories])
         except IllegalDecision as exc:
             raise ReplayError(f"factories {' '.join(repr(f) for f in entry.factories)} can't come "
                               f"out of the bag and lid: {exc}", round=number) from None
