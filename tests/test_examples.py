@@ -32,6 +32,7 @@ HOUSE_RULES = {  # folder: (variant file, plugin file, the hook it uses)
     "pass-once": ("pass-once.yaml", "pass_once.py", "azul_offer_moves"),
     "factory-one-shift": ("factory-one-shift.yaml", "factory_one_shift.py", "azul_after_draft"),
     "secret-goal": ("secret-goal.yaml", "secret_goal.py", "azul_deal_secrets"),
+    "wild-tiles": ("wild-tiles.yaml", "wild_tiles.py", "azul_stands_in"),
 }
 
 

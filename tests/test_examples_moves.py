@@ -15,7 +15,8 @@ from azul_core.cli.app import _register, app
 from azul_core.engine.state import CHOOSE, DRAFT, OVER, IllegalDecision
 from azul_core.records.game_record import Recorder, record_from_data, sealed_for
 from azul_core.rules import Move
-from azul_core.testing import floor_of, lines_of, new_game, play, play_out, scores, set_lines, set_table, set_wall
+from azul_core.testing import (floor_of, lines_of, new_game, play, play_out, scores, set_lines, set_table,
+                               set_wall, table_of)
 
 _register()
 ENV = {"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0", "COLUMNS": "200", "NO_COLOR": "1"}
@@ -23,6 +24,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PASS_ONCE = EXAMPLES / "pass-once" / "pass-once.yaml"
 SHIFT = EXAMPLES / "factory-one-shift" / "factory-one-shift.yaml"
 SECRET = EXAMPLES / "secret-goal" / "secret-goal.yaml"
+WILD = EXAMPLES / "wild-tiles" / "wild-tiles.yaml"
 
 
 # ---------------------------------------------------------------- pass once
@@ -146,10 +148,65 @@ def test_secret_goal_record_keeps_the_secrets_and_a_seat_copy_seals_the_others()
     assert watcher["secrets"]["secret_goal"] == [{"sealed": True}, {"sealed": True}]
 
 
+# ---------------------------------------------------------------- wild tiles
+
+
+def test_wild_tiles_join_the_bag():
+    game = new_game(WILD)
+    assert game.table.kind_letters == "BYRKWJ" and game.tile_counts() == [20] * 5 + [10]
+    assert new_game("standard").tile_counts() == [20] * 5
+
+
+def test_wild_tiles_a_draft_takes_one_along_and_it_stands_in_on_the_line():
+    game = new_game(WILD)
+    set_table(game, ["RRJJ", "KKYW"])
+    play(game, ["1R3"])
+    assert lines_of(game, 0) == {3: "RRJ"} and floor_of(game, 0) == ""
+    assert table_of(game)["centre"] == "J"          # the other wild tile went to the centre
+    standard = new_game("standard")
+    set_table(standard, ["RRBB", "KKYW"])
+    play(standard, ["1R3"])
+    assert lines_of(standard, 0) == {3: "RR"}       # standard: the line is not full yet
+
+
+def test_wild_tiles_a_wild_tile_with_no_room_falls_to_the_floor():
+    game = new_game(WILD)
+    set_lines(game, 0, {2: "R"})
+    set_table(game, ["RJKK", "KKYW"])
+    play(game, ["1R2"])                              # line 2 had room for one: the wild falls
+    assert lines_of(game, 0) == {2: "RR"} and floor_of(game, 0) == "J"
+
+
+def test_wild_tiles_never_reach_the_wall_and_leftovers_go_to_the_lid():
+    game = new_game(WILD)
+    set_table(game, ["RRJJ"], centre="")
+    play(game, ["1R3"])                              # the centre keeps a lone wild tile: swept
+    assert game.phase == "deal" and game.lid[5] == 2  # the swept one and the line's discarded one
+    assert game.players[0].wall[2].count(2) == 1       # the wall took a red tile
+    assert game.tile_counts() == [20] * 5 + [10]
+
+
+def test_wild_tiles_records_name_the_wild_letter_and_standard_refuses_it(tmp_path):
+    runner = CliRunner(env=ENV)
+    result = runner.invoke(app, ["simulate", "--variant", str(WILD), "--games", "4", "--seed", "2",
+                                 "--quiet", "--record-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    path = sorted(tmp_path.glob("*.json"))[0]
+    data = json.loads(path.read_text())
+    assert any("J" in factory for r in data["rounds"] for factory in r["factories"])
+    result = runner.invoke(app, ["validate", str(tmp_path), "--variant", str(WILD)])
+    assert result.exit_code == 0, result.output
+    data["variant"] = "standard"
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["validate", str(path), "--json"])
+    assert result.exit_code == 1
+    assert "'J' is not a tile of this variant" in json.loads(result.stdout)["errors"][0]["message"]
+
+
 # ---------------------------------------------------------------- through the command line
 
 
-@pytest.mark.parametrize("variant", [PASS_ONCE, SHIFT, SECRET], ids=lambda p: p.stem)
+@pytest.mark.parametrize("variant", [PASS_ONCE, SHIFT, SECRET, WILD], ids=lambda p: p.stem)
 def test_simulated_records_validate_and_hold_the_new_moves(variant, tmp_path):
     runner = CliRunner(env=ENV)
     result = runner.invoke(app, ["simulate", "--variant", str(variant), "--games", "6", "--seed", "3",
