@@ -94,9 +94,10 @@ def test_tiles_lost_are_a_broken_invariant():
     from azul_core.variants.check import _broken_invariant
     from azul_core.variants.loading import load_variant
     game = GameState(load_variant("standard").rules, 2)
-    assert _broken_invariant(game, 20) is None
+    assert _broken_invariant(game, [20] * 5) is None
     game.bag.remove(3)
-    assert _broken_invariant(game, 20).startswith("tiles were lost or made: [20, 20, 20, 19, 20]")
+    assert _broken_invariant(game, [20] * 5).startswith(
+        "tiles were lost or made: B 20, Y 20, R 20, K 19, W 20, expected B 20, Y 20, R 20, K 20, W 20")
 
 
 def test_a_broken_plugin_is_reported_for_each_player_count(tmp_path):

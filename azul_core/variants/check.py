@@ -97,7 +97,7 @@ def _play_games(variant, players: int, games: int, report: VariantReport) -> Pro
         choose = random.Random(seed + 1).random
         try:
             state = GameState(rules, players, rules.opening_seat(players, seed))
-            expected = state.table.tiles_per_colour
+            expected = list(state.table.kind_counts)
             while not state.over:
                 if state.phase == DEAL:
                     if state.round > MAX_ROUNDS:
@@ -121,10 +121,13 @@ def _play_games(variant, players: int, games: int, report: VariantReport) -> Pro
     return None
 
 
-def _broken_invariant(state, tiles_per_colour: int) -> str | None:
+def _broken_invariant(state, kind_counts: list[int]) -> str | None:
     counts = state.tile_counts()
-    if any(count != tiles_per_colour for count in counts):
-        return (f"tiles were lost or made: {counts} of each colour, expected {tiles_per_colour} "
+    if counts != kind_counts:
+        letters = state.table.kind_letters
+        shown = ", ".join(f"{letters[kind]} {count}" for kind, count in enumerate(counts))
+        wanted = ", ".join(f"{letters[kind]} {count}" for kind, count in enumerate(kind_counts))
+        return (f"tiles were lost or made: {shown}, expected {wanted} "
                 f"(wall: {state.rules.deciders.get('azul_wall_spaces')})")
     for seat, board in enumerate(state.players):
         if board.score < 0:
