@@ -277,7 +277,8 @@ class Rules:
         self.context_readers: dict[str, list[str]] = {}
         for hook in hookspecs.SITUATION_HOOKS:
             impls = implementations(pm, hook, only.get(hook))
-            readers = [impl.plugin_name for impl in impls if {"seat", "game"} & set(impl.argnames)]
+            readers = [impl.plugin_name for impl in impls
+                       if {"seat", "game", "memory", "secret"} & set(impl.argnames)]
             if readers:
                 self.context_readers[hook] = readers
             if not impls and only.get(hook):

@@ -161,8 +161,11 @@ def _table(rules, players: int) -> str:
         table = rules.table(players)
     except Exception as exc:
         return f"not playable ({' '.join(str(exc).split())})"
-    return (f"{table.factories} factories of {table.tiles_per_factory} tiles, "
-            f"{table.tiles_per_colour} tiles of each colour")
+    counts = table.kind_counts
+    tiles = (f"{counts[0]} tiles of each colour" if len(set(counts[:5])) == 1 else
+             "colours " + ", ".join(f"{name} {count}" for name, count in zip(table.kind_names, counts[:5])))
+    extras = "".join(f", {extra.count} {extra.name} tiles ({extra.letter})" for extra in table.extra_tiles)
+    return f"{table.factories} factories of {table.tiles_per_factory} tiles, {tiles}{extras}"
 
 
 #: How many random walls the placement and bonus probes try, beyond the fixed ones.
@@ -170,7 +173,8 @@ RANDOM_PROBES = 400
 _PILES = {"lid": "to the lid", "bag": "back into the bag", "out": "out of the game"}
 _DISCARDS = {"floor": "the floor tiles at the end of a round",
              "overflow": "tiles past a full floor",
-             "line": "the rest of a tiled pattern line"}
+             "line": "the rest of a tiled pattern line",
+             "leftover": "extra tiles left alone on the table when no colour is left"}
 
 
 def _random_walls(count: int, seed: int = 11) -> list[Wall]:
@@ -233,6 +237,14 @@ def differences(variant, standard) -> list[Difference]:
         compare(f"where {words} go", rules.discard[reason], base.discard[reason], _PILES.get)
     compare("who starts round 1", _starters(rules, variant.players), _starters(base, variant.players))
     compare("which drafts are legal", _draft_rule(rules), _draft_rule(base))
+    compare("moves besides the drafts", _moves(rules), _moves(base))
+    compare("what the rules remember during a game", _remembering(rules), _remembering(base))
+    compare("secrets", _secrets(rules), _secrets(base))
+    compare("what a draft takes", _decided_by(rules, "azul_draft_takes", "every tile of its colour"),
+            _decided_by(base, "azul_draft_takes", "every tile of its colour"))
+    compare("tiles of another kind on a pattern line",
+            _decided_by(rules, "azul_stands_in", "never: they fall to the floor"),
+            _decided_by(base, "azul_stands_in", "never: they fall to the floor"))
     _compare_acceptance(rules, base, found)
     _compare_wall(rules, base, found)
     compare("who places a tile on the wall", rules.player_chooses_column, base.player_chooses_column,
@@ -268,6 +280,30 @@ def differences(variant, standard) -> list[Difference]:
             compare(f"winner with {label}", _ask(rules.winners, scores, walls),
                     _ask(base.winners, scores, walls), _seats)
     return found
+
+
+def _moves(rules) -> str:
+    moves = rules.plugin_hooks.moves
+    if not moves:
+        return "none"
+    return "; ".join(f"{move.label or move.notation} ({move.notation}, plugin "
+                     f"'{rules.plugin_hooks.declared[move]}')" for move in moves)
+
+
+def _remembering(rules) -> str:
+    plugins = rules.plugin_hooks.memory_plugins
+    return f"plugins {', '.join(plugins)} keep a memory" if plugins else "nothing"
+
+
+def _secrets(rules) -> str:
+    plugins = rules.plugin_hooks.secret_plugins
+    return (f"each seat is dealt a secret by {', '.join(plugins)}, seen only by that seat until the end"
+            if plugins else "none: everything is seen by everyone")
+
+
+def _decided_by(rules, hook: str, default: str) -> str:
+    decider = rules.deciders.get(hook)
+    return f"decided by {decider} ({hook})" if decider else default
 
 
 def _points(p: Any) -> str:

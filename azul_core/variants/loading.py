@@ -637,7 +637,7 @@ class _Resolver:
                 self.problem("players", f"{count} players: {exc}", index)
                 continue
             needed = table.factories * table.tiles_per_factory
-            available = table.tiles_per_colour * 5
+            available = sum(table.kind_counts)
             # Point at the setting that makes the table, where the file writes one.
             written = [key for key in ("settings.factories", "settings.tiles_per_factory",
                                        "settings.tiles_per_colour") if key in self.merged.origins]
@@ -649,8 +649,15 @@ class _Resolver:
                 self.problem(written[0] if written else "settings",
                              f"{count} players: {table.factories} factories of "
                              f"{table.tiles_per_factory} tiles need {needed} tiles, but there are "
-                             f"only {available} ({table.tiles_per_colour} of each colour)",
+                             f"only {available} ({_tile_counts_in_words(table)})",
                              value=bool(written))
+
+
+def _tile_counts_in_words(table) -> str:
+    counts = table.kind_counts
+    words = (f"{counts[0]} of each colour" if len(set(counts[:5])) == 1
+             else ", ".join(f"{count} {name}" for count, name in zip(counts, table.kind_names)))
+    return words + "".join(f", {extra.count} {extra.name}" for extra in table.extra_tiles)
 
 
 def _plugin_problems(plugin: LoadedPlugin) -> list[str]:
