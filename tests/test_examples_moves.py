@@ -15,8 +15,18 @@ from azul_core.cli.app import _register, app
 from azul_core.engine.state import CHOOSE, DRAFT, OVER, IllegalDecision
 from azul_core.records.game_record import Recorder, record_from_data, sealed_for
 from azul_core.rules import Move
-from azul_core.testing import (floor_of, lines_of, new_game, play, play_out, scores, set_lines, set_table,
-                               set_wall, table_of)
+from azul_core.testing import (
+    floor_of,
+    lines_of,
+    new_game,
+    play,
+    play_out,
+    scores,
+    set_lines,
+    set_table,
+    set_wall,
+    table_of,
+)
 
 _register()
 ENV = {"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0", "COLUMNS": "200", "NO_COLOR": "1"}

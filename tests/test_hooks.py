@@ -22,8 +22,18 @@ from azul_core.engine.state import CHOOSE, DRAFT, PLACE, IllegalDecision
 from azul_core.players.registry import available_bots, make_bot
 from azul_core.rules import ExtraTile, MarkerRule, Move, Outcome, TableSetup
 from azul_core.settings import Setting
-from azul_core.testing import (floor_of, lines_of, new_game, play, play_out, run_round, scores, set_lines,
-                               set_table, table_of)
+from azul_core.testing import (
+    floor_of,
+    lines_of,
+    new_game,
+    play,
+    play_out,
+    run_round,
+    scores,
+    set_lines,
+    set_table,
+    table_of,
+)
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "plugins.md"
 
