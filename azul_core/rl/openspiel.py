@@ -42,7 +42,14 @@ from azul_core.colours import COLOURS, LETTERS, NAMES
 
 # The engine's limits on plugin moves between two drafts (a rule may never stall a round):
 # they bound the length of a game.
-from azul_core.engine.state import _CHOICES_IN_A_ROW, _IDLE_TURNS_PER_SEAT, DEAL, OVER, GameState
+from azul_core.engine.state import (
+    _CHOICES_IN_A_ROW,
+    _IDLE_TURNS_PER_SEAT,
+    DEAL,
+    OVER,
+    GameState,
+    IllegalDecision,
+)
 from azul_core.records.game_record import write_record
 from azul_core.rl import encoding
 from azul_core.rl.game import MAX_ROUNDS, build_record, check_players, check_reward, final_returns, load
@@ -121,6 +128,18 @@ class AzulGame(pyspiel.Game):
         self.reward = params["reward"]
         self.max_rounds = max_rounds
         self.start = start
+        self._deals: list[dict] | None = None
+
+    def secret_deals(self) -> list[dict]:
+        """The secrets each chance outcome of the secrets' deal gives (by seed), worked out once."""
+        if self._deals is None:
+            deals = []
+            for seed in range(SECRET_DEALS):
+                state = self.start.clone()
+                state.deal_secrets(random.Random(seed))
+                deals.append(state.secrets)
+            self._deals = deals
+        return self._deals
 
     def new_initial_state(self):
         return AzulState(self)
@@ -353,6 +372,33 @@ class AzulState(pyspiel.State):
             return f"w{'?' if row is None else row + 1}:{action - encoding.PLACE_BASE + 1}"
         return encoding.action_name(action)
 
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state ``player_id`` can't tell from this one, drawn at random (what OpenSpiel's
+        ``ISMCTSBot`` searches): the other seats' secrets dealt again by a seed drawn among
+        those that deal ``player_id`` its own secrets and under which every action taken so
+        far is still legal, uniformly (the odds of the chance node, whatever the players'
+        policies). ``probability_sampler()`` gives numbers in [0, 1). Without secrets (or once
+        the game is over) every seat knows the state: a clone."""
+        state = self.episode.state
+        if not state.secrets or state.phase == OVER:
+            return self.clone()
+        game = self.get_game()
+        own = {plugin: values[player_id] for plugin, values in state.secrets.items()}
+        seeds = [seed for seed, secrets in enumerate(game.secret_deals())
+                 if all(secrets[plugin][player_id] == value for plugin, value in own.items())]
+        history = self.history()
+        while seeds:
+            seed = seeds.pop(min(int(probability_sampler() * len(seeds)), len(seeds) - 1))
+            world = game.new_initial_state()
+            try:
+                world.apply_action(seed)
+                for action in history[1:]:
+                    world.apply_action(action)
+            except (IllegalDecision, ValueError):  # the others' secrets made a move legal
+                continue
+            return world
+        raise AssertionError("no deal of the secrets is consistent with the game, not even its own")
+
     def is_terminal(self):
         episode = self.episode
         return episode.drawn is None and not episode.secrets_to_deal and \
@@ -400,7 +446,9 @@ class AzulObserver:
 
     Secrets follow ``iig_obs_type.private_info``: ``SINGLE_PLAYER`` (the observation and the
     information state) shows ``player`` its own, ``NONE`` (a public observer) none,
-    ``ALL_PLAYERS`` every seat's (the string then lists them all). Everything else is public.
+    ``ALL_PLAYERS``: the string lists every seat's (the tensor, laid out per viewer, holds
+    ``player``'s). Everything else is public. The information state is the observation, not
+    a history: the position holds all that matters from the past (memory included).
     """
 
     def __init__(self, game: AzulGame, iig_obs_type=None):

@@ -35,3 +35,5 @@ SECRET_GOAL = str(ROOT / "examples" / "secret-goal" / "secret-goal.yaml")
 #: each seat's secret is a word (tests/rl/house_rules/secret_words.py): easy to look for in text
 SECRET_WORDS = str(Path(__file__).resolve().parent / "house_rules" / "secret-words.yaml")
 PLUGIN_MOVES = [(PASS_ONCE, 2), (FACTORY_ONE_SHIFT, 2), (SECRET_GOAL, 3)]
+#: a secret decides whether a seat may pass (tests/rl/house_rules/secret_pass.py)
+SECRET_PASS = str(Path(__file__).resolve().parent / "house_rules" / "secret-pass.yaml")

@@ -1,7 +1,8 @@
 """Plugin moves, plugin memory and per-seat secrets (issue 20) in both RL adapters: the
 examples pass-once (a move instead of a draft, memory of who passed), factory-one-shift (a
 choice after a draft, phase "choose") and secret-goal (a secret per seat), plus the test house
-rule secret-words (a secret easy to look for in text)."""
+rules secret-words (a secret easy to look for in text) and secret-pass (a secret that decides
+whether a seat may pass)."""
 
 from __future__ import annotations
 
@@ -17,13 +18,14 @@ pytest.importorskip("pettingzoo")
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
-from open_spiel.python.algorithms import mcts  # noqa: E402
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 from rl_variants import (  # noqa: E402
     FACTORY_ONE_SHIFT,
     PASS_ONCE,
     PLUGIN_MOVES,
     SECRET_GOAL,
+    SECRET_PASS,
     SECRET_WORDS,
     label,
     trust,
@@ -88,7 +90,7 @@ def part(layout, name):
 
 # ------------------------------------------------------------------ PettingZoo's own checks
 
-@pytest.mark.parametrize("case", PLUGIN_MOVES, ids=label)
+@pytest.mark.parametrize("case", PLUGIN_MOVES + [(SECRET_PASS, 2)], ids=label)
 def test_pettingzoos_api_test_passes(case):
     variant, players = case
     with warnings.catch_warnings(record=True) as caught:
@@ -103,7 +105,7 @@ def test_pettingzoos_seed_test_passes(case):
     seed_test(lambda: rl.env(variant, players), num_cycles=300)
 
 
-@pytest.mark.parametrize("case", PLUGIN_MOVES + [(SECRET_WORDS, 2)], ids=label)
+@pytest.mark.parametrize("case", PLUGIN_MOVES + [(SECRET_WORDS, 2), (SECRET_PASS, 3)], ids=label)
 def test_openspiels_random_simulation_checks_pass(case):
     variant, players = case
     pyspiel.random_sim_test(load_game(variant, players), num_sims=2, serialize=True, verbose=False)
@@ -439,6 +441,70 @@ def test_mcts_plays_whole_games_and_the_record_validates(variant, tmp_path):
     report = validate_record(path, trust=trust(variant))
     assert report["valid"], report["errors"]
     assert report["scores"] == state.engine_state.scores()
+
+
+def test_resampling_deals_the_others_secrets_again_and_keeps_the_players_own():
+    game = load_game(SECRET_GOAL, 2)
+    state = play_spiel_steps(game.new_initial_state(), 60, np.random.RandomState(1))
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0., 1.)
+    others = set()
+    for _ in range(15):
+        world = state.resample_from_infostate(player, sampler)
+        assert world.information_state_string(player) == state.information_state_string(player)
+        assert world.legal_actions() == state.legal_actions()
+        assert world.history()[1:] == state.history()[1:]
+        secrets = world.engine_state.secrets["secret_goal"]
+        assert secrets[player] == state.engine_state.secrets["secret_goal"][player]
+        others.add(secrets[1 - player])
+    assert len(others) > 1
+    plain = play_spiel_steps(load_game("standard", 2).new_initial_state(), 30, np.random.RandomState(1))
+    assert str(plain.resample_from_infostate(0, sampler)) == str(plain)
+
+
+def test_resampling_keeps_only_the_deals_under_which_the_moves_taken_were_legal():
+    """secret-pass: a seat may pass only if its secret says so, so once seat 1 has passed,
+    every world seat 0 imagines gives seat 1 that right."""
+    game = load_game(SECRET_PASS, 2)
+    sampler = pyspiel.UniformProbabilitySampler(0., 1.)
+    for seed in range(SECRET_DEALS):
+        secrets = game.secret_deals()[seed]["secret_pass"]
+        if secrets == (False, True):
+            break
+    state = game.new_initial_state()
+    state.apply_action(seed)
+    rng = np.random.RandomState(0)
+    while state.is_chance_node():
+        actions, probabilities = zip(*state.chance_outcomes())
+        state.apply_action(int(rng.choice(actions, p=probabilities)))
+    assert encoding.MOVE_BASE not in state.legal_actions()  # seat 0 may not pass
+    state.apply_action(int(state.legal_actions()[0]))  # seat 0 drafts
+    assert encoding.MOVE_BASE in state.legal_actions()
+    state.apply_action(encoding.MOVE_BASE)  # seat 1 passes
+    worlds = [state.resample_from_infostate(0, sampler).engine_state.secrets["secret_pass"]
+              for _ in range(20)]
+    assert worlds == [(False, True)] * 20
+    # Before the pass, seat 1's right was unknown to seat 0.
+    before = game.new_initial_state()
+    for action in state.history()[:-1]:
+        before.apply_action(action)
+    assert {before.resample_from_infostate(0, sampler).engine_state.secrets["secret_pass"][1]
+            for _ in range(20)} == {False, True}
+
+
+def test_ismcts_plays_a_whole_game_with_secrets():
+    game = load_game(SECRET_GOAL, 2)
+    rng = np.random.RandomState(3)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng), 2.0,
+                           max_simulations=3, random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probabilities = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probabilities)))
+        else:
+            state.apply_action(bot.step(state))
+    assert state.engine_state.over
 
 
 # ------------------------------------------------------------------ records
