@@ -27,7 +27,8 @@ whose plugins declare moves, keep memory or deal secrets has more numbers after
 the boards (``plugin_layout``): whether a choice is on offer, the viewer's seat,
 each plugin's memory and the viewer's own secrets, each value in a block of
 ``memory_size`` numbers (``value_numbers``). Another seat's secret is never in it:
-the adapters encode ``state.for_seat(viewer)``.
+secrets are read through the engine's ``seen_secrets`` (what ``state.for_seat``
+does), whatever state is given.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from weakref import WeakKeyDictionary
 import numpy as np
 
 from azul_core.colours import COLOURS, MARKER
+from azul_core.engine.moves import seen_secrets
 from azul_core.engine.state import CHOOSE, DEAL, FLOOR, OVER, PLACE
 from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
 
@@ -274,9 +276,9 @@ def value_numbers(value: Any, size: int = MEMORY_SIZE) -> list[float]:
 
 
 def plugin_numbers(state, viewer: int, memory_size: int = MEMORY_SIZE) -> list[float]:
-    """The numbers of ``plugin_layout`` for ``state`` as ``viewer`` sees it: pass
-    ``state.for_seat(viewer)`` (only the viewer's own secret is read, but a state that holds
-    no other secret cannot leak one)."""
+    """The numbers of ``plugin_layout`` for ``state`` as ``viewer`` sees it: the secrets are
+    read through ``seen_secrets(state.secrets, viewer)`` (the engine's hiding, as in
+    ``state.for_seat``), so another seat's secret is never in them, whatever state is given."""
     hooks = state.rules.plugin_hooks
     numbers: list[float] = []
     if hooks.moves:
@@ -286,7 +288,7 @@ def plugin_numbers(state, viewer: int, memory_size: int = MEMORY_SIZE) -> list[f
         memory = state.memory
         for plugin in hooks.memory_plugins:
             numbers += value_numbers(memory.get(plugin), memory_size)
-    secrets = state.secrets
+    secrets = seen_secrets(state.secrets, viewer) if state.secrets else {}
     for plugin in hooks.secret_plugins:
         values = secrets.get(plugin)
         numbers += value_numbers(None if values is None else values[viewer], memory_size)
@@ -351,8 +353,8 @@ def observation(state, viewer: int, bag: list[int] | None = None,
     """The observation vector of ``state`` as ``viewer`` sees it (see ``observation_layout``).
 
     ``bag``: the bag's colour counts when the caller keeps them (they change only when the
-    factories are filled); worked out otherwise. In a variant that deals secrets, pass
-    ``state.for_seat(viewer)``: the vector holds the viewer's own secret only.
+    factories are filled); worked out otherwise. Of the plugins' secrets, the vector holds
+    the viewer's own only (``plugin_numbers``).
     """
     vector = _board_observation(state, viewer, bag)
     if has_plugin_part(state.rules):
@@ -408,8 +410,8 @@ def _board_observation(state, viewer: int, bag: list[int] | None) -> np.ndarray:
 
 def observation_text(state, viewer: int) -> str:
     """The same information as ``observation`` in a short text (OpenSpiel's observation string).
-    As there, pass ``state.for_seat(viewer)`` in a variant that deals secrets: the text shows
-    the viewer's own secret (none that ``state`` hides)."""
+    As there, of the secrets it shows the viewer's own only (none that ``state`` hides: give
+    ``state.for_seat(None)`` to show none)."""
     from azul_core.colours import LETTERS
     from azul_core.engine.state import letters
     players = len(state.players)
@@ -439,8 +441,9 @@ def observation_text(state, viewer: int) -> str:
     if hooks.memory_plugins:
         parts.append(f"viewer is seat {viewer}")
         parts += [f"memory {plugin}: {state.memory.get(plugin)!r}" for plugin in hooks.memory_plugins]
+    secrets = seen_secrets(state.secrets, viewer) if state.secrets else {}
     for plugin in hooks.secret_plugins:
-        values = state.secrets.get(plugin)
+        values = secrets.get(plugin)
         if values is not None and values[viewer] is not None:
             parts.append(f"own secret {plugin}: {values[viewer]!r}")
     return "\n".join(parts)
