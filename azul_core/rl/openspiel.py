@@ -27,7 +27,9 @@ is a game of imperfect information: the game starts with a chance node whose
 ``SECRET_DEALS`` equally likely outcomes are seeds; outcome ``k`` deals the
 secrets with ``random.Random(k)`` (the plugin draws from it, so the deal
 follows the plugin's own odds as closely as 1000 seeds can). A player's
-observation and information state hold its own secret and nobody else's.
+observation and information state hold its own secret and nobody else's;
+``resample_from_infostate`` (OpenSpiel's ``ISMCTSBot``) deals the others'
+secrets again, consistently with what the player knows.
 """
 
 from __future__ import annotations
@@ -39,9 +41,6 @@ import numpy as np
 import pyspiel
 
 from azul_core.colours import COLOURS, LETTERS, NAMES
-
-# The engine's limits on plugin moves between two drafts (a rule may never stall a round):
-# they bound the length of a game.
 from azul_core.engine.state import (
     _CHOICES_IN_A_ROW,
     _IDLE_TURNS_PER_SEAT,
@@ -108,7 +107,8 @@ class AzulGame(pyspiel.Game):
         else:
             low, high = -SCORE_BOUND, SCORE_BOUND
         # A draft takes at least one tile, and each tile reaches a wall at most once; plugin
-        # moves come between drafts, as many as the engine's limits let them.
+        # moves come between drafts, as many as the engine's limits on them (so that no rule
+        # can stall a round) let them: these bound the length of a game.
         decisions_per_draft = 1
         if rules.offers_moves:
             decisions_per_draft += _CHOICES_IN_A_ROW + _IDLE_TURNS_PER_SEAT * players
@@ -394,7 +394,7 @@ class AzulState(pyspiel.State):
                 world.apply_action(seed)
                 for action in history[1:]:
                     world.apply_action(action)
-            except (IllegalDecision, ValueError):  # the others' secrets made a move legal
+            except (IllegalDecision, ValueError):  # a move taken was legal only with the true secrets
                 continue
             return world
         raise AssertionError("no deal of the secrets is consistent with the game, not even its own")
