@@ -42,9 +42,9 @@ import pyspiel
 
 from azul_core.colours import COLOURS, LETTERS, NAMES
 from azul_core.engine.state import (
-    _CHOICES_IN_A_ROW,
-    _IDLE_TURNS_PER_SEAT,
+    CHOICES_IN_A_ROW,
     DEAL,
+    IDLE_TURNS_PER_SEAT,
     OVER,
     GameState,
     IllegalDecision,
@@ -111,7 +111,7 @@ class AzulGame(pyspiel.Game):
         # can stall a round) let them: these bound the length of a game.
         decisions_per_draft = 1
         if rules.offers_moves:
-            decisions_per_draft += _CHOICES_IN_A_ROW + _IDLE_TURNS_PER_SEAT * players
+            decisions_per_draft += CHOICES_IN_A_ROW + IDLE_TURNS_PER_SEAT * players
         info = pyspiel.GameInfo(
             num_distinct_actions=encoding.num_actions(rules),
             max_chance_outcomes=SECRET_DEALS if rules.deals_secrets else len(COLOURS),
