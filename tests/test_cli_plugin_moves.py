@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -17,8 +19,8 @@ import azul_core.cli.simulate  # noqa: F401
 import azul_core.cli.validate  # noqa: F401
 from azul_core.cli.app import app
 from azul_core.engine.state import CHOOSE
-from azul_core.records.game_record import dumps_record, read_record, replay_state, sealed_for
-from azul_core.variants.loading import load_variant
+from azul_core.records.game_record import check_record, dumps_record, read_record, replay_state, sealed_for
+from azul_core.variants.loading import Trust, load_variant
 
 ENV = {"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0", "COLUMNS": "200", "NO_COLOR": "1"}
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -284,3 +286,84 @@ def test_compare_a_house_rule_with_standard(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert [entry["variant"] for entry in data["variants"]] == ["standard", "pass-once", "secret-goal"]
+
+
+def test_a_failing_plugin_stops_the_game_with_the_secrets_saved(tmp_path):
+    """The record left by a failing plugin keeps the secrets: without them it can't replay."""
+    shutil.copy(EXAMPLES / "secret-goal" / "secret_goal.py", tmp_path / "secret_goal.py")
+    (tmp_path / "boom.py").write_text(textwrap.dedent("""
+        def azul_placement_score(wall, row, column):
+            if sum(cell is not None for line in wall for cell in line) > 3:
+                raise RuntimeError("the scorer broke")
+    """))
+    (tmp_path / "boom.yaml").write_text(
+        "name: boom\nextends: standard\nplugins: [standard, colour_wall, secret_goal.py, boom.py]\n")
+    path = tmp_path / "g.json"
+    result = run("play", "--variant", tmp_path / "boom.yaml", "--players", "greedy,greedy",
+                 "--seed", "1", "--record", path)
+    assert result.exit_code == 1
+    assert "a rule plugin failed, the game stops" in result.stdout
+    saved = read_record(path)
+    assert len(saved.secrets["secret_goal"]) == 2 and None not in saved.secrets["secret_goal"]
+    report = check_record(saved, trust=Trust(everything=True))
+    assert report["valid"] and not report["finished"], report["errors"]
+
+
+# ------------------------------------------------------------------ at a real terminal
+
+
+def _read_until(master: int, seen: bytearray, marker: bytes, patience: float = 60.0) -> None:
+    import os
+    import select
+    import time
+    start = time.monotonic()
+    while marker not in seen:
+        if time.monotonic() - start > patience:
+            raise AssertionError(f"waited for {marker!r}; last: {bytes(seen[-400:])!r}")
+        ready, _, _ = select.select([master], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                raise AssertionError(f"ended before {marker!r}; last: {bytes(seen[-400:])!r}")
+            seen += chunk
+
+
+def test_hot_seat_at_a_terminal_clears_the_last_players_secret_before_the_handover(tmp_path):
+    import os
+    import subprocess
+    import sys
+    pty = pytest.importorskip("pty")
+    record = tmp_path / "game.json"
+    master, slave = pty.openpty()
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm", "COLUMNS": "80", "LINES": "50"}
+    env.pop("AZUL_DEBUG", None)
+    process = subprocess.Popen([sys.executable, "-m", "azul_core.cli", "play", "--variant",
+                                str(example("secret-goal")), "--players", "human,human", "--seed", "3",
+                                "--record", str(record)],
+                               stdin=slave, stdout=slave, stderr=slave, env=env, cwd=tmp_path, close_fds=True)
+    os.close(slave)
+    seen = bytearray()
+    try:
+        _read_until(master, seen, b"player 1, press Enter> ")
+        os.write(master, b"\n")
+        _read_until(master, seen, b"player 1> ")
+        one, two = goals(record)
+        first_move = f"1{read_record(record).rounds[0].factories[0][0]}-"
+        os.write(master, f"{first_move}\n".encode())
+        _read_until(master, seen, b"player 2, press Enter> ")
+        handover = seen.rindex(b"player 2's turn")
+        cleared = seen.rindex(b"\x1b[2J", 0, handover)
+        assert seen.rindex(f"player 1: {one}; player 2: hidden".encode()) < cleared
+        assert f"player 2: {two}".encode() not in seen
+        os.write(master, b"\n")
+        _read_until(master, seen, b"player 2> ")
+        assert f"player 1: hidden; player 2: {two}".encode() in seen[handover:]
+        os.write(master, b"quit\n")
+        assert process.wait(timeout=60) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(master)
