@@ -543,10 +543,10 @@ class GameState:
         return f"the rules ({self.rules.deciders.get('azul_line_accepts', '?')}) refuse " \
                f"{NAMES[colour]} on pattern line {line + 1}"
 
-    def is_misplaced(self, decision: tuple) -> bool:
+    def is_misplaced(self, decision: Decision) -> bool:
         """Whether a draft names a line that can't take its colour (legal only where the
         variant sends such tiles to the floor)."""
-        if self.phase != DRAFT or len(decision) != 3:
+        if self.phase != DRAFT or isinstance(decision, Move) or len(decision) != 3:
             return False
         _source, colour, line = decision
         return line != FLOOR and not self.players[self.current].accept[line] >> colour & 1

@@ -8,6 +8,9 @@ then by each player's ``board_value`` (score, the floor's cost, the worth of
 unfinished lines) relative to the best opponent. At the game's end the
 result is exact: a win, a loss or a share.
 
+A plugin's move (a pass, a choice after a draft: phase ``CHOOSE``) is a child
+like a draft; its estimate for ordering and playouts is tried on a clone.
+
 Rewards are kept per seat (max^n), so the same tree serves 2 to 4 players.
 The budget is a time (``think`` seconds) or a number of iterations; with
 ``iterations`` the bot is deterministic for a given seed.
@@ -20,8 +23,9 @@ import random as _random
 import time
 from typing import Any
 
-from azul_core.engine.state import CENTRE, DEAL, FLOOR, OVER, PLACE, wall_with
+from azul_core.engine.state import CENTRE, CHOOSE, DEAL, FLOOR, OVER, PLACE, wall_with
 from azul_core.players.bots import GreedyBot, best_placement_points, board_value, line_capacity, line_worth
+from azul_core.rules import Move
 
 #: The think time when neither ``think`` nor ``iterations`` is given.
 DEFAULT_THINK = 0.5
@@ -121,16 +125,28 @@ def memo_board_value(memo: Memo, board) -> float:
 
 
 def quick_gains(state, memo: Memo | None = None) -> list[tuple[float, tuple]]:
-    """Every legal decision with an estimate of the mover's gain, computed without cloning.
+    """Every legal decision with an estimate of the mover's gain, computed without cloning
+    (but for plugins' moves).
 
     Counts the floor spaces the tiles (and the start marker) would take now,
     and the share of the line's worth the tiles add; a placement is worth
-    the points it scores. ``memo`` keeps answers between calls (a search's).
+    the points it scores; a plugin's move, the change of the mover's
+    ``board_value`` it makes (tried on a clone: its effect is the plugin's).
+    ``memo`` keeps answers between calls (a search's).
     """
     decisions = state.legal_decisions()
     rules = state.rules
     seat = state.to_move
     board = state.players[seat]
+    if memo is None or memo.rules is not rules:
+        memo = Memo(rules)
+    if rules.offers_moves:
+        if state.phase == CHOOSE:
+            return move_gains(state, decisions, memo)
+        moves = [decision for decision in decisions if isinstance(decision, Move)]
+        if moves:
+            drafts = [decision for decision in decisions if not isinstance(decision, Move)]
+            return (_draft_gains(state, drafts, memo) if drafts else []) + move_gains(state, moves, memo)
     if state.phase == PLACE:
         gains = []
         wall = board.wall
@@ -138,8 +154,24 @@ def quick_gains(state, memo: Memo | None = None) -> list[tuple[float, tuple]]:
             points = rules.placement_score(wall_with(wall, row, column, board.line_colour[row]), row, column)
             gains.append((points, (row, column)))
         return gains
-    if memo is None or memo.rules is not rules:
-        memo = Memo(rules)
+    return _draft_gains(state, decisions, memo)
+
+
+def move_gains(state, moves, memo: Memo) -> list[tuple[float, Move]]:
+    """Each plugin's move with the change of the mover's ``board_value`` it makes."""
+    seat = state.to_move
+    before = memo_board_value(memo, state.players[seat])
+    gains = []
+    for move in moves:
+        after = state.clone()
+        after.apply(move)
+        gains.append((memo_board_value(memo, after.players[seat]) - before, move))
+    return gains
+
+
+def _draft_gains(state, decisions, memo: Memo) -> list[tuple[float, tuple]]:
+    rules = state.rules
+    board = state.players[state.to_move]
     floor = board.floor
     wall = board.wall
     marker_cost = rules.marker.placement == "floor" and state.marker_in_centre
