@@ -17,7 +17,7 @@ from rich.text import Text
 
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
 from azul_core.engine.state import CENTRE, DEAL, FLOOR, OVER, PLACE, wall_with
-from azul_core.rules import PATTERN_LINES, WALL_SIZE
+from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
 
 #: The width everything is laid out for.
 WIDTH = 80
@@ -355,13 +355,18 @@ def draw_legal(state, source: int | None = None, colour: int | None = None) -> G
         text.rstrip()
         return Group(text)
     groups: dict[tuple[int, int], list[int]] = {}
-    for s, c, line in state.legal_decisions():
+    moves = []
+    for decision in state.legal_decisions():
+        if isinstance(decision, Move):  # a plugin's move: listed by its label, after the drafts
+            moves.append(decision)
+            continue
+        s, c, line = decision
         if (source is None or s == source) and (colour is None or c == colour):
             groups.setdefault((s, c), []).append(line)
     parts: list = []
-    if not groups:
+    if not groups and not moves:
         parts.append(Text("No legal move matches.", style="dim"))
-    else:
+    elif groups:
         (s, c), lines = next(iter(groups.items()))
         # One line of 80 columns at most, so that the list keeps its place on the screen.
         parts.append(Text(f"Type e.g. {format_decision((s, c, lines[0]))}: source, colour, line "
@@ -392,6 +397,10 @@ def draw_legal(state, source: int | None = None, colour: int | None = None) -> G
         notes.append(f"Pattern line{'s' if len(closed) > 1 else ''} {', '.join(closed)} "
                      "tiled this round: closed until the next round.")
     parts += [Text(note, style="dim") for note in notes]
+    for move in moves:
+        line_text = Text(move.notation, style="bold")
+        line_text.append(f"  {move.label}" if move.label else "")
+        parts.append(line_text)
     return Group(*parts)
 
 
