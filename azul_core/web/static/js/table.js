@@ -240,7 +240,10 @@ function prompt() {
   if (app.legal.moves?.length && !app.legal.drafts?.length) {
     return app.pending ? "Confirm your choice, or click another one." : "Choose one of the moves on offer.";
   }
-  if (!app.selected) return "Your turn: click a colour in a factory or the centre.";
+  if (!app.selected) {
+    const also = app.legal.moves?.length ? ", or a move of the house rule" : "";
+    return `Your turn: click a colour in a factory or the centre${also}.`;
+  }
   if (!app.pending) {
     const count = countOf(app.selected.source, app.selected.colour);
     return `Now click a highlighted pattern line or the floor for ${plural(count, `${app.selected.colour} tile`)}.`;
