@@ -17,8 +17,10 @@ np = pytest.importorskip("numpy")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 from rl_variants import (  # noqa: E402
+    ALL,
     FEWER_WHITE,
     MANY_BLUE,
+    PLUGIN_MOVES,
     TILE_KINDS,
     WILD_FEWER_WHITE,
     WILD_TILES,
@@ -199,6 +201,19 @@ def test_every_observation_is_the_engines_position_within_its_bounds(case):
                 assert extra_totals(observation, layout, game.kinds, players) == kind_counts[5:]
         seen += 1
     assert seen > 40
+
+
+@pytest.mark.parametrize("case", [c for c in ALL + PLUGIN_MOVES if c[0] != "grey-wall" or c[1] != 3], ids=label)
+def test_the_bounds_hold_in_every_variant(case):
+    """The other variants (line sizes, floors, plugin memory and secrets): every number within
+    ``observation_bounds`` at every step."""
+    variant, players = case
+    env = rl.env(variant, players)
+    low, high = encoding.observation_bounds(players, env.unwrapped.rules)
+    for _agent, _observation in steps(env, seed=5):
+        for other in env.agents:
+            observation = env.observe(other)["observation"]
+            assert (low <= observation).all() and (observation <= high).all()
 
 
 def test_the_bounds_come_from_the_variants_tile_counts():
