@@ -10,7 +10,10 @@
 Both take the variant's rules from the engine: legal moves, line sizes, scores
 and the end of the game are whatever the variant's plugins make them; the
 plugins' own moves are actions, their memory and each seat's own secrets are
-in that seat's observation (never another seat's secret).
+in that seat's observation (never another seat's secret). A variant's extra
+kinds of tile (a wild tile) and its counts per colour are counted in the
+observation and drawn at OpenSpiel's chance nodes; the actions stay drafts
+of the five colours.
 Actions and observations: ``azul_core.rl.encoding`` and docs/ai.md.
 """
 

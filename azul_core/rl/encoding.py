@@ -29,6 +29,12 @@ each plugin's memory and the viewer's own secrets, each value in a block of
 ``memory_size`` numbers (``value_numbers``). Another seat's secret is never in it:
 secrets are read through the engine's ``seen_secrets`` (what ``state.for_seat``
 does), whatever state is given.
+
+A variant with extra kinds of tile (``TableSetup.extra_tiles``: a wild tile) counts
+every kind where tiles are counted, and shows the extra tiles on the floors and
+standing in on the pattern lines (``observation_layout``); its actions are the same:
+a draft names a colour, and the variant's hooks say what comes along.
+``observation_bounds`` gives each number's range, from the variant's tile counts.
 """
 
 from __future__ import annotations
@@ -189,6 +195,20 @@ TABLE_FIELDS = (("factories", MAX_FACTORIES * COLOUR_COUNT), ("centre", COLOUR_C
                 ("round", 1), ("placing_row", PATTERN_LINES))
 
 
+def table_kinds(players: int, rules=None) -> int:
+    """How many kinds of tile ``rules``' table for ``players`` has: the five colours, then the
+    variant's extra tiles (``TableSetup.extra_tiles``, such as a wild tile); 5 without rules."""
+    return COLOUR_COUNT if rules is None else len(rules.table(players).kind_counts)
+
+
+def _table_fields(kinds: int) -> tuple[tuple[str, int], ...]:
+    """The table's parts: a count per kind of tile wherever tiles are counted."""
+    if kinds == COLOUR_COUNT:
+        return TABLE_FIELDS
+    return (("factories", MAX_FACTORIES * kinds), ("centre", kinds), ("marker_in_centre", 1),
+            ("bag", kinds), ("lid", kinds), ("round", 1), ("placing_row", PATTERN_LINES))
+
+
 #: Numbers per plugin memory or secret in the observation, unless the adapter is told otherwise.
 MEMORY_SIZE = 16
 
@@ -196,12 +216,25 @@ MEMORY_SIZE = 16
 def observation_layout(players: int, rules=None, memory_size: int = MEMORY_SIZE) -> list[tuple[str, int, int]]:
     """``(name, start, size)`` of every part of the observation vector, in order. ``seat+k``
     is the board ``k`` seats after the viewer's (``seat+0`` is the viewer's own). With the
-    variant's ``rules``, its plugins' parts follow (``plugin_layout``)."""
-    parts = list(TABLE_FIELDS) + [("to_move", players)]
-    parts += [(f"seat+{k}.{name}", 1) for k in range(players) for name in SEAT_FIELDS]
+    variant's ``rules``, its plugins' parts follow (``plugin_layout``).
+
+    A variant with extra kinds of tile (``table_kinds(players, rules)`` above 5) counts every
+    kind in the factories, the centre, the bag and the lid, and has two more parts per seat:
+    ``floor_extra`` (the tiles of each extra kind on the floor) and ``line_extra`` (pattern
+    line x extra kind: the extra tiles standing in for the line's colour, counted in
+    ``lines`` too). A variant of the five colours keeps this layout whatever their counts."""
+    extra = table_kinds(players, rules) - COLOUR_COUNT
+    parts = list(_table_fields(COLOUR_COUNT + extra)) + [("to_move", players)]
+    for k in range(players):
+        parts += [(f"seat+{k}.{name}", 1) for name in SEAT_FIELDS]
+        if extra:
+            parts.append((f"seat+{k}.floor_extra", extra))
     parts += [(f"seat+{k}.score", 1) for k in range(players)]
     for k in range(players):
-        parts += [(f"seat+{k}.lines", LINES_SIZE), (f"seat+{k}.wall", WALL_BLOCK)]
+        parts.append((f"seat+{k}.lines", LINES_SIZE))
+        if extra:
+            parts.append((f"seat+{k}.line_extra", PATTERN_LINES * extra))
+        parts.append((f"seat+{k}.wall", WALL_BLOCK))
     if rules is not None:
         parts += plugin_layout(players, rules, memory_size)
     layout, start = [], 0
@@ -214,6 +247,56 @@ def observation_layout(players: int, rules=None, memory_size: int = MEMORY_SIZE)
 def observation_size(players: int, rules=None, memory_size: int = MEMORY_SIZE) -> int:
     _name, start, size = observation_layout(players, rules, memory_size)[-1]
     return start + size
+
+
+def observation_bounds(players: int, rules, memory_size: int = MEMORY_SIZE) -> tuple[np.ndarray, np.ndarray]:
+    """The least and the greatest value of each number of ``rules``' observation for
+    ``players`` (two float32 vectors of ``observation_size``). A count of tiles of one kind
+    lies from 0 to the variant's number of that kind (``table.kind_counts``), and within a
+    pattern line's capacity or the floor's spaces where it counts their tiles; the factories a
+    table lacks are always 0; flags and one-hot parts lie in [0, 1], the round in [1, 255];
+    scores, memory and secrets in [-1000, 1000]."""
+    table = rules.table(players)
+    counts = table.kind_counts
+    extras = counts[COLOUR_COUNT:]
+    floor_room = min(rules.floor_spaces, sum(counts) + 1)
+    capacity = rules.capacity
+    low: list[float] = []
+    high: list[float] = []
+    for name, _start, size in observation_layout(players, rules, memory_size):
+        field = name.split(".", 1)[1] if name.startswith(("seat+", "memory.", "secret.")) else name
+        if name.startswith(("memory.", "secret.")) or field == "score":
+            low += [OBS_LOW] * size
+            high += [OBS_HIGH] * size
+            continue
+        if field == "factories":
+            tops = list(counts) * table.factories + [0] * (size - len(counts) * table.factories)
+        elif field in ("centre", "bag", "lid"):
+            tops = list(counts)
+        elif field == "round":
+            low.append(1.0)
+            high.append(255.0)
+            continue
+        elif field == "floor_tiles":
+            tops = [floor_room]
+        elif field == "floor_extra":
+            tops = [min(floor_room, count) for count in extras]
+        elif field == "lines":
+            tops = [min(capacity[row], counts[colour] + sum(extras))
+                    for row in range(PATTERN_LINES) for colour in COLOURS]
+        elif field == "line_extra":
+            tops = [min(capacity[row], count) for row in range(PATTERN_LINES) for count in extras]
+        else:  # flags, one-hot parts, the wall's cells
+            tops = [1] * size
+        low += [0.0] * size
+        high += tops
+    return np.asarray(low, np.float32), np.asarray(high, np.float32)
+
+
+def observation_high(players: int, rules, memory_size: int = MEMORY_SIZE) -> float:
+    """The ``Box`` bound of the observation: 1000 (``OBS_HIGH``), or more where a count of
+    tiles may be greater (a variant with more than 1000 tiles of a kind)."""
+    return max(OBS_HIGH, float(observation_bounds(players, rules, memory_size)[1].max()))
 
 
 def plugin_layout(players: int, rules, memory_size: int = MEMORY_SIZE) -> list[tuple[str, int]]:
@@ -332,8 +415,20 @@ def _wall_block(key: tuple) -> bytes:
     return made
 
 
+def _line_extra_block(line_extra: list[tuple[int, ...]], extra: int) -> bytes:
+    """Pattern line x extra kind: how many tiles of that kind stand in on the line."""
+    block = bytearray(PATTERN_LINES * extra)
+    for row, kinds in enumerate(line_extra):
+        for kind in kinds:
+            block[row * extra + kind - COLOUR_COUNT] += 1
+    return bytes(block)
+
+
 def bag_counts(state) -> list[int]:
+    """The bag's tiles of each kind (``state.kinds`` counts: the colours, then any extra tiles)."""
     bag = state.bag
+    if state.kinds != COLOUR_COUNT:
+        return [bag.count(kind) for kind in range(state.kinds)]
     return [bag.count(0), bag.count(1), bag.count(2), bag.count(3), bag.count(4)]
 
 
@@ -341,8 +436,10 @@ def _one_hot(size: int, index: int | None) -> tuple[int, ...]:
     return tuple(1 if i == index else 0 for i in range(size))
 
 
-#: prepared pieces: padding for the factories a table lacks, one-hot rows, seat orders
-_PADDING = {sources: (0,) * (COLOUR_COUNT * (MAX_FACTORIES + 1 - sources)) for sources in range(2, SOURCES + 1)}
+#: prepared pieces: padding for the factories a table lacks (by sources and kinds of tile),
+#: one-hot rows, seat orders
+_PADDING = {(sources, kinds): (0,) * (kinds * (MAX_FACTORIES + 1 - sources))
+            for sources in range(1, SOURCES + 1) for kinds in range(COLOUR_COUNT, COLOUR_COUNT + 4)}
 _PLACING = [_one_hot(PATTERN_LINES, row) for row in range(PATTERN_LINES)] + [_one_hot(PATTERN_LINES, None)]
 _RELATIVE: dict[tuple[int, int], tuple[int, ...]] = {}
 _ORDER: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -374,8 +471,8 @@ def _board_observation(state, viewer: int, bag: list[int] | None) -> np.ndarray:
     order = _ORDER.get((players, viewer))
     if order is None:
         order = _ORDER[(players, viewer)] = tuple((viewer + k) % players for k in range(players))
-    # Every number before the scores is a count from 0 to 255 at most: one byte each.
-    small = [*chain.from_iterable(sources[1:]), *_PADDING[len(sources)], *sources[0],
+    # Every number before the scores is a count (from 0 to 255 as a rule): one byte each.
+    small = [*chain.from_iterable(sources[1:]), *_PADDING[(len(sources), state.kinds)], *sources[0],
              1 if state.marker_in_centre and playing else 0,
              *(bag if bag is not None else bag_counts(state)), *state.lid, min(state.round, 255),
              *_PLACING[state.placing[1] if phase == PLACE else PATTERN_LINES], *to_move]
@@ -385,6 +482,7 @@ def _board_observation(state, viewer: int, bag: list[int] | None) -> np.ndarray:
     # Every number is a byte (counts, flags, cells), the scores too as a rule: the vector is
     # the bytes joined, widened to float32 once.
     parts = [b""]
+    extra = state.kinds - COLOUR_COUNT
     for seat in order:
         board = boards[seat]
         floor = board.floor
@@ -393,6 +491,9 @@ def _board_observation(state, viewer: int, bag: list[int] | None) -> np.ndarray:
         key = (*board.line_colour, *board.line_count)
         block = _lines_blocks.get(key)
         parts.append(block if block is not None else _lines_block(key))
+        if extra:  # extra kinds of tile: those on the floor, and those standing in on each line
+            small += [floor.count(kind) for kind in range(COLOUR_COUNT, COLOUR_COUNT + extra)]
+            parts.append(_line_extra_block(board.line_extra, extra))
         wall = board.wall
         key = (*wall[0], *wall[1], *wall[2], *wall[3], *wall[4])
         block = _wall_blocks.get(key)
@@ -400,10 +501,11 @@ def _board_observation(state, viewer: int, bag: list[int] | None) -> np.ndarray:
     numbers = small + scores
     try:
         parts[0] = bytes(numbers)
-    except ValueError:  # a score (or a house rule's count) beyond a byte: patched in below
+    except ValueError:  # a score (or a variant's count of tiles) beyond a byte: patched in below
         parts[0] = bytes(len(numbers))
         vector = np.frombuffer(b"".join(parts), np.uint8).astype(np.float32)
-        vector[:len(numbers)] = np.clip(numbers, OBS_LOW, OBS_HIGH)
+        vector[:len(small)] = small  # counts as they are (a kind may have up to 10,000 tiles)
+        vector[len(small):len(numbers)] = np.clip(scores, OBS_LOW, OBS_HIGH)
         return vector
     return np.frombuffer(b"".join(parts), np.uint8).astype(np.float32)
 
@@ -411,9 +513,12 @@ def _board_observation(state, viewer: int, bag: list[int] | None) -> np.ndarray:
 def observation_text(state, viewer: int) -> str:
     """The same information as ``observation`` in a short text (OpenSpiel's observation string).
     As there, of the secrets it shows the viewer's own only (none that ``state`` hides: give
-    ``state.for_seat(None)`` to show none)."""
-    from azul_core.colours import LETTERS
+    ``state.for_seat(None)`` to show none). Tiles are written with the variant's letters
+    (``table.kind_letters``: ``J`` for the wild tile of examples/wild-tiles); a pattern line
+    holding extra tiles that stand in for its colour shows them after a colon (``R3:J``: three
+    tiles on the line, one of them wild)."""
     from azul_core.engine.state import letters
+    kind_letters = state.table.kind_letters
     players = len(state.players)
     parts = [f"round {state.round} {state.phase}"]
     if state.phase != DEAL and state.phase != OVER:
@@ -422,19 +527,20 @@ def observation_text(state, viewer: int) -> str:
         parts.append(f"placing line {state.placing[1] + 1}")
     if state.phase == CHOOSE:
         parts.append("choosing " + " ".join(move.notation for move in state.choices))
-    factories = " ".join(letters(s) or "-" for s in state.sources[1:])
-    centre = letters(state.sources[0]) + ("M" if state.marker_in_centre and state.phase != "deal" else "")
+    factories = " ".join(letters(s, kind_letters) or "-" for s in state.sources[1:])
+    centre = letters(state.sources[0], kind_letters) + \
+        ("M" if state.marker_in_centre and state.phase != "deal" else "")
     parts.append(f"factories {factories} | centre {centre or '-'}")
     bag = bag_counts(state)
-    parts.append("bag " + " ".join(f"{LETTERS[c]}{bag[c]}" for c in COLOURS)
-                 + " | lid " + " ".join(f"{LETTERS[c]}{state.lid[c]}" for c in COLOURS))
+    kinds = range(state.kinds)
+    parts.append("bag " + " ".join(f"{kind_letters[k]}{bag[k]}" for k in kinds)
+                 + " | lid " + " ".join(f"{kind_letters[k]}{state.lid[k]}" for k in kinds))
     for k in range(players):
         seat = (viewer + k) % players
         board = state.players[seat]
-        lines = ",".join(f"{LETTERS[board.line_colour[r]]}{board.line_count[r]}" if board.line_count[r]
-                         else "." for r in range(PATTERN_LINES))
-        wall = "/".join("".join("." if cell is None else LETTERS[cell] for cell in row) for row in board.wall)
-        floor = "".join("M" if t == MARKER else LETTERS[t] for t in board.floor)
+        lines = ",".join(_line_text(board, row, kind_letters) for row in range(PATTERN_LINES))
+        wall = "/".join("".join("." if cell is None else kind_letters[cell] for cell in row) for row in board.wall)
+        floor = "".join("M" if t == MARKER else kind_letters[t] for t in board.floor)
         marker = " holds marker" if state.marker_holder == seat else ""
         parts.append(f"seat+{k}: score {board.score} lines {lines} wall {wall} floor {floor or '-'}{marker}")
     hooks = state.rules.plugin_hooks
@@ -447,3 +553,13 @@ def observation_text(state, viewer: int) -> str:
         if values is not None and values[viewer] is not None:
             parts.append(f"own secret {plugin}: {values[viewer]!r}")
     return "\n".join(parts)
+
+
+def _line_text(board, row: int, kind_letters: str) -> str:
+    """A pattern line in words: ``.`` when empty, else its colour and count (``R3``), and the
+    extra tiles standing in among them after a colon (``R3:J``)."""
+    count = board.line_count[row]
+    if not count:
+        return "."
+    standing = "".join(kind_letters[kind] for kind in board.line_extra[row])
+    return f"{kind_letters[board.line_colour[row]]}{count}" + (f":{standing}" if standing else "")

@@ -13,12 +13,13 @@ scored as it stands; only a house rule that never ends gets there) and
 ``azul_core.rl.encoding.value_numbers``).
 
 The factory fills are explicit chance nodes: one tile drawn at a time, each
-colour with its share of the bag, factory 1 first; when the bag runs out the
-lid is poured in, and when both are empty the fill stops. The drawn tiles are
-then laid by the engine (``GameState.deal_tiles``, which checks that they
-could have come out of the bag and lid). Chance action ``c`` is "a tile of
-colour ``c``" (0..4). Player actions are ``azul_core.rl.encoding``'s, the
-variant's plugin moves included.
+kind of tile with its share of the bag, factory 1 first; when the bag runs out
+the lid is poured in, and when both are empty the fill stops. The drawn tiles
+are then laid by the engine (``GameState.deal_tiles``, which checks that they
+could have come out of the bag and lid). Chance action ``k`` is "a tile of
+kind ``k``": 0..4 the colours, 5.. a variant's extra tiles (a wild tile).
+Player actions are ``azul_core.rl.encoding``'s, the variant's plugin moves
+included.
 
 A variant without secrets has perfect information (the bag's contents are
 known; only the order of the draws is chance), so the information state is
@@ -40,7 +41,6 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
-from azul_core.colours import COLOURS, LETTERS, NAMES
 from azul_core.engine.state import (
     CHOICES_IN_A_ROW,
     DEAL,
@@ -48,6 +48,7 @@ from azul_core.engine.state import (
     OVER,
     GameState,
     IllegalDecision,
+    letters,
 )
 from azul_core.records.game_record import write_record
 from azul_core.rl import encoding
@@ -114,7 +115,7 @@ class AzulGame(pyspiel.Game):
             decisions_per_draft += CHOICES_IN_A_ROW + IDLE_TURNS_PER_SEAT * players
         info = pyspiel.GameInfo(
             num_distinct_actions=encoding.num_actions(rules),
-            max_chance_outcomes=SECRET_DEALS if rules.deals_secrets else len(COLOURS),
+            max_chance_outcomes=SECRET_DEALS if rules.deals_secrets else start.kinds,
             num_players=players,
             min_utility=low,
             max_utility=high,
@@ -168,7 +169,7 @@ class _Episode:
         self.drawn: list[list[int]] | None = None  # the factories being filled
         self.draws_left = 0
         self.draw_count = 0  # tiles drawn so far in this fill
-        self.pool_now: list[int] = []  # what the next tile is drawn from, by colour
+        self.pool_now: list[int] = []  # what the next tile is drawn from, by kind of tile
         self.bag_size = 0  # the bag's tiles when the fill started
         self.events = None  # (previous events, event): ("fill", counts) or ("act", decision)
 
@@ -187,7 +188,7 @@ class _Episode:
 
     def __reduce__(self):
         # Serialised as the game's parameters, the events and the tiles of a fill under way
-        # (colour counts per factory), then replayed through the engine (``redraw``).
+        # (counts per kind of tile per factory), then replayed through the engine (``redraw``).
         drawn = [f[:] for f in self.drawn] if self.drawn is not None else []
         return (_rebuild, (self.game.get_parameters(), self.history(), drawn))
 
@@ -229,47 +230,50 @@ class _Episode:
         self.bag_size = len(state.bag)
         self.draws_left = min(self.bag_size + sum(state.lid), table.factories * table.tiles_per_factory)
         self.draw_count = 0
-        self.drawn = [[0] * len(COLOURS) for _ in range(table.factories)]
-        self.pool_now = [state.bag.count(c) for c in COLOURS]
+        self.drawn = [[0] * state.kinds for _ in range(table.factories)]
+        self.pool_now = encoding.bag_counts(state)
         if not self.bag_size:
             self.pool_now = state.lid[:]
         if not self.draws_left:
             self.finish_fill()
 
     def pool(self) -> list[int]:
-        """Colour counts the next tile is drawn from: the bag, or once it is drawn out, the
-        lid poured in."""
+        """Counts per kind of tile the next tile is drawn from: the bag, or once it is drawn
+        out, the lid poured in."""
         return self.pool_now
 
-    def draw(self, colour: int) -> None:
-        if not self.pool_now[colour]:
-            raise ValueError(f"no {NAMES[colour]} tile is left to draw")
+    def draw(self, kind: int) -> None:
+        if not 0 <= kind < len(self.pool_now):
+            raise ValueError(f"no kind of tile {kind} (0 to {len(self.pool_now) - 1})")
+        if not self.pool_now[kind]:
+            raise ValueError(f"no {self.state.table.kind_names[kind]} tile is left to draw")
         per = self.state.table.tiles_per_factory
-        self.drawn[self.draw_count // per][colour] += 1
+        self.drawn[self.draw_count // per][kind] += 1
         self.draw_count += 1
         self.draws_left -= 1
-        self.pool_now[colour] -= 1
+        self.pool_now[kind] -= 1
         if self.draw_count == self.bag_size:  # the bag is empty: the lid is poured in
             self.pool_now = [a + b for a, b in zip(self.pool_now, self.state.lid)]
         if not self.draws_left:
             self.finish_fill()
 
     def redraw(self, fills) -> None:
-        """Draw the tiles of ``fills`` (colour counts per factory, factory 1 first) again.
+        """Draw the tiles of ``fills`` (counts per kind per factory, factory 1 first) again.
 
         The order of the draws within a factory is not kept, and not every order can be
         drawn: when the bag runs out in the middle of a factory, the tiles drawn before came
         from the bag and the others from the lid poured in. Since the bag is drawn out before
         the lid is poured in, its last tiles are all among that factory's: drawing, tile by
-        tile, a colour both the factory and the pool still hold always finds one.
+        tile, a kind both the factory and the pool still hold always finds one.
         """
+        kinds = range(self.state.kinds)
         for counts in fills:
             left = list(counts)
             for _ in range(sum(left)):
                 pool = self.pool_now  # a new list once the lid is poured in
-                colour = next(c for c in COLOURS if left[c] and pool[c])
-                left[colour] -= 1
-                self.draw(colour)
+                kind = next(k for k in kinds if left[k] and pool[k])
+                left[kind] -= 1
+                self.draw(kind)
 
     def finish_fill(self) -> None:
         fills = self.drawn
@@ -348,7 +352,7 @@ class AzulState(pyspiel.State):
             return [(seed, 1 / SECRET_DEALS) for seed in range(SECRET_DEALS)]
         pool = self.episode.pool()
         total = sum(pool)
-        return [(colour, count / total) for colour, count in enumerate(pool) if count]
+        return [(kind, count / total) for kind, count in enumerate(pool) if count]
 
     def _apply_action(self, action):
         episode = self.episode
@@ -361,9 +365,10 @@ class AzulState(pyspiel.State):
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            if self.episode.secrets_to_deal or action >= len(COLOURS):
+            names = self.episode.state.table.kind_names
+            if self.episode.secrets_to_deal or not 0 <= action < len(names):
                 return f"deal the secrets with seed {action}"
-            return f"draw {NAMES[action]}"
+            return f"draw {names[action]}"
         if action >= encoding.MOVE_BASE:
             return encoding.action_name(action, self.episode.game.rules)
         if action >= encoding.PLACE_BASE:
@@ -433,7 +438,7 @@ class AzulState(pyspiel.State):
         if episode.secrets_to_deal:
             text += "\nthe secrets are to be dealt"
         if episode.drawn is not None:
-            drawn = " ".join("".join(LETTERS[c] * f[c] for c in COLOURS) or "-" for f in episode.drawn)
+            drawn = " ".join(letters(f, state.table.kind_letters) or "-" for f in episode.drawn)
             text += f"\nfilling: {drawn} ({episode.draws_left} to draw)"
         for plugin, values in state.secrets.items():
             text += f"\nsecrets {plugin}: {values!r}"

@@ -92,8 +92,10 @@ class AzulEnv(AECEnv):
         size = encoding.observation_size(players, self.rules, self.memory_size)
         #: the actions: 305, and one per plugin move the variant declares
         self.num_actions = encoding.num_actions(self.rules)
+        # [-1000, 1000], or up to the greatest count of tiles where a kind has more than 1000
+        high = encoding.observation_high(players, self.rules, self.memory_size)
         space = spaces.Dict({
-            "observation": spaces.Box(encoding.OBS_LOW, encoding.OBS_HIGH, (size,), np.float32),
+            "observation": spaces.Box(encoding.OBS_LOW, high, (size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
         })
         self.observation_spaces = {agent: space for agent in self.possible_agents}
