@@ -82,20 +82,28 @@ def floor_costs(rules) -> list[int]:
 # ------------------------------------------------------------------ small pieces
 
 
-def tile(colour: int) -> Text:
+def tile(colour: int, table=None) -> Text:
+    """A tile as its letter in its colours; a kind beyond the five colours (a wild tile) needs
+    the ``table`` that declares it (its letter on its ``look``)."""
     if colour == MARKER:
         return Text(MARKER_LETTER, style=MARKER_STYLE)
+    if colour >= len(COLOURS):
+        extra = table.extra_tiles[colour - len(COLOURS)] if table is not None else None
+        if extra is None:
+            return Text("?", style="bold")
+        return Text(extra.letter, style=f"bold black on {extra.look}")
     return Text(LETTERS[colour], style=TILE_STYLES[colour])
 
 
-def tiles(counts: Sequence[int], spaced: bool = True) -> Text:
-    """Tiles by colour as letters: ``B B Y R`` (or ``BB Y R`` grouped when not ``spaced``)."""
+def tiles(counts: Sequence[int], spaced: bool = True, table=None) -> Text:
+    """Tiles by kind as letters: ``B B Y R`` (or ``BB Y R`` grouped when not ``spaced``); the
+    ``table`` names the kinds beyond the five colours."""
     text = Text()
-    for colour in COLOURS:
+    for colour in range(len(counts)):
         for _ in range(counts[colour]):
             if spaced and text:
                 text.append(" ")
-            text.append_text(tile(colour))
+            text.append_text(tile(colour, table))
         if not spaced and counts[colour]:
             text.append(" ")
     text.rstrip()
@@ -120,7 +128,7 @@ def draw_table(state) -> Text:
         for number in range(start + 1, min(start + per_line, len(factories)) + 1):
             text.append(f"{number}: ", style="bold")
             counts = state.sources[number]
-            shown = tiles(counts) if sum(counts) else Text("-", style="dim")
+            shown = tiles(counts, table=state.table) if sum(counts) else Text("-", style="dim")
             text.append_text(shown)
             text.append(" " * (tiles_width + 2 - len(shown.plain)))
         text.rstrip()
@@ -131,7 +139,7 @@ def draw_table(state) -> Text:
         text.append(" (start marker) ")
     centre = state.sources[CENTRE]
     if sum(centre):
-        text.append_text(tiles(centre, spaced=False))
+        text.append_text(tiles(centre, spaced=False, table=state.table))
     elif not state.marker_in_centre or state.phase == DEAL:
         text.append("empty", style="dim")
     return text
@@ -162,6 +170,8 @@ def draw_board(state, seat: int, name: str) -> Text:
         text.append("  " * (max(rules.capacity) - capacity))
         count, colour = board.line_count[row], board.line_colour[row]
         closed = board.closed >> row & 1
+        # Extra tiles standing in for the colour are drawn last, nearest the wall side's end.
+        on_line = [colour] * (count - len(board.line_extra[row])) + list(board.line_extra[row])
         for space in range(capacity):
             if space:
                 text.append(" ")
@@ -169,7 +179,7 @@ def draw_board(state, seat: int, name: str) -> Text:
             if closed:
                 text.append(CLOSED, style="dim")
             elif space >= capacity - count:
-                text.append_text(tile(colour))
+                text.append_text(tile(on_line[space - (capacity - count)], state.table))
             else:
                 text.append(EMPTY, style="dim")
         text.append(" | ")
@@ -190,7 +200,7 @@ def draw_board(state, seat: int, name: str) -> Text:
     for space in range(len(costs)):
         if space < len(board.floor):
             text.append(" ")
-            text.append_text(tile(board.floor[space]))
+            text.append_text(tile(board.floor[space], state.table))
             text.append(" ")
         else:
             text.append(f" {EMPTY} ", style="dim")
