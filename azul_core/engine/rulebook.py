@@ -142,7 +142,7 @@ SUSPECT = {
     "azul_draft_allowed": "r.__class__ is not bool",
     "azul_wall_spaces": "r.__class__ is not tuple or len(r) != 1 or r[0].__class__ is not int "
                         "or not 0 <= r[0] < 5 or wall[row][r[0]] is not None",
-    "azul_line_accepts": "r.__class__ is not bool or (r and line_colour is not None and colour != line_colour)",
+    "azul_line_accepts": "r.__class__ is not bool or r and colour != line_colour and line_colour is not None",
     "azul_placement_score": "r.__class__ is not int or r < 0 or r > 1000000",
     "azul_floor_penalty": "r.__class__ is not int or r > 0 or r < -1000000",
     "azul_game_over": "r.__class__ is not bool",
@@ -330,6 +330,9 @@ class Rules:
         #: a draft asks plugins something beyond the compiled rules (memory, follow-up moves)
         self.draft_asks_plugins: bool = (self.offers_moves or bool(self.plugin_hooks.by_hook["azul_after_draft"])
                                          or self.draft_takes is not None)
+        #: a random draft is drawn from the list of legal decisions (a plugin restricts drafts
+        #: or offers moves) rather than counted
+        self.drafts_listed: bool = self.draft_allowed is not None or self.offers_moves
         for hook in hookspecs.PER_PLUGIN_HOOKS:
             impls = self.plugin_hooks.by_hook[hook]
             if impls:
