@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from azul_core.colours import COLOUR_OF_LETTER, LETTERS, NAMES
+from azul_core.colours import NAMES
 from azul_core.engine.notation import NotationError, format_decision, parse_decision
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import CHOOSE, DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters, wall_with
@@ -263,7 +263,8 @@ class Table:
                 # Sorted first: the bag's order is not in the record, the seed alone deals.
                 state.bag.sort()
                 state.deal(_round_rng(self.row.seed, state.round))
-                events.append(Event(DEAL_EVENT, " ".join(letters(c) for c in state.sources[1:])))
+                kind_letters = state.table.kind_letters  # a variant's extra tiles have letters too
+                events.append(Event(DEAL_EVENT, " ".join(letters(c, kind_letters) for c in state.sources[1:])))
                 _start_round(state, progress)
             elif state.phase == PLACE and len(state.placing[2]) == 1:
                 decision = state.legal_decisions()[0]
@@ -318,17 +319,19 @@ def _start_round(state: GameState, progress: Progress) -> None:
     progress.penalty_at_start = [board.penalty_points for board in state.players]
 
 
-def _counts(letters_laid: str) -> list[int]:
-    counts = [0] * len(LETTERS)
+def _counts(letters_laid: str, kind_letters: str) -> list[int]:
+    """A factory's letters as counts of each kind (``table.kind_letters``: the colours', then
+    the extra tiles')."""
+    counts = [0] * len(kind_letters)
     for letter in letters_laid:
-        counts[COLOUR_OF_LETTER[letter]] += 1
+        counts[kind_letters.index(letter)] += 1
     return counts
 
 
 def _apply_event(state: GameState, progress: Progress, event: Event, seats: list[SeatRow]) -> None:
     if event.kind == DEAL_EVENT:
         factories = event.text.split(" ") if event.text else []
-        state.deal_tiles([_counts(f) for f in factories])
+        state.deal_tiles([_counts(f, state.table.kind_letters) for f in factories])
         _start_round(state, progress)
     elif event.kind == MOVE:
         before = state.clone()

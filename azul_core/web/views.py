@@ -26,21 +26,33 @@ from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
 COLOUR_LEGEND = [{"name": NAMES[c], "letter": LETTERS[c]} for c in COLOURS]
 
 
-def _tile_name(tile: int) -> str:
-    return "marker" if tile == MARKER else NAMES[tile]
+def _tile_name(tile: int, names: Sequence[str]) -> str:
+    return "marker" if tile == MARKER else names[tile]
 
 
-def _tiles(counts: Sequence[int]) -> list[str]:
-    return [NAMES[c] for c in COLOURS for _ in range(counts[c])]
+def _tiles(counts: Sequence[int], names: Sequence[str]) -> list[str]:
+    """Tiles by kind, in kind order: ``[0, 2, 0, 0, 0, 1]`` -> ``["yellow", "yellow", "wild"]``."""
+    return [names[kind] for kind, count in enumerate(counts) for _ in range(count)]
+
+
+def _kinds(table) -> list[dict]:
+    """The variant's tiles beyond the five colours, as the page draws them."""
+    return [{"name": extra.name, "letter": extra.letter, "look": extra.look} for extra in table.extra_tiles]
 
 
 def _board(state, seat: int, seats, connected: Sequence[bool], printed, costs, over: bool) -> dict:
     board = state.players[seat]
+    names = state.table.kind_names
+    extra_kinds = state.kinds > len(COLOURS)
     lines = []
     for row in range(PATTERN_LINES):
         count = board.line_count[row]
-        lines.append({"capacity": row + 1, "colour": NAMES[board.line_colour[row]] if count else None,
-                      "count": count, "closed": board.accept[row] == 0})
+        line = {"capacity": row + 1, "colour": NAMES[board.line_colour[row]] if count else None,
+                "count": count, "closed": board.accept[row] == 0}
+        if extra_kinds:
+            # The tiles standing in for the colour: counted in ``count``, named by their kind.
+            line["extra"] = [names[kind] for kind in board.line_extra[row]]
+        lines.append(line)
     wall = []
     for row in range(WALL_SIZE):
         cells = []
@@ -51,7 +63,7 @@ def _board(state, seat: int, seats, connected: Sequence[bool], printed, costs, o
             cells.append({"colour": NAMES[tile] if tile is not None else pattern_name,
                           "tile": tile is not None, "pattern": pattern_name})
         wall.append(cells)
-    floor = [{"tile": _tile_name(board.floor[space]) if space < len(board.floor) else None,
+    floor = [{"tile": _tile_name(board.floor[space], names) if space < len(board.floor) else None,
               "cost": cost} for space, cost in enumerate(costs)]
     return {"seat": seat, "name": seats[seat].name, "bot": seats[seat].bot,
             "connected": bool(connected[seat]), "score": board.score,
@@ -62,7 +74,7 @@ def _board(state, seat: int, seats, connected: Sequence[bool], printed, costs, o
 def _board_key(state, seat: int, seats, connected: Sequence[bool], over: bool) -> tuple:
     """Everything a seat's part of the view depends on."""
     board = state.players[seat]
-    return (tuple(board.line_count), tuple(board.line_colour), tuple(board.accept),
+    return (tuple(board.line_count), tuple(board.line_colour), tuple(board.line_extra), tuple(board.accept),
             tuple(map(tuple, board.wall)), tuple(board.floor), board.score,
             state.marker_holder == seat and not over, seats[seat].name, seats[seat].bot,
             bool(connected[seat]))
@@ -85,9 +97,12 @@ def _rest(state, offered, seats, last_round, variant_name: str) -> tuple[dict, d
         "placing": placing,
         "colours": COLOUR_LEGEND,
     }
+    if state.table.extra_tiles:
+        head["kinds"] = _kinds(state.table)
+    names = state.table.kind_names
     tail = {
-        "factories": [_tiles(source) for source in state.sources[1:]],
-        "centre": {"tiles": _tiles(state.sources[CENTRE]), "marker": state.marker_in_centre and not over},
+        "factories": [_tiles(source, names) for source in state.sources[1:]],
+        "centre": {"tiles": _tiles(state.sources[CENTRE], names), "marker": state.marker_in_centre and not over},
         "bag": len(state.bag),
         "lid": sum(state.lid),
         "last_round": last_round,
