@@ -1,8 +1,8 @@
 // The table page: reads its secret from the URL fragment, follows the game over a WebSocket,
 // and lets the seat's player choose moves among the ones the server says are legal.
-import { el, fill, plural } from "./dom.js";
+import { el, fill, plural, setKinds } from "./dom.js";
 import { TableConnection } from "./connection.js";
-import { drawSupply, drawBoard, sourceName } from "./board.js";
+import { drawSupply, drawBoard, drawKindsLegend, sourceName } from "./board.js";
 import { drawRoundSummary, drawFinal } from "./summary.js";
 import { drawMoves, drawPluginInfo } from "./plugins.js";
 
@@ -144,6 +144,7 @@ function typed(event) {
 function render() {
   const view = app.view;
   if (!view) return;
+  setKinds(view.kinds);
   document.body.dataset.version = String(app.version);
   document.body.dataset.phase = view.phase;
   document.body.dataset.round = String(view.round);
@@ -161,7 +162,7 @@ function render() {
   const picks = new Set(drafts.map((d) => `${d.source}:${d.colour}`));
   $("supply").hidden = view.phase === "over";
   fill($("supply"), drawSupply(view, picks, mine ? app.selected : null, pick),
-    el("p", { class: "bag" }, `bag ${view.bag} · lid ${view.lid}`));
+    el("p", { class: "bag" }, `bag ${view.bag} · lid ${view.lid}`), drawKindsLegend());
 
   const targets = mine ? boardTargets() : null;
   const order = view.seats.map((_, i) => i);
