@@ -30,9 +30,11 @@ def _tile_name(tile: int, names: Sequence[str]) -> str:
     return "marker" if tile == MARKER else names[tile]
 
 
-def _tiles(counts: Sequence[int], names: Sequence[str]) -> list[str]:
-    """Tiles by kind, in kind order: ``[0, 2, 0, 0, 0, 1]`` -> ``["yellow", "yellow", "wild"]``."""
-    return [names[kind] for kind, count in enumerate(counts) for _ in range(count)]
+def _tiles(counts: Sequence[int], names: Sequence[str] = NAMES) -> list[str]:
+    """Tiles by kind, in kind order: ``[0, 2, 0, 0, 0, 1]`` -> ``["yellow", "yellow", "wild"]``
+    (``names``: ``table.kind_names`` where the variant has extra tiles)."""
+    return [names[kind] for kind in (COLOURS if len(counts) == 5 else range(len(counts)))
+            for _ in range(counts[kind])]
 
 
 def _kinds(table) -> list[dict]:
@@ -42,8 +44,8 @@ def _kinds(table) -> list[dict]:
 
 def _board(state, seat: int, seats, connected: Sequence[bool], printed, costs, over: bool) -> dict:
     board = state.players[seat]
-    names = state.table.kind_names
     extra_kinds = state.kinds > len(COLOURS)
+    names = state.table.kind_names if extra_kinds else NAMES
     lines = []
     for row in range(PATTERN_LINES):
         count = board.line_count[row]
@@ -74,10 +76,10 @@ def _board(state, seat: int, seats, connected: Sequence[bool], printed, costs, o
 def _board_key(state, seat: int, seats, connected: Sequence[bool], over: bool) -> tuple:
     """Everything a seat's part of the view depends on."""
     board = state.players[seat]
-    return (tuple(board.line_count), tuple(board.line_colour), tuple(board.line_extra), tuple(board.accept),
+    return (tuple(board.line_count), tuple(board.line_colour), tuple(board.accept),
             tuple(map(tuple, board.wall)), tuple(board.floor), board.score,
             state.marker_holder == seat and not over, seats[seat].name, seats[seat].bot,
-            bool(connected[seat]))
+            bool(connected[seat]), tuple(board.line_extra) if state.kinds > len(COLOURS) else None)
 
 
 def _rest(state, offered, seats, last_round, variant_name: str) -> tuple[dict, dict]:
@@ -97,9 +99,10 @@ def _rest(state, offered, seats, last_round, variant_name: str) -> tuple[dict, d
         "placing": placing,
         "colours": COLOUR_LEGEND,
     }
-    if state.table.extra_tiles:
+    names = NAMES
+    if state.kinds > len(COLOURS):
         head["kinds"] = _kinds(state.table)
-    names = state.table.kind_names
+        names = state.table.kind_names
     tail = {
         "factories": [_tiles(source, names) for source in state.sources[1:]],
         "centre": {"tiles": _tiles(state.sources[CENTRE], names), "marker": state.marker_in_centre and not over},
