@@ -598,7 +598,8 @@ class GameState:
             if (source, colour, line) not in drafts:
                 raise IllegalDecision(f"the rules ({rules.deciders.get('azul_draft_allowed', '?')}) "
                                       f"forbid this draft now")
-        if rules.offers_moves and any(move.exclusive for move in self.turn_moves()):
+        if rules.offers_moves and rules.plugin_hooks.any_exclusive and \
+                any(move.exclusive for move in self.turn_moves()):
             raise IllegalDecision("choose first: " + ", ".join(
                 f"{move} ({move.notation})" for move in self.turn_moves() if move.exclusive))
         ends_round = taken == self.tiles_on_table
