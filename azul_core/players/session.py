@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from azul_core.colours import NAMES
-from azul_core.engine.notation import NotationError, parse_decision
+from azul_core.engine.notation import NotationError, is_ascii_number, parse_decision
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import DEAL, DRAFT, PLACE, GameState, IllegalDecision
 from azul_core.players.registry import HUMAN, BotError, ask_bot, available_bots, broken_bots, build_bot
@@ -468,7 +468,7 @@ class GameSession:
         state = self.state
         if state.phase == PLACE:
             row, columns = state.placing[1], state.placing[2]
-            if line.isdigit():
+            if is_ascii_number(line):
                 return (row, int(line) - 1)
         try:
             decision = parse_decision(line)
