@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import time
@@ -21,7 +22,7 @@ from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -50,6 +51,11 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 
 MAX_NAME = 32
 MAX_BODY = 16 * 1024
+#: seconds between purges of old tables (tables nobody joined expire within the hour)
+PURGE_EVERY = 300
+#: a bot's move the store could not take is tried again after this many seconds, doubling up to
+#: the second figure (the table goes on once the disk has room again)
+BOT_RETRY_FIRST, BOT_RETRY_MOST = 1.0, 60.0
 
 
 @dataclass
@@ -68,12 +74,17 @@ class Config:
     keep_finished_days: float = 30.0
     #: days an unfinished table nobody moves in stays
     keep_idle_days: float = 30.0
+    #: hours a table whose seats no person ever opened stays (all-bot tables too), from its creation
+    keep_unjoined_hours: float = 1.0
     #: seconds a bot waits before it moves, so people see each move
     bot_delay: float = 0.6
     #: thinking time of the search bot (mcts), seconds a move
     think: float | None = 1.0
     #: more origins allowed to POST and open WebSockets (besides the server's own)
     allowed_origins: tuple[str, ...] = ()
+    #: host names the server answers to (``Host``), besides IP addresses; empty: any name
+    #: (``azul serve`` always gives some: localhost, this machine's name, ``--public-url``'s)
+    allowed_hosts: tuple[str, ...] = ()
     #: fsync every commit (survives a power cut; a killed process loses nothing either way)
     durable: bool = False
     #: makes each new table's seed (the deals); tests give a fixed sequence
@@ -140,7 +151,8 @@ class Server:
     def purge(self) -> int:
         now = time.time()
         purged = self.store.purge(now - self.config.keep_finished_days * 86400,
-                                  now - self.config.keep_idle_days * 86400)
+                                  now - self.config.keep_idle_days * 86400,
+                                  now - self.config.keep_unjoined_hours * 3600)
         if purged:
             log.info("purged %d idle tables", purged)
             for table_id in [t for t in self.tables if not self.store.exists(t)]:
@@ -148,7 +160,7 @@ class Server:
         return purged
 
     async def housekeeping(self) -> None:
-        """Every minute: forget tables nobody looks at; every hour: purge old ones."""
+        """Every minute: forget tables nobody looks at; every few minutes: purge old ones."""
         last_purge = time.monotonic()
         while True:
             await asyncio.sleep(60)
@@ -156,9 +168,12 @@ class Server:
             for table_id, table in list(self.tables.items()):
                 if not table.clients and table.bot_task is None and table.last_used < idle:
                     del self.tables[table_id]
-            if time.monotonic() - last_purge > 3600:
+            if time.monotonic() - last_purge > PURGE_EVERY:
                 last_purge = time.monotonic()
-                self.purge()
+                try:
+                    self.purge()
+                except Exception as exc:  # the store failed: tried again next time
+                    log.error("purging old tables failed: %s: %s", type(exc).__name__, exc)
 
     def spawn(self, coroutine) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -224,6 +239,7 @@ class Server:
                 secret = new_token()
                 secrets[number] = secret
                 seats.append(SeatRow(number, clean_name(name, number), None, digest(secret)))
+        client = client_key(client)
         self.check_limits(client)
         watch, admin = new_token(), new_token()
         now = time.time()
@@ -235,7 +251,11 @@ class Server:
             seed = new_token()
         row = TableRow(new_token(), key, str(seed), now, now, None, 0, digest(watch), digest(admin), seats)
         table, events = Table.new(row, offered)
-        self.store.create(row, events)
+        try:
+            self.store.create(row, events)
+        except Exception as exc:  # a full disk, a database gone: the table was not created
+            log.error("a new table could not be stored: %s: %s", type(exc).__name__, exc)
+            raise HTTPError(503, "the server could not store the new table: try again later") from None
         self.created_by[client].append(time.monotonic())
         self.tables[row.id] = table
         self.kick_bot(table)
@@ -253,7 +273,21 @@ class Server:
             for address in [a for a, times in self.created_by.items() if not times]:
                 del self.created_by[address]
         if self.store.open_tables() >= self.config.max_open_tables:
-            raise HTTPError(503, "the server holds as many open tables as it may: try again later")
+            self.purge()  # tables nobody joined may have expired since the last purge
+            if self.store.open_tables() >= self.config.max_open_tables:
+                raise HTTPError(503, "the server holds as many open tables as it may: try again later")
+
+    def joined(self, table: Table) -> None:
+        """A person opened a seat of ``table``: it is kept as long as a table in play."""
+        if table.row.joined is not None:
+            return
+        table.row.joined = time.time()
+        try:
+            self.store.mark_joined(table.id, table.row.joined)
+        except Exception as exc:  # kept in memory; written again when the table is next loaded
+            table.row.joined = None
+            log.error("table %s: could not note that a seat was opened: %s: %s",
+                      table.id[:6], type(exc).__name__, exc)
 
     # ------------------------------------------------------------ telling the clients
 
@@ -291,6 +325,7 @@ class Server:
                 table.bot_task = None
 
     async def bot_turns(self, table: Table) -> None:
+        failures = 0
         try:
             while (seat := table.bot_to_move()) is not None and self.tables.get(table.id) is table:
                 if self.config.bot_delay:
@@ -310,6 +345,14 @@ class Server:
                 except Refused as exc:
                     log.warning("bot %s refused at table %s: %s", table.seats[seat].bot, table.id[:6], exc)
                     break
+                except Exception as exc:  # the store failed (a full disk): the move was not taken
+                    failures += 1
+                    delay = min(BOT_RETRY_FIRST * 2 ** (failures - 1), BOT_RETRY_MOST)
+                    log.error("table %s: a bot's move could not be stored (%s: %s); trying again in %g s",
+                              table.id[:6], type(exc).__name__, exc, delay)
+                    await asyncio.sleep(delay)
+                    continue
+                failures = 0
                 self.broadcast(table)
         except asyncio.CancelledError:
             raise
@@ -332,17 +375,75 @@ def clean_name(name: Any, seat: int) -> str:
     return cleaned
 
 
-def origin_allowed(headers, allowed: tuple[str, ...]) -> bool:
-    """A browser's request comes from this server's own pages (or an operator-allowed origin).
-    No Origin header: not a browser (scripts, the terminal client), allowed."""
+def client_key(host: str | None) -> str:
+    """The client a limit counts: an IPv4 address, an IPv6 address by its /64 (one home or one
+    server holds a whole /64, so counting single addresses would give it billions), and every
+    client that is not an address (a proxy's made-up header) together."""
+    try:
+        address = ipaddress.ip_address((host or "").split("%", 1)[0])
+    except ValueError:
+        return "not an address"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(address) >> 64 << 64, 64)))
+    return str(address)
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_HTTP_SCHEME = {"ws": "http", "wss": "https", "http": "http", "https": "https"}
+
+
+def _origin_of(url: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an origin such as ``https://example.org:8443``; None if it is not one."""
+    try:
+        parts = urlsplit(url)
+        scheme = _HTTP_SCHEME.get(parts.scheme.lower())
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return None
+    if scheme is None or not host:
+        return None
+    return scheme, host.lower(), port if port is not None else _DEFAULT_PORTS[scheme]
+
+
+def origin_allowed(scheme: str, headers, allowed: tuple[str, ...]) -> bool:
+    """A browser's request comes from this server's own pages (or an operator-allowed origin):
+    scheme, host and port all equal. No Origin header: not a browser (scripts, the terminal
+    client), allowed. ``scheme``: the request's (``https`` behind a proxy with --proxy-headers)."""
     origin = headers.get("origin")
     if origin is None:
         return True
-    if origin in allowed:
+    theirs = _origin_of(origin)
+    if theirs is None:
+        return False
+    if theirs in {_origin_of(other) for other in allowed}:
         return True
-    parts = urlsplit(origin)
-    host = headers.get("host", "")
-    return parts.scheme in ("http", "https") and bool(parts.netloc) and parts.netloc.lower() == host.lower()
+    return theirs == _origin_of(f"{scheme}://{headers.get('host', '')}")
+
+
+def host_allowed(host_header: str | None, allowed_hosts: tuple[str, ...]) -> bool:
+    """The ``Host`` names this server: an IP address, or a name the operator serves under
+    (DNS rebinding points a name of the attacker's at this server: that name is refused)."""
+    if not allowed_hosts:
+        return True
+    try:
+        host = urlsplit(f"//{host_header or ''}").hostname
+    except ValueError:
+        return False
+    if not host:
+        return False
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        return host.lower().rstrip(".") in {name.lower().rstrip(".") for name in allowed_hosts}
+
+
+def public_origin(url: str) -> str:
+    """The origin part of a ``--public-url`` (``https://azul.example.org``)."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, "", "", ""))
 
 
 # ---------------------------------------------------------------- the application
@@ -379,6 +480,26 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+class HostGuard:
+    """Requests for a host name this server does not serve are refused (421; a WebSocket
+    handshake: 403). ``/healthz`` answers whatever the name, for health checks."""
+
+    def __init__(self, app, allowed_hosts: tuple[str, ...]):
+        self.app = app
+        self.allowed_hosts = allowed_hosts
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket") and scope["path"] != "/healthz":
+            host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), None)
+            if not host_allowed(host, self.allowed_hosts):
+                if scope["type"] == "http":
+                    await _error(421, "this server does not answer to that host name")(scope, receive, send)
+                else:
+                    await send({"type": "websocket.close", "code": 4403})
+                return
+        await self.app(scope, receive, send)
+
+
 def _error(status: int, reason: str) -> JSONResponse:
     return JSONResponse({"error": reason}, status_code=status)
 
@@ -410,7 +531,7 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
         return JSONResponse(server.catalog.describe())
 
     async def read_json(request: Request) -> Any:
-        if not origin_allowed(request.headers, config.allowed_origins):
+        if not origin_allowed(request.url.scheme, request.headers, config.allowed_origins):
             raise HTTPError(403, "this request comes from another site's page")
         body = b""
         async for chunk in request.stream():
@@ -421,6 +542,8 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
             return json.loads(body or b"null")
         except (ValueError, UnicodeDecodeError):
             raise HTTPError(400, "the request is not JSON") from None
+        except RecursionError:
+            raise HTTPError(400, "the request's JSON is nested too deeply") from None
 
     async def create(request: Request) -> Response:
         try:
@@ -474,7 +597,7 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
         return JSONResponse({"seat": seat, "bot": bot})
 
     async def websocket_endpoint(websocket: WebSocket) -> None:
-        if not origin_allowed(websocket.headers, config.allowed_origins):
+        if not origin_allowed(websocket.url.scheme, websocket.headers, config.allowed_origins):
             await websocket.close(code=4403)
             return
         await websocket.accept()
@@ -484,8 +607,9 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
             return
         try:
             hello = await asyncio.wait_for(_receive(websocket, config.max_message), 30)
-        except (asyncio.TimeoutError, _TooLarge, WebSocketDisconnect, ValueError) as exc:
+        except (asyncio.TimeoutError, _TooLarge, _TooDeep, WebSocketDisconnect, ValueError) as exc:
             code, reason = ((1009, "message too large") if isinstance(exc, _TooLarge) else
+                            (4400, "the message is nested too deeply") if isinstance(exc, _TooDeep) else
                             (4400, "the first message must be a hello"))
             with contextlib.suppress(Exception):
                 await _close(websocket, code, reason)
@@ -505,6 +629,8 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
         if not known:
             await _close(websocket, 4401, "this link's secret is wrong: ask for the link again")
             return
+        if seat is not None and not table.seats[seat].bot:
+            server.joined(table)
         client = Client(websocket, table, seat, bool(hello.get("record")))
         table.clients.add(client)
         client.send(table.state_message(seat, client.with_record))
@@ -517,6 +643,9 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
                     message = await _receive(websocket, config.max_message)
                 except _TooLarge:
                     await _close(websocket, 1009, f"messages are at most {config.max_message} bytes")
+                    return
+                except _TooDeep:
+                    await _close(websocket, 4400, "the message is nested too deeply")
                     return
                 except ValueError:
                     client.send(json.dumps({"type": "refused", "move": None, "version": table.version,
@@ -544,6 +673,9 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
                     server.kick_bot(table)
         except WebSocketDisconnect:
             pass
+        except Exception:  # a bug: logged, and the client told so (it reconnects)
+            log.exception("the connection to table %s failed", table.id[:6])
+            await _close(websocket, 1011, "the server failed: open the link again")
         finally:
             writer.cancel()
             if client in table.clients:
@@ -573,14 +705,23 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
         WebSocketRoute("/ws/{table}", websocket_endpoint),
         Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
-    wrapped = SecurityHeaders(app)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Exception: _server_error})
+    wrapped = SecurityHeaders(HostGuard(app, config.allowed_hosts))
     wrapped.server = server
     return wrapped
 
 
 class _TooLarge(Exception):
     pass
+
+
+class _TooDeep(Exception):
+    pass
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    """A bug's answer: JSON like every other error (the traceback goes to the log)."""
+    return _error(500, "the server failed on this request")
 
 
 async def _receive(websocket: WebSocket, limit: int) -> Any:
@@ -593,7 +734,10 @@ async def _receive(websocket: WebSocket, limit: int) -> Any:
         data = message.get("bytes") or b""
     if len(data) > limit:
         raise _TooLarge()
-    return json.loads(data)
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise _TooDeep() from None
 
 
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:
