@@ -85,6 +85,8 @@ class Config:
     #: host names the server answers to (``Host``), besides IP addresses; empty: any name
     #: (``azul serve`` always gives some: localhost, this machine's name, ``--public-url``'s)
     allowed_hosts: tuple[str, ...] = ()
+    #: the address people use (``--public-url``): the links given out start with it
+    public_url: str | None = None
     #: fsync every commit (survives a power cut; a killed process loses nothing either way)
     durable: bool = False
     #: makes each new table's seed (the deals); tests give a fixed sequence
@@ -552,7 +554,8 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
             table, secrets, watch, admin = server.create_table(body, client)
         except HTTPError as exc:
             return _error(exc.status, exc.reason)
-        base = f"{str(request.base_url).rstrip('/')}/t/{table.id}"
+        root = config.public_url or str(request.base_url)
+        base = f"{root.rstrip('/')}/t/{table.id}"
         seats = [{"seat": seat.seat, "name": seat.name, "bot": seat.bot,
                   "url": f"{base}#seat={secrets[seat.seat]}" if seat.seat in secrets else None}
                  for seat in table.seats]
