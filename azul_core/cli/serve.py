@@ -86,6 +86,13 @@ def serve_command(
         "--max-connections-per-address", metavar="N",
         help="Connections (WebSockets included) one client address may hold, an IPv6 /64 as "
              "one; 0: no limit. Off with --proxy-headers (limit them at the proxy).")] = 50,
+    bot_workers: Annotated[int, typer.Option(
+        "--bot-workers", metavar="N",
+        help="Worker processes search bots (mcts, plugins' bots) think in; tables take turns. "
+             "0: one per core but one, at most 4.")] = 0,
+    search_tables_per_address: Annotated[int, typer.Option(
+        "--search-tables-per-address", metavar="N",
+        help="Unfinished tables with a search bot one client address may have at once.")] = 3,
     ws_ping: Annotated[float, typer.Option(
         "--ws-ping", metavar="SECONDS",
         help="Ping each WebSocket this often; one that answers no ping within as long is "
@@ -114,6 +121,10 @@ def serve_command(
                         ("--ws-ping", ws_ping)):
         if not value > 0:
             fail(f"{name} must be a positive number, not {value}", USAGE)
+    if bot_workers < 0:
+        fail(f"--bot-workers can't be negative ({bot_workers})", USAGE)
+    if search_tables_per_address < 1:
+        fail(f"--search-tables-per-address must be 1 or more, not {search_tables_per_address}", USAGE)
     if max_connections < 1:
         fail(f"--max-connections must be 1 or more, not {max_connections}", USAGE)
     if max_connections_per_address < 0:
@@ -134,7 +145,8 @@ def serve_command(
                     variant_dirs=tuple(variants or ()), allowed_origins=tuple(allow_origin or ()),
                     think=think, bot_delay=bot_delay, tables_per_hour=tables_per_hour,
                     max_open_tables=max_open_tables, keep_finished_days=keep_finished, keep_idle_days=keep_idle,
-                    keep_unjoined_hours=keep_unjoined,
+                    keep_unjoined_hours=keep_unjoined, bot_workers=bot_workers,
+                    search_tables_per_address=search_tables_per_address,
                     durable=durable, max_message=min(4096, ws_max_size), seed=seed)
     options = ServeOptions(tables, host=host, port=port, proxy_headers=proxy_headers,
                            forwarded_allow_ips=forwarded_allow_ips, ws_max_size=ws_max_size,

@@ -4,8 +4,9 @@
 process, one event loop: a decision is judged, committed to SQLite and
 applied without an ``await`` in between, so the decisions of one table are
 serialised by construction; a decision for a version that has passed is
-refused. Bots think in a worker thread on a copy of the state and send their
-decision through the same path.
+refused. Search bots think in worker processes (``web.bots``), the quick ones
+in a thread on a copy of the state; either sends its decision through the same
+path.
 
 The protocol is documented in ``docs/serve.md``.
 """
@@ -34,6 +35,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from azul_core.engine.notation import format_decision
 from azul_core.players.registry import make_bot
 from azul_core.records.game_record import dumps_record
+from azul_core.web.bots import BotPool, default_workers, is_search_bot
 from azul_core.web.capabilities import bearer, digest, new_token
 from azul_core.web.catalog import Catalog, build_catalog
 from azul_core.web.store import SeatRow, Store, TableRow
@@ -80,6 +82,10 @@ class Config:
     bot_delay: float = 0.6
     #: thinking time of the search bot (mcts), seconds a move
     think: float | None = 1.0
+    #: worker processes search bots think in (0: one per core but one, at most four)
+    bot_workers: int = 0
+    #: unfinished tables with a search bot one client address (an IPv6 /64) may have at once
+    search_tables_per_address: int = 3
     #: more origins allowed to POST and open WebSockets (besides the server's own)
     allowed_origins: tuple[str, ...] = ()
     #: host names the server answers to (``Host``), besides IP addresses; empty: any name
@@ -134,7 +140,10 @@ class Server:
         self.store: Store | None = None
         self.tables: dict[str, Table] = {}
         self.created_by: dict[str, deque] = defaultdict(deque)
+        #: the tables with a search bot each client address created (or handed a seat to one)
+        self.search_tables: dict[str, set[str]] = defaultdict(set)
         self.tasks: set[asyncio.Task] = set()
+        self.bot_pool = BotPool(config.bot_workers or default_workers(), config.think)
 
     # ------------------------------------------------------------ lifecycle
 
@@ -145,6 +154,7 @@ class Server:
     def close(self) -> None:
         for task in list(self.tasks):
             task.cancel()
+        self.bot_pool.close()
         if self.store is not None:
             self.store.close()
             self.store = None
@@ -243,6 +253,9 @@ class Server:
                 seats.append(SeatRow(number, clean_name(name, number), None, digest(secret)))
         client = client_key(client)
         self.check_limits(client)
+        searching = any(is_search_bot(seat.bot) for seat in seats)
+        if searching:
+            self.check_search_bots(client)
         watch, admin = new_token(), new_token()
         now = time.time()
         if self.config.seed_factory:
@@ -259,6 +272,8 @@ class Server:
             log.error("a new table could not be stored: %s: %s", type(exc).__name__, exc)
             raise HTTPError(503, "the server could not store the new table: try again later") from None
         self.created_by[client].append(time.monotonic())
+        if searching:
+            self.search_tables[client].add(row.id)
         self.tables[row.id] = table
         self.kick_bot(table)
         return table, secrets, watch, admin
@@ -278,6 +293,23 @@ class Server:
             self.purge()  # tables nobody joined may have expired since the last purge
             if self.store.open_tables() >= self.config.max_open_tables:
                 raise HTTPError(503, "the server holds as many open tables as it may: try again later")
+
+    def check_search_bots(self, client: str, table_id: str | None = None) -> None:
+        """One address has at most ``search_tables_per_address`` unfinished tables with a
+        search bot (they share the bot workers with everybody)."""
+        mine = self.search_tables[client]
+        for other in list(mine):
+            table = self.tables.get(other)
+            if table is None or table.over:
+                mine.discard(other)
+        if not mine:
+            del self.search_tables[client]
+        if table_id in mine:
+            return
+        limit = self.config.search_tables_per_address
+        if len(mine) >= limit:
+            raise HTTPError(429, f"{limit} tables with a search bot at once from one address: "
+                                 "finish one first, or choose a quicker bot (greedy, random)")
 
     def joined(self, table: Table) -> None:
         """A person opened a seat of ``table``: it is kept as long as a table in play."""
@@ -333,17 +365,23 @@ class Server:
                 if self.config.bot_delay:
                     await asyncio.sleep(self.config.bot_delay)
                 version = table.version
-                bot = table.bots.get(seat)
-                if bot is None:
-                    bot = table.bots[seat] = make_bot(
-                        table.seats[seat].bot, table.offered.variant.rules,
-                        seed=f"{table.row.seed}:seat:{seat}", think=self.config.think)
-                snapshot = table.state.clone()
-                decision = await asyncio.to_thread(bot.choose, snapshot)
+                name = table.seats[seat].bot
+                if is_search_bot(name):
+                    # In a worker process: the event loop only awaits the answer.
+                    ref = str(table.offered.path) if table.offered.path is not None else table.offered.key
+                    text = await self.bot_pool.choose(ref, table.record().to_dict(), name,
+                                                      f"{table.row.seed}:seat:{seat}:version:{version}")
+                else:
+                    bot = table.bots.get(seat)
+                    if bot is None:
+                        bot = table.bots[seat] = make_bot(
+                            name, table.offered.variant.rules,
+                            seed=f"{table.row.seed}:seat:{seat}", think=self.config.think)
+                    text = format_decision(await asyncio.to_thread(bot.choose, table.state.clone()))
                 if table.version != version or self.store is None:
                     continue
                 try:
-                    table.decide(seat, version, format_decision(decision), self.store, by_bot=True)
+                    table.decide(seat, version, text, self.store, by_bot=True)
                 except Refused as exc:
                     log.warning("bot %s refused at table %s: %s", table.seats[seat].bot, table.id[:6], exc)
                     break
@@ -592,9 +630,16 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
         if bot not in table.offered.bots:
             return _error(400, f"unknown bot {str(bot)[:40]!r} (bots: {', '.join(table.offered.bots)})")
         try:
+            if is_search_bot(bot):
+                client = client_key(request.client.host if request.client else None)
+                server.check_search_bots(client, table.id)
             table.hand_to_bot(seat, bot, server.store)
+        except HTTPError as exc:
+            return _error(exc.status, exc.reason)
         except Refused as exc:
             return _error(409, str(exc))
+        if is_search_bot(bot):
+            server.search_tables[client].add(table.id)
         server.broadcast(table)
         server.kick_bot(table)
         return JSONResponse({"seat": seat, "bot": bot})
