@@ -136,3 +136,31 @@ def test_a_host_name_the_server_does_not_serve_is_refused(tmp_path, servers):
     status, answer = post("azul.example.org", "https://azul.example.org")
     assert status == 201 and answer["watch_url"].startswith("https://azul.example.org/t/")
     assert post("localhost:1")[0] == 201 and post(address(server)[0])[0] == 201
+
+
+def test_forwarded_addresses_are_not_trusted_without_proxy_headers(tmp_path, servers):
+    """uvicorn's own default trusts X-Forwarded-For from 127.0.0.1: azul serve does not, unless
+    told --proxy-headers (else one client would be a new address with every request)."""
+    server = servers(tmp_path / "data", "--tables-per-hour", "2")
+    body = json.dumps({"variant": "standard", "seats": [{"name": "A"}, {"name": "B"}]}).encode()
+    statuses = []
+    for number in range(3):
+        request = urllib.request.Request(server.url + "/api/tables", data=body, method="POST", headers={
+            "Content-Type": "application/json", "X-Forwarded-For": f"198.51.100.{number}"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                statuses.append(answer.status)
+        except urllib.error.HTTPError as refused:
+            statuses.append(refused.code)
+    assert statuses == [201, 201, 429]
+
+
+def test_the_server_holds_at_most_max_connections(tmp_path, servers):
+    server = servers(tmp_path / "data", "--max-connections", "4", "--request-timeout", "60")
+    held = [open_socket(server, f"127.0.0.{2 + n}") for n in range(4)]
+    sock = open_socket(server)
+    sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+    sock.settimeout(10)
+    assert sock.recv(12) == b"HTTP/1.1 503"
+    for other in held + [sock]:
+        other.close()
