@@ -143,6 +143,8 @@ class Server:
         #: the tables with a search bot each client address created (or handed a seat to one)
         self.search_tables: dict[str, set[str]] = defaultdict(set)
         self.tasks: set[asyncio.Task] = set()
+        #: when a full server last purged (at most every 10 s: each purge is a write)
+        self.purged_at = float("-inf")
         self.bot_pool = BotPool(config.bot_workers or default_workers(), config.think)
 
     # ------------------------------------------------------------ lifecycle
@@ -290,7 +292,9 @@ class Server:
             for address in [a for a, times in self.created_by.items() if not times]:
                 del self.created_by[address]
         if self.store.open_tables() >= self.config.max_open_tables:
-            self.purge()  # tables nobody joined may have expired since the last purge
+            if time.monotonic() - self.purged_at > 10:  # tables nobody joined may have expired
+                self.purged_at = time.monotonic()
+                self.purge()
             if self.store.open_tables() >= self.config.max_open_tables:
                 raise HTTPError(503, "the server holds as many open tables as it may: try again later")
 
