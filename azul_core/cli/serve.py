@@ -102,6 +102,11 @@ def serve_command(
 
     Tables are kept in SQLite under --data: stop the server (Ctrl-C, even kill -9) and start it
     again, every table continues where it was. docs/serve.md explains running it for friends.
+
+    Against hostile clients: tables per hour count an IPv6 /64 as one address; a table nobody
+    joined expires after --keep-unjoined; slow or silent requests are closed (--request-timeout);
+    connections are bounded (--max-connections, --max-connections-per-address); search bots
+    think in --bot-workers processes; a Host name not served (--public-url) is refused.
     """
     if not 0 <= port <= 65535:
         fail(f"--port must be 0 to 65535, not {port}", USAGE)

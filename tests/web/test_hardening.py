@@ -99,6 +99,21 @@ def test_a_table_nobody_joined_expires_after_an_hour_and_a_joined_one_stays(tmp_
         assert client.app.server.store.table_ids() == [joined["table"]]
 
 
+def test_tables_of_an_older_database_count_as_joined(tmp_path):
+    """A database written before tables noted who joined: its tables are kept as before."""
+    path = tmp_path / "tables.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.executescript("""
+            CREATE TABLE tables (id TEXT PRIMARY KEY, variant TEXT NOT NULL, seed TEXT NOT NULL,
+                created REAL NOT NULL, updated REAL NOT NULL, finished REAL, version INTEGER NOT NULL,
+                watch_hash TEXT NOT NULL, admin_hash TEXT NOT NULL);
+            INSERT INTO tables VALUES ('old', 'standard', 's', 1.0, 1.0, NULL, 0, 'w', 'a');
+        """)
+    store = Store(path)
+    assert store.load("old")[0].joined == 1.0
+    assert store.purge(0.0, 0.0, time.time()) == 0 and store.table_ids() == ["old"]
+
+
 def test_all_bot_tables_count_as_open_until_they_expire(tmp_path, catalog):
     config = make_config(tmp_path, max_open_tables=2)
     with serving(config, catalog) as client:
