@@ -63,16 +63,15 @@ class BotPool:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
         async with self._slots:
-            try:
-                future = self._pool().submit(think, variant_ref, record, bot, seed, self.think)
-            except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
-                self.close()
-                future = self._pool().submit(think, variant_ref, record, bot, seed, self.think)
-            try:
-                return await asyncio.wrap_future(future)
-            except BrokenProcessPool:
-                self.close()
-                raise
+            for attempt in range(2):
+                try:
+                    future = self._pool().submit(think, variant_ref, record, bot, seed, self.think)
+                    return await asyncio.wrap_future(future)
+                except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh, once
+                    self.close()
+                    if attempt:
+                        raise
+            raise AssertionError("unreachable")
 
     def close(self) -> None:
         if self._executor is not None:

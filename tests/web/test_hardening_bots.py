@@ -110,3 +110,31 @@ def test_one_address_has_a_bounded_number_of_search_bot_tables(tmp_path):
         answer = client.post(f"/api/tables/{people['table']}/seats/1/bot", json={"bot": "greedy"},
                              headers={"Authorization": f"Bearer {people['admin_secret']}"})
         assert answer.status_code == 200
+
+
+def test_a_worker_that_dies_is_replaced_and_the_table_goes_on(tmp_path):
+    marker = tmp_path / "died-once"
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    (folder / "diebot.py").write_text(textwrap.dedent(f"""
+        import os
+
+        class DieBot:
+            def __init__(self, seed=None, think=None):
+                pass
+
+            def choose(self, state):
+                if not os.path.exists({str(marker)!r}):
+                    open({str(marker)!r}, "w").close()
+                    os._exit(1)  # the worker process dies (killed, out of memory...)
+                return state.legal_decisions()[0]
+
+        def azul_register_bots():
+            return {{"diebot": DieBot}}
+    """))
+    (folder / "diebot.yaml").write_text("extends: standard\nplugins: [standard, colour_wall, diebot.py]\n")
+    config = make_config(tmp_path, bot_workers=1)
+    with serving(config, build_catalog([folder])) as client:
+        table = client.app.server.table(create(client, "diebot", [{"bot": "diebot"}] * 2).json()["table"])
+        assert wait_until(lambda: table.over)
+    assert marker.exists()
