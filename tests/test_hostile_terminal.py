@@ -214,3 +214,11 @@ def test_a_record_refused_in_a_round_field_names_the_round(tmp_path):
     error = validate_record(path)["errors"][0]
     assert (error["round"], error["action"]) == (1, None)
 
+
+
+@pytest.mark.parametrize("at", ["٣:0", "1:" + "9" * 5000])
+def test_replay_at_takes_ascii_numbers_only(tmp_path, at):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(finished_record(["ana", "bo"])))
+    result = run("replay", "--at", at, path)
+    assert result.exit_code == 2 and result.output.startswith("azul: --at "), result.output
