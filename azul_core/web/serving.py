@@ -98,7 +98,10 @@ def _room_for_connections(wanted: int) -> int:
 
 
 def uvicorn_config(app, options: ServeOptions):
-    """uvicorn's settings: the guarded protocols, the limits, the logs asked for."""
+    """uvicorn's settings: the guarded protocols, the limits, the logs asked for. The HTTP
+    protocol is uvicorn's h11 one (pure Python; ``httptools`` would be picked otherwise when
+    installed), which ``web.connections`` extends with the request timeout and the
+    per-address limit."""
     import uvicorn
 
     from azul_core.web.connections import ConnectionGuard, guarded_protocols
@@ -127,7 +130,8 @@ def serve(options: ServeOptions) -> int:
     catalog = build_catalog(list(options.tables.variant_dirs))
     for problem in catalog.problems:
         say(f"azul: warning: variant not offered: {problem}", err=True)
-    config = replace(options.tables, allowed_hosts=served_host_names(options.host, options.public_url))
+    config = replace(options.tables, allowed_hosts=(
+        *options.tables.allowed_hosts, *served_host_names(options.host, options.public_url)))
     if options.public_url:
         config = replace(config, public_url=options.public_url,
                          allowed_origins=(*config.allowed_origins, public_origin(options.public_url)))
