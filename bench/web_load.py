@@ -145,7 +145,9 @@ class Run:
 def start_server(data: str) -> tuple[subprocess.Popen, str]:
     command = [sys.executable, "-c", "from azul_core.cli import main; main()", "serve", "--host", "127.0.0.1",
                "--port", "0", "--data", data, "--bot-delay", "0", "--tables-per-hour", "1000000",
-               "--max-open-tables", "1000000"]
+               "--max-open-tables", "1000000",
+               # every client is one address here (loopback): no per-address bound; room for 2,000
+               "--max-connections-per-address", "0", "--max-connections", "10000"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
     line = process.stdout.readline()

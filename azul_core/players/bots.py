@@ -45,9 +45,10 @@ class RandomBot:
     def play(self, state) -> tuple:
         """Choose and apply in one step, the same game as ``state.apply(self.choose(state))``
         but faster: a game runner calls ``play`` where a bot has it."""
-        # No copy without the others' secrets is needed: a uniform draw over the legal
-        # decisions reads nothing the mover may not know (the plugins offer moves from the
-        # mover's own secret only).
+        if state.secrets:  # chosen from what this seat may know, applied to the game
+            decision = self.choose(seen_by_mover(state))
+            state.apply(decision)
+            return decision
         return state.apply_random(self.random)
 
 

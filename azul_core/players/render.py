@@ -17,6 +17,7 @@ from rich.text import Text
 
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
 from azul_core.engine.moves import plain
+from azul_core.engine.notation import is_ascii_number
 from azul_core.engine.state import CENTRE, CHOOSE, DEAL, FLOOR, OVER, PLACE, wall_with
 from azul_core.players.move_words import labelled, moves_on_offer
 from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
@@ -35,7 +36,9 @@ CLOSED = "x"
 
 
 def make_console(**options) -> Console:
-    """A console no wider than the layout (NO_COLOR and non-terminals are honoured by rich)."""
+    """A console no wider than the layout (NO_COLOR and non-terminals are honoured by rich).
+    Markup is off: a player's name such as ``[/]`` or ``[link=...]`` is text, never markup."""
+    options.setdefault("markup", False)
     console = Console(**options)
     if console.width > WIDTH and "width" not in options:
         console.width = WIDTH
@@ -401,7 +404,7 @@ def legal_filter(text: str) -> tuple[int | None, int | None]:
     for word in text.lower().replace(",", " ").split():
         if word in ("c", "centre", "center"):
             source = CENTRE
-        elif word.isdigit() and 1 <= int(word) <= 9:
+        elif is_ascii_number(word) and 1 <= int(word) <= 9:
             source = int(word)
         elif word in COLOUR_OF_NAME or word.upper() in COLOUR_OF_LETTER:
             colour = COLOUR_OF_NAME.get(word, COLOUR_OF_LETTER.get(word.upper()))
@@ -530,8 +533,8 @@ def draw_round_summary(round_number: int, placements, start, state, names: Seque
     grid = Table.grid(padding=(0, 0, 0, 2), pad_edge=True)
     grid.add_column(no_wrap=True)
     grid.add_column()  # wraps between words, under itself
-    for row in rows:
-        grid.add_row(*row)
+    for name, account in rows:
+        grid.add_row(Text(name), Text(account))  # Text: a name is never read as markup
     return Group(heading, grid)
 
 
@@ -557,7 +560,7 @@ def draw_result(state, names: Sequence[str]) -> Group:
         bonus = dict()
         for label, points in board.bonuses:
             bonus[label] = bonus.get(label, 0) + points
-        table.add_row(names[seat], str(board.placement_points), str(board.penalty_points),
+        table.add_row(Text(names[seat]), str(board.placement_points), str(board.penalty_points),
                       *[f"+{bonus.get(label, 0)}" for label in labels],
                       str(board.complete_rows()), str(board.score))
     return Group(table, Text(winner_line(state, names), style="bold"))

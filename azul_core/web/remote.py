@@ -21,15 +21,25 @@ from urllib.parse import urlsplit
 
 from azul_core.colours import NAMES
 from azul_core.engine.moves import plain
-from azul_core.engine.notation import NotationError, parse_decision
+from azul_core.engine.notation import NotationError, is_ascii_number, parse_decision
 from azul_core.engine.state import CHOOSE, DRAFT, PLACE
 from azul_core.players.render import draw_game, draw_legal, draw_result, make_console
 from azul_core.players.session import HELP_TEXT, QUIT_WORDS, SessionError
 from azul_core.records.game_record import RecordError, ReplayError, record_from_data, record_variant, replay_state
 from azul_core.rules import Move
+from azul_core.safe_text import safe_line
 
 #: How long a lost connection is tried again before giving up, in seconds.
 RECONNECT_FOR = 60.0
+#: A player's name from the server is cut to this many characters (the server's own limit is 32).
+MAX_NAME_SHOWN = 40
+
+
+def from_server(text: object, limit: int = 300) -> str:
+    """Text a server sent, safe to print: the server may be hostile (a link from a stranger), so
+    its names, move words and reasons are escaped and cut like any other input (``safe_line``).
+    Rich never reads them as markup either: they are printed as ``Text``."""
+    return safe_line("" if text is None else str(text), limit)
 
 
 def parse_seat_url(url: str) -> tuple[str, str, str]:
@@ -103,7 +113,7 @@ class RemoteSession:
             except ConnectionClosed as exc:
                 code = exc.rcvd.code if exc.rcvd is not None else None
                 if code is not None and 4000 <= code < 4500:
-                    reason = exc.rcvd.reason or "the server refused this link"
+                    reason = from_server(exc.rcvd.reason or "the server refused this link")
                     raise SessionError(f"--join: {reason}") from None
                 self.say("Connection lost; trying again...", "yellow")
                 self.open(self.message["version"] if self.message else None)
@@ -130,7 +140,7 @@ class RemoteSession:
             self.state = replay_state(record, self.variant)
         except ReplayError as exc:
             raise SessionError(f"--join: the table's record does not replay here: {exc}") from None
-        self.names = list(record.players)
+        self.names = [from_server(name, MAX_NAME_SHOWN) for name in record.players]
 
     def run(self) -> int:
         self.open(None)
@@ -153,9 +163,9 @@ class RemoteSession:
             message = self.receive()
             kind = message.get("type")
             if kind == "error":
-                raise SessionError(f"--join: {message.get('reason', 'refused by the server')}")
+                raise SessionError(f"--join: {from_server(message.get('reason') or 'refused by the server')}")
             if kind == "refused":
-                reason = str(message.get("reason") or "refused")
+                reason = from_server(message.get("reason") or "refused")
                 self.say(f"{reason[:1].upper()}{reason[1:]}. Type ? for the legal moves.")
                 if self.message is not None:
                     self._turn(you)
@@ -171,8 +181,8 @@ class RemoteSession:
                 if you is not None:
                     self.say("Type a move like 2R4 or '2 red 4', ? for the legal moves, help for help.")
             last = message.get("last")
-            if last and not first:
-                self.say(last.get("text") or last.get("move", ""))
+            if isinstance(last, dict) and not first:
+                self.say(from_server(last.get("text") or last.get("move")))
             if self.state.over:
                 self._draw()
                 self.console.print(draw_result(self.state, self.names))
@@ -211,7 +221,7 @@ class RemoteSession:
 
     def _last_text(self) -> str | None:
         last = self.message.get("last") if self.message else None
-        return last.get("text") if last else None
+        return from_server(last.get("text")) if isinstance(last, dict) and last.get("text") else None
 
     def _prompt(self, you: int) -> str:
         state = self.state
@@ -253,7 +263,7 @@ class RemoteSession:
         """Say at once what the notation gets wrong; warn of a draft that falls to the floor.
         The server still judges the move."""
         state = self.state
-        if state.phase == PLACE and line.isdigit():
+        if state.phase == PLACE and is_ascii_number(line):
             return True
         try:
             decision = parse_decision(line)

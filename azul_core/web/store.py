@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS tables (
     finished REAL,
     version INTEGER NOT NULL,
     watch_hash TEXT NOT NULL,
-    admin_hash TEXT NOT NULL
+    admin_hash TEXT NOT NULL,
+    joined REAL
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
@@ -74,6 +75,8 @@ class TableRow:
     watch_hash: str
     admin_hash: str
     seats: list[SeatRow]
+    #: when a person first opened a seat's link (None: never; such a table is kept only briefly)
+    joined: float | None = None
 
 
 @dataclass
@@ -102,6 +105,10 @@ class Store:
             self.db.execute("PRAGMA foreign_keys=ON")
             self.db.execute("PRAGMA busy_timeout=5000")
             self.db.executescript(SCHEMA)
+            columns = {r[1] for r in self.db.execute("PRAGMA table_info(tables)")}
+            if "joined" not in columns:  # a database of an older version: its tables count as joined
+                self.db.executescript("ALTER TABLE tables ADD COLUMN joined REAL; "
+                                      "UPDATE tables SET joined = created;")
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"can't open the database {path}: {exc}") from None
 
@@ -114,9 +121,9 @@ class Store:
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (row.id, row.variant, row.seed, row.created, row.updated, row.finished,
-                        len(events), row.watch_hash, row.admin_hash))
+                        len(events), row.watch_hash, row.admin_hash, row.joined))
             db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
                            [(row.id, s.seat, s.name, s.bot, s.secret_hash) for s in row.seats])
             db.execute("INSERT INTO counters VALUES ('tables', 1) "
@@ -126,7 +133,7 @@ class Store:
                             for version, e in enumerate(events, 1)])
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            _rollback(db)
             raise
 
     def append(self, table_id: str, version: int, events: list[Event], finished: bool) -> bool:
@@ -151,31 +158,39 @@ class Store:
                                (event.text, table_id, event.seat))
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            _rollback(db)
             raise
         return True
 
-    def purge(self, finished_before: float, idle_before: float) -> int:
-        """Delete finished tables untouched since ``finished_before`` and unfinished ones
-        untouched since ``idle_before``; how many."""
+    def mark_joined(self, table_id: str, when: float) -> None:
+        """A person opened one of the table's seats (the first time counts)."""
+        self.db.execute("UPDATE tables SET joined = ? WHERE id = ? AND joined IS NULL", (when, table_id))
+
+    def purge(self, finished_before: float, idle_before: float, unjoined_before: float | None = None) -> int:
+        """Delete finished tables untouched since ``finished_before``, unfinished ones
+        untouched since ``idle_before``, and tables created before ``unjoined_before`` whose
+        seats no person ever opened (all-bot tables too); how many."""
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
             ids = [r[0] for r in db.execute(
                 "SELECT id FROM tables WHERE (finished IS NOT NULL AND updated < ?) "
-                "OR (finished IS NULL AND updated < ?)", (finished_before, idle_before))]
+                "OR (finished IS NULL AND updated < ?) OR (joined IS NULL AND created < ?)",
+                (finished_before, idle_before, -1.0 if unjoined_before is None else unjoined_before))]
             for table_id in ids:
                 db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            _rollback(db)
             raise
         return len(ids)
 
     # ------------------------------------------------------------ reading
 
     def load(self, table_id: str) -> tuple[TableRow, list[Event]] | None:
-        found = self.db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
+        found = self.db.execute(
+            "SELECT id, variant, seed, created, updated, finished, version, watch_hash, admin_hash, joined "
+            "FROM tables WHERE id = ?", (table_id,)).fetchone()
         if found is None:
             return None
         seats = [SeatRow(*r) for r in self.db.execute(
@@ -183,7 +198,7 @@ class Store:
             (table_id,))]
         events = [Event(kind, text, seat) for kind, text, seat in self.db.execute(
             "SELECT kind, text, seat FROM events WHERE table_id = ? ORDER BY version", (table_id,))]
-        return TableRow(*found, seats=seats), events
+        return TableRow(*found[:9], seats=seats, joined=found[9]), events
 
     def exists(self, table_id: str) -> bool:
         return self.db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None
@@ -193,8 +208,16 @@ class Store:
         return self.db.execute("SELECT COALESCE(MAX(number), 0) FROM counters WHERE name = 'tables'").fetchone()[0]
 
     def open_tables(self) -> int:
-        return self.db.execute("SELECT COUNT(*) FROM tables WHERE finished IS NULL").fetchone()[0]
+        """Unfinished tables, and tables no person joined (all-bot ones) until they are purged."""
+        return self.db.execute("SELECT COUNT(*) FROM tables WHERE finished IS NULL OR joined IS NULL").fetchone()[0]
 
     def table_ids(self, unfinished_only: bool = False) -> list[str]:
         query = "SELECT id FROM tables" + (" WHERE finished IS NULL" if unfinished_only else "")
         return [r[0] for r in self.db.execute(query)]
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    """Roll back the transaction if SQLite has not already (it does on a full disk, and a second
+    ROLLBACK would raise "no transaction is active" in place of the error that matters)."""
+    if db.in_transaction:
+        db.execute("ROLLBACK")

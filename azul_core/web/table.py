@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from azul_core.colours import NAMES
-from azul_core.engine.notation import NotationError, format_decision, parse_decision
+from azul_core.engine.notation import NotationError, format_decision, is_ascii_number, parse_decision
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import CHOOSE, DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters, wall_with
 from azul_core.players.render import describe_decision
@@ -370,7 +370,7 @@ def _apply_decision(state: GameState, progress: Progress, decision: tuple | Move
 
 
 def _parse(state: GameState, text: str) -> tuple | Move:
-    if state.phase == PLACE and text.isdigit():
+    if state.phase == PLACE and is_ascii_number(text):
         return (state.placing[1], int(text) - 1)
     try:
         decision = parse_decision(text)
