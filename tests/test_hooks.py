@@ -762,6 +762,23 @@ def test_hook_azul_draft_takes():
     assert table_of(game)["factories"][0] == "RRJJ"   # nothing changed
 
 
+@pytest.mark.parametrize("extra, why", [
+    (ExtraTile("B", "wild", 5), "letter 'B'"),
+    (ExtraTile("J", "red", 5), "name 'red' is a colour's"),
+    (ExtraTile("J", "marker", 5), "the marker's"),
+    (ExtraTile("J", "wild", 5, look="gold"), "look 'gold'"),
+    (ExtraTile("J", "wild", 10_001), "out of range"),
+])
+def test_extra_tiles_are_checked_when_the_table_is_laid(extra, why):
+    class Odd:
+        @hookimpl
+        def azul_game_setup(self, answer):
+            return dataclasses.replace(answer, extra_tiles=(extra,))
+
+    with pytest.raises(PluginError, match=why):
+        new_game(plugins=[Odd()])
+
+
 def test_hook_azul_stands_in():
     game = new_game(plugins=[WildTiles()])
     set_table(game, ["RRJJ", "RJBB", "KKYW"])

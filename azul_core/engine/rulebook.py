@@ -176,7 +176,7 @@ def _table_problem(table: TableSetup) -> str | None:
     extras = table.extra_tiles
     if extras.__class__ is not tuple or len(extras) > MAX_EXTRA_KINDS:
         return f"extra_tiles must be a tuple of at most {MAX_EXTRA_KINDS} ExtraTile"
-    letters = set("BYRKWM")
+    letters, names = set("BYRKWM"), set()
     for extra in extras:
         if not isinstance(extra, ExtraTile):
             return f"extra_tiles holds {_short(extra)}, not an ExtraTile"
@@ -186,6 +186,9 @@ def _table_problem(table: TableSetup) -> str | None:
         letters.add(extra.letter)
         if extra.name.__class__ is not str or not re.fullmatch("[a-z][a-z -]{0,19}", extra.name):
             return f"extra tile name {extra.name!r} must be a lower-case word (at most 20 letters)"
+        if extra.name in NAMES or extra.name in names or extra.name == "marker":
+            return f"extra tile name {extra.name!r} is a colour's, the marker's or another tile's"
+        names.add(extra.name)
         if extra.count.__class__ is not int or not 0 <= extra.count <= MAX_TABLE_TILES:
             return f"extra tile count {extra.count!r} is out of range (0 to {MAX_TABLE_TILES})"
         if extra.look.__class__ is not str or not re.fullmatch("#[0-9a-fA-F]{6}", extra.look):
