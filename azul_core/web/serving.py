@@ -58,31 +58,33 @@ def serve(options: ServeOptions) -> int:
         say(f"azul: warning: variant not offered: {problem}", err=True)
     config = options.tables
     try:
-        # Opened once here, so a database that can't be used is one line, not a traceback.
-        from azul_core.web.store import Store
-        Store(config.database).close()
+        # Opened here, so a database that can't be used (or another server's) is one line, not a
+        # traceback; the application keeps it (an SQLite folder stays locked while serving).
+        store = config.open_store()
     except StoreError as exc:
         say(f"azul: {exc}", err=True)
         return 1
     try:
         sock = _bind(options.host, options.port)
     except (OSError, UnicodeError) as exc:
+        store.close()
         say(f"azul: can't listen on {options.host}:{options.port}: {getattr(exc, 'strerror', None) or exc}",
             err=True)
         return 1
     port = sock.getsockname()[1]
-    app = create_app(config, catalog)
+    app = create_app(config, catalog, store)
     server = uvicorn.Server(uvicorn.Config(
         app, ws_max_size=options.ws_max_size, proxy_headers=options.proxy_headers,
         forwarded_allow_ips=options.forwarded_allow_ips, access_log=options.access_log,
         log_level=options.log_level, server_header=False, lifespan="on"))
     say(f"Serving on http://{_url_host(options.host)}:{port}")
     say(f"Offering {len(catalog.variants)} variants: {', '.join(catalog.variants)}; "
-        f"tables kept in {config.database}. Ctrl-C stops.")
+        f"tables kept in {store.describe()}. Ctrl-C stops.")
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:
         sock.close()
+        store.close()  # closed by the application already, unless it never started
     return 0

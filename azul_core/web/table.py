@@ -24,13 +24,18 @@ from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalD
 from azul_core.players.render import describe_decision
 from azul_core.records.game_record import GameRecord, ResultRecord, RoundRecord
 from azul_core.web.capabilities import matches
-from azul_core.web.store import BOT, MOVE, Event, SeatRow, Store, TableRow
+from azul_core.web.patches import diff
+from azul_core.web.store import BOT, MOVE, Event, SeatRow, TableRow, TableStore
 from azul_core.web.store import DEAL as DEAL_EVENT
-from azul_core.web.views import build_legal_json, build_view_json
+from azul_core.web.views import build_legal_json, build_view
 
 
 class Refused(Exception):
     """A decision the table does not take; the message says why, in words."""
+
+
+class Stale(Refused):
+    """The store holds a later version than this copy of the table (another process moved)."""
 
 
 @dataclass
@@ -135,12 +140,32 @@ class Table:
     def forget_cache(self) -> None:
         self._cache.clear()
 
-    def view_json(self) -> str:
+    def view(self, seat: int | None) -> dict:
+        """What the client at ``seat`` (None: watching) sees. Never changed once made: the
+        clients' last documents are kept to diff the next ones against."""
         cached = self._cache.get("view")
         if cached is None:
-            cached = self._cache["view"] = build_view_json(
+            cached = self._cache["view"] = build_view(
                 self.state, self.offered, self.seats, self.connected(), self.progress.last_round,
                 self.offered.key, self._boards_seen)
+        return cached
+
+    def document(self, seat: int | None, with_record: bool = False) -> dict:
+        """Everything a client is told that ``update`` messages diff: its view, the last
+        move, the record if it asked for it."""
+        key = ("document", seat, with_record)
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = {"view": self.view(seat), "last": self.progress.last}
+            if with_record:
+                cached["record"] = self._record_dict()
+            self._cache[key] = cached
+        return cached
+
+    def _record_dict(self) -> dict:
+        cached = self._cache.get("record")
+        if cached is None:
+            cached = self._cache["record"] = self.record().to_dict()
         return cached
 
     def legal_json(self) -> str:
@@ -149,19 +174,23 @@ class Table:
             cached = self._cache["legal"] = build_legal_json(self.state)
         return cached
 
-    def state_message(self, seat: int | None, with_record: bool = False) -> str:
-        """The ``state`` message for a client sitting at ``seat`` (None: watching)."""
+    def _legal_for(self, seat: int | None) -> str:
         mover = not self.over and seat is not None and seat == self.state.to_move \
             and not self.seats[seat].bot
-        last = self._cache.get("last")
-        if last is None:
-            last = self._cache["last"] = json.dumps(self.progress.last, separators=(",", ":"))
-        text = (f'{{"type":"state","version":{self.version},"you":{"null" if seat is None else seat},'
-                f'"view":{self.view_json()},"legal":{self.legal_json() if mover else "null"},'
-                f'"last":{last}')
-        if with_record:
-            text += f',"record":{json.dumps(self.record().to_dict(), separators=(",", ":"))}'
-        return text + "}"
+        return self.legal_json() if mover else "null"
+
+    def state_message(self, seat: int | None, with_record: bool = False) -> str:
+        """The ``state`` message for a client sitting at ``seat`` (None: watching): all of it."""
+        document = _dumps(self.document(seat, with_record))
+        return (f'{{"type":"state","version":{self.version},"you":{"null" if seat is None else seat},'
+                f'"legal":{self._legal_for(seat)},{document[1:]}')
+
+    def update_message(self, seat: int | None, with_record: bool, base: int, seen: dict) -> str:
+        """The ``update`` message for a client at ``seat`` that was told ``seen`` at version
+        ``base``: what changed since (the legal moves whole: they change with every move)."""
+        changes = _dumps(diff(seen, self.document(seat, with_record)))
+        return (f'{{"type":"update","version":{self.version},"base":{base},'
+                f'"legal":{self._legal_for(seat)},"changes":{changes}}}')
 
     def record(self) -> GameRecord:
         """The game so far as an ``azul-record/1`` record."""
@@ -179,7 +208,7 @@ class Table:
 
     # ------------------------------------------------------------ deciding
 
-    def decide(self, seat: int | None, version: Any, text: Any, store: Store, by_bot: bool = False) -> None:
+    def decide(self, seat: int | None, version: Any, text: Any, store: TableStore, by_bot: bool = False) -> None:
         """Take a decision sent for ``seat`` at ``version``: judged, committed, applied.
         ``Refused`` (nothing changed) says why not."""
         state = self.state
@@ -214,20 +243,31 @@ class Table:
         progress.last = {"seat": seat, "move": events[0].text, "text": description}
         self._follow_up(after, progress, events)
         if not store.append(self.id, self.version, events, after.phase == OVER):
-            raise Refused("the table has moved on: look again")
+            raise Stale("the table has moved on: look again")
         self._commit_events(after, progress, events)
 
-    def hand_to_bot(self, seat: int, bot: str, store: Store) -> None:
+    def hand_to_bot(self, seat: int, bot: str, store: TableStore) -> None:
         if self.over:
             raise Refused("the game is over")
         if self.seats[seat].bot:
             raise Refused(f"seat {seat} is played by the bot '{self.seats[seat].bot}' already")
         events = [Event(BOT, bot, seat)]
         if not store.append(self.id, self.version, events, False):
-            raise Refused("the table has moved on: try again")
+            raise Stale("the table has moved on: try again")
         self.seats[seat].bot = bot
         self.bots.pop(seat, None)
         self._commit_events(self.state, self.progress, events)
+
+    def follow(self, events: list[Event]) -> None:
+        """Apply events that another process committed after this copy's version."""
+        state = self.state.clone()
+        progress = self.progress.copy()
+        for event in events:
+            _apply_event(state, progress, event, self.seats)
+            if event.kind == BOT:
+                self.seats[event.seat].bot = event.text
+                self.bots.pop(event.seat, None)
+        self._commit_events(state, progress, events)
 
     def _follow_up(self, state: GameState, progress: Progress, events: list[Event]) -> None:
         """What the server does by itself after a decision: deal each new round; place a tile
@@ -262,6 +302,10 @@ class Table:
         self.version += len(events)
         self._cache.clear()
         self.last_used = time.monotonic()
+
+
+def _dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 # ---------------------------------------------------------------- events through the engine

@@ -169,3 +169,19 @@ def test_serve_refuses_bad_options_in_one_line(tmp_path):
     result = subprocess.run([sys.executable, "-c", "from azul_core.cli import main; main()", "serve",
                              "--variants", str(tmp_path / "nope")], capture_output=True, text=True)
     assert result.returncode == 1 and "no such folder" in result.stderr
+
+
+def test_a_second_server_on_the_same_data_refuses_to_start(tmp_path, servers):
+    first = servers(tmp_path / "data")
+    result = subprocess.run([sys.executable, "-c", "from azul_core.cli import main; main()", "serve",
+                             "--port", "0", "--data", str(tmp_path / "data")],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert f"another azul serve (pid {first.process.pid}) is using the tables in {tmp_path / 'data'}" \
+        in result.stderr
+    # The first one serves on; once it has stopped (even killed), the folder is free again.
+    assert json.loads(first.get("/healthz")) == {"ok": True}
+    first.stop(signal.SIGKILL)
+    again = servers(tmp_path / "data")
+    assert json.loads(again.get("/healthz")) == {"ok": True}
