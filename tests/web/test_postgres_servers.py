@@ -178,3 +178,41 @@ def test_a_process_killed_mid_game_loses_nothing_and_the_game_ends_through_the_o
     events = stored_events(postgres, created["table"])
     check_record(second, created, tmp_path, events, sent)
     assert players[2].versions[-1] == len(events)
+
+
+def test_a_bot_thinks_once_per_move_however_many_processes_hold_its_table(postgres, tmp_path, monkeypatch):
+    """Two servers (in this process, to count the bots' decisions) hold an all-bot table: each
+    would let the bots move, but one at a time claims the table's bot turns."""
+    import time
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    import azul_core.web.app as web_app
+    from azul_core.web.app import Config, create_app
+
+    chosen = []
+    make_bot = web_app.make_bot
+
+    def counting_bot(*args, **kwargs):
+        bot = make_bot(*args, **kwargs)
+        choose = bot.choose
+        bot.choose = lambda state: chosen.append(1) or choose(state)
+        return bot
+
+    monkeypatch.setattr(web_app, "make_bot", counting_bot)
+    configs = [Config(data=tmp_path / name, database_url=postgres, bot_delay=0, think=0.05, seed="bots")
+               for name in ("a", "b")]
+    with TestClient(create_app(configs[0])) as first, TestClient(create_app(configs[1])) as second:
+        created = first.post("/api/tables", json={"variant": "standard", "seats": [{"bot": "random"}] * 3}).json()
+        assert second.get(f"/t/{created['table']}").status_code == 200  # the second holds it too
+        watch = {"Authorization": f"Bearer {secret_of(created['watch_url'])}"}
+        deadline = time.monotonic() + 120
+        while (record := first.get(f"/api/tables/{created['table']}/record", headers=watch).json()).get("result") is None:
+            assert time.monotonic() < deadline, "the bots did not finish the game"
+            time.sleep(0.2)
+        decisions = sum(len(entry["actions"]) for entry in record["rounds"])
+        assert second.get(f"/api/tables/{created['table']}/record", headers=watch).json() == record
+    assert len(chosen) == decisions
