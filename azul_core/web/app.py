@@ -45,6 +45,8 @@ log = logging.getLogger("azul.web")
 
 #: seconds between two attempts to claim a bot's turn another process holds
 BOT_CLAIM_RETRY = 0.5
+#: seconds between two looks at a shared store's tables beyond its notices
+SHARED_REFRESH = 30.0
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
@@ -149,6 +151,7 @@ class Server:
         self.purge()
         if self.store.shared:
             self.spawn(self.follow_other_processes())
+            self.spawn(self.look_again_now_and_then())
 
     def close(self) -> None:
         for task in list(self.tasks):
@@ -205,6 +208,8 @@ class Server:
                         table_id[:6], row.variant)
             return None
         table = Table.replay(row, events, offered)
+        if self.store.shared:
+            table.present_elsewhere = self.store.present_elsewhere(table_id)
         self.tables[table_id] = table
         self.kick_bot(table)
         return table
@@ -283,13 +288,14 @@ class Server:
         what changed since the last it was told, or all of it to a client that did not ask
         for changes. Clients told the same thing share one message."""
         messages: dict[tuple, str] = {}
+        diffs: dict[tuple, str] = {}
         for client in list(table.clients):
             if client.wants_changes and client.seen is not None:
                 key: tuple = (client.seat, client.with_record, id(client.seen), client.seen_version)
                 message = messages.get(key)
                 if message is None:
                     message = messages[key] = table.update_message(
-                        client.seat, client.with_record, client.seen_version, client.seen)
+                        client.seat, client.with_record, client.seen_version, client.seen, diffs)
             else:
                 key = (client.seat, client.with_record)
                 message = messages.get(key)
@@ -309,6 +315,16 @@ class Server:
             client.seen_version = table.version
         else:
             self.drop(client)
+
+    def seat_came_or_went(self, table: Table, seat: int) -> None:
+        """A client of ``seat`` connected or left: told to this process's clients of the table
+        and, through a shared store, to the other processes."""
+        if self.store is not None and self.store.shared:
+            try:
+                self.store.set_presence(table.id, seat, table.clients_of(seat))
+            except Exception:  # who is connected is not worth failing a connection for
+                log.warning("could not tell the other processes who is at table %s", table.id[:6], exc_info=True)
+        self.tell_presence(table)
 
     def tell_presence(self, table: Table) -> None:
         table.forget_cache()
@@ -406,7 +422,14 @@ class Server:
                         continue
                     table_id, version = change
                     table = self.tables.get(table_id)
-                    if table is not None and table.version < version:
+                    if table is None:
+                        continue
+                    if version is None:  # another process's clients of the table came or went
+                        elsewhere = self.store.present_elsewhere(table_id)
+                        if elsewhere != table.present_elsewhere:
+                            table.present_elsewhere = elsewhere
+                            self.tell_presence(table)
+                    elif table.version < version:
                         self.catch_up(table)
             except asyncio.CancelledError:
                 raise
@@ -414,11 +437,25 @@ class Server:
                 log.warning("lost the store's notifications (%s): listening again", exc)
             await asyncio.sleep(1)
 
+    async def look_again_now_and_then(self) -> None:
+        """Every half minute, what no notice says: the seats of a process that died (its
+        clients' pages reconnect elsewhere and say so, but a closed page does not)."""
+        while True:
+            await asyncio.sleep(SHARED_REFRESH)
+            try:
+                self.catch_up_all()
+            except Exception as exc:
+                log.warning("could not look at the shared store (%s)", exc)
+
     def catch_up_all(self) -> None:
         stored = self.store.versions(list(self.tables))
         for table_id, table in list(self.tables.items()):
             if stored.get(table_id, table.version) > table.version:
                 self.catch_up(table)
+            elsewhere = self.store.present_elsewhere(table_id)
+            if elsewhere != table.present_elsewhere:
+                table.present_elsewhere = elsewhere
+                self.tell_presence(table)
 
 
 def clean_name(name: Any, seat: int) -> str:
@@ -614,7 +651,7 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
         table.clients.add(client)
         server.send_state(client)
         if seat is not None:
-            server.tell_presence(table)
+            server.seat_came_or_went(table, seat)
         writer = asyncio.create_task(_write(client))
         try:
             while True:
@@ -658,7 +695,7 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
             if client in table.clients:
                 table.clients.discard(client)
                 if seat is not None:
-                    server.tell_presence(table)
+                    server.seat_came_or_went(table, seat)
             table.last_used = time.monotonic()
 
     @contextlib.asynccontextmanager

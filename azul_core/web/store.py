@@ -160,10 +160,18 @@ class TableStore(abc.ABC):
     def versions(self, table_ids: list[str]) -> dict[str, int]:
         """The stored version of each table (those that still exist)."""
 
-    def changes(self) -> AsyncIterator[tuple[str, int] | None]:
+    def changes(self) -> AsyncIterator[tuple[str, int | None] | None]:
         """Shared stores only: None once listening (what was committed before was not heard),
-        then (table id, version) of each move any process commits, as it is committed."""
+        then (table id, version) of each move any process commits, as it is committed, and
+        (table id, None) when another process's clients of a seat come or go."""
         raise NotImplementedError
+
+    def set_presence(self, table_id: str, seat: int, clients: int) -> None:  # noqa: B027 (one process: nobody to tell)
+        """This process holds ``clients`` connections of that seat (told to the other processes)."""
+
+    def present_elsewhere(self, table_id: str) -> set[int]:
+        """The seats of a table that other live processes have clients of."""
+        return set()
 
 
 def open_store(where: Path | str, durable: bool = False) -> TableStore:

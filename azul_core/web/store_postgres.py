@@ -31,6 +31,8 @@ from azul_core.web.store import BOT, Event, SeatRow, StoreError, TableRow, Table
 
 #: the channel of LISTEN/NOTIFY; a notice's payload is "TABLE_ID VERSION"
 CHANNEL = "azul_tables"
+#: the channel where a process says its clients of a table came or went; the payload: "TABLE_ID"
+PRESENCE = "azul_presence"
 #: first key of the advisory locks that claim bots' turns (the second is the table id's hash)
 BOT_LOCKS = 0x417A756C  # "Azul"
 
@@ -64,6 +66,23 @@ CREATE TABLE IF NOT EXISTS azul_events (
 );
 CREATE INDEX IF NOT EXISTS azul_tables_by_age ON azul_tables (finished, updated);
 CREATE TABLE IF NOT EXISTS azul_counters (name TEXT PRIMARY KEY, number BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS azul_presence (
+    backend INTEGER NOT NULL,
+    backend_start TIMESTAMPTZ NOT NULL,
+    table_id TEXT NOT NULL REFERENCES azul_tables(id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    clients INTEGER NOT NULL,
+    PRIMARY KEY (backend, table_id, seat)
+);
+"""
+
+# Who is at a table is kept per server process (its connection's backend, and when that started,
+# as a process id may be used again): a process that dies takes its rows with it, as they are
+# read only where the backend is still alive.
+PRESENT_ELSEWHERE = """
+SELECT DISTINCT p.seat FROM azul_presence p
+JOIN pg_stat_activity a ON a.pid = p.backend AND a.backend_start = p.backend_start
+WHERE p.table_id = %s AND p.clients > 0 AND p.backend <> pg_backend_pid()
 """
 
 # One statement: the version check, the events, the seats handed to bots and the notice, all or
@@ -117,6 +136,8 @@ class PostgresStore(TableStore):
                 # Two processes starting at once must not both create the tables.
                 self.db.execute("SELECT pg_advisory_xact_lock(%s, 0)", (BOT_LOCKS,))
                 self.db.execute(SCHEMA)
+                self.db.execute("DELETE FROM azul_presence WHERE NOT EXISTS (SELECT 1 FROM pg_stat_activity a "
+                                "WHERE a.pid = backend AND a.backend_start = azul_presence.backend_start)")
         except self.psycopg.Error as exc:
             self.close()
             raise StoreError(f"can't use the database {self.describe()}: {_first_line(exc)}") from None
@@ -232,16 +253,37 @@ class PostgresStore(TableStore):
         if self.db is not None and not self.db.closed and not self.db.broken:
             self.db.execute("SELECT pg_advisory_unlock(%s, hashtext(%s))", (BOT_LOCKS, table_id))
 
-    async def changes(self) -> AsyncIterator[tuple[str, int] | None]:
+    def set_presence(self, table_id: str, seat: int, clients: int) -> None:
+        db = self._live()
+        with db.transaction():
+            if clients:
+                db.execute("INSERT INTO azul_presence SELECT pg_backend_pid(), backend_start, %s, %s, %s "
+                           "FROM pg_stat_activity WHERE pid = pg_backend_pid() "
+                           "ON CONFLICT (backend, table_id, seat) DO UPDATE SET clients = excluded.clients",
+                           (table_id, seat, clients))
+            else:
+                db.execute("DELETE FROM azul_presence WHERE backend = pg_backend_pid() AND table_id = %s "
+                           "AND seat = %s", (table_id, seat))
+            db.execute("SELECT pg_notify(%s, %s)", (PRESENCE, table_id))
+
+    def present_elsewhere(self, table_id: str) -> set[int]:
+        return {seat for (seat,) in self._live().execute(PRESENT_ELSEWHERE, (table_id,))}
+
+    async def changes(self) -> AsyncIterator[tuple[str, int | None] | None]:
         """None once listening (what was committed before was not heard: catch up then), then
-        (table id, version) for each move any process commits. Ends with an error when the
-        connection is lost."""
+        (table id, version) for each move any process commits, and (table id, None) when a
+        process's clients of the table come or go. Ends with an error when the connection is
+        lost."""
         connection = await self.psycopg.AsyncConnection.connect(
             self.url, autocommit=True, connect_timeout=10, application_name="azul serve (listening)")
         async with connection:
             await connection.execute(f"LISTEN {CHANNEL}")
+            await connection.execute(f"LISTEN {PRESENCE}")
             yield None
             async for notice in connection.notifies():
+                if notice.channel == PRESENCE:
+                    yield notice.payload, None
+                    continue
                 table_id, _, version = notice.payload.rpartition(" ")
                 if table_id and version.isdigit():
                     yield table_id, int(version)

@@ -64,6 +64,8 @@ class Table:
     progress: Progress
     version: int
     clients: set = field(default_factory=set)
+    #: seats whose clients are connected to other server processes (a shared store)
+    present_elsewhere: set = field(default_factory=set)
     bots: dict = field(default_factory=dict)
     #: the bot task running for this table, if any
     bot_task: Any = None
@@ -125,11 +127,14 @@ class Table:
         return matches(secret, self.row.admin_hash)
 
     def connected(self) -> list[bool]:
-        present = [False] * len(self.seats)
+        present = [seat in self.present_elsewhere for seat in range(len(self.seats))]
         for client in self.clients:
             if client.seat is not None:
                 present[client.seat] = True
         return present
+
+    def clients_of(self, seat: int) -> int:
+        return sum(1 for client in self.clients if client.seat == seat)
 
     def bot_to_move(self) -> int | None:
         if self.over:
@@ -153,10 +158,12 @@ class Table:
     def document(self, seat: int | None, with_record: bool = False) -> dict:
         """Everything a client is told that ``update`` messages diff: its view, the last
         move, the record if it asked for it."""
-        key = ("document", seat, with_record)
+        view = self.view(seat)
+        # Seats that see the same view share one document, so their updates are one diff.
+        key = ("document", id(view), with_record)
         cached = self._cache.get(key)
         if cached is None:
-            cached = {"view": self.view(seat), "last": self.progress.last}
+            cached = {"view": view, "last": self.progress.last}
             if with_record:
                 cached["record"] = self._record_dict()
             self._cache[key] = cached
@@ -185,10 +192,15 @@ class Table:
         return (f'{{"type":"state","version":{self.version},"you":{"null" if seat is None else seat},'
                 f'"legal":{self._legal_for(seat)},{document[1:]}')
 
-    def update_message(self, seat: int | None, with_record: bool, base: int, seen: dict) -> str:
+    def update_message(self, seat: int | None, with_record: bool, base: int, seen: dict, diffs: dict) -> str:
         """The ``update`` message for a client at ``seat`` that was told ``seen`` at version
-        ``base``: what changed since (the legal moves whole: they change with every move)."""
-        changes = _dumps(diff(seen, self.document(seat, with_record)))
+        ``base``: what changed since (the legal moves whole: they change with every move).
+        ``diffs`` keeps the diffs made for one broadcast (clients told the same share one)."""
+        document = self.document(seat, with_record)
+        key = (id(seen), id(document))
+        changes = diffs.get(key)
+        if changes is None:
+            changes = diffs[key] = _dumps(diff(seen, document))
         return (f'{{"type":"update","version":{self.version},"base":{base},'
                 f'"legal":{self._legal_for(seat)},"changes":{changes}}}')
 

@@ -42,6 +42,7 @@ class Player:
         self.socket = connect(server.url.replace("http", "ws") + f"/ws/{table}", proxy=None).__enter__()
         self.socket.send(json.dumps({"type": "hello", "secret": secret, "version": None, "changes": changes}))
         self.state = None
+        self.connected = None
         self.versions = []
         self.refused = []
         self.receive()
@@ -56,8 +57,12 @@ class Player:
         elif message["type"] == "refused":
             self.refused.append(message)
             return
+        elif message["type"] == "presence":
+            self.connected = message["connected"]
+            return
         elif message["type"] != "state":
             return
+        self.connected = [seat["connected"] for seat in message["view"]["seats"]]
         assert self.state is None or message["version"] > self.state["version"], "a version came twice"
         self.state = message
         self.versions.append(message["version"])
@@ -138,6 +143,9 @@ def test_two_processes_serve_one_table_with_its_clients_split_between_them(tmp_p
                1: Player(second, created["table"], secret_of(created["seats"][1]["url"]), changes=True),
                3: Player(first, created["table"], secret_of(created["seats"][3]["url"]), changes=False)}
     watcher = Player(second, created["table"], secret_of(created["watch_url"]), changes=True)
+    # Each process tells who is at the table: its own clients and the other's.
+    for player in [*players.values(), watcher]:
+        player.wait_for(lambda s, player=player: player.connected == [True, True, False, True])
     sent: dict = {}
     final = play({**players, "watch": watcher}, random.Random(5), 500, sent)
     assert final["view"]["phase"] == "over"
@@ -173,6 +181,7 @@ def test_a_process_killed_mid_game_loses_nothing_and_the_game_ends_through_the_o
     players[0].close()
     # Ana's page reconnects: to the other process (there is no other now).
     players[0] = Player(second, created["table"], secrets[0], changes=True)
+    assert players[0].connected == [True, False, True]
     final = play(players, rng, 500, sent)
     assert final["view"]["phase"] == "over"
     events = stored_events(postgres, created["table"])
