@@ -19,8 +19,10 @@ Only hashes of the secrets are stored, never a secret.
 from __future__ import annotations
 
 import abc
+import logging
 import os
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +59,8 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE INDEX IF NOT EXISTS tables_by_age ON tables (finished, updated);
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, number INTEGER NOT NULL);
 """
+
+log = logging.getLogger("azul.web")
 
 #: Event kinds: the factories laid at a round's start ("BBYR KKWW ..."), a decision in
 #: record notation, a seat handed to a bot (text: the bot's name).
@@ -202,11 +206,21 @@ class SQLiteStore(TableStore):
         except (sqlite3.Error, OSError) as exc:
             self._unlock()
             raise StoreError(f"can't open the database {path}: {exc}") from None
+        self.checkpoints = None
+        if str(path) != ":memory:":
+            # A checkpoint copies the log into the database and waits for the disk (fsync): made
+            # by a commit, it would hold the event loop, every table's moves with it, for as long
+            # as a busy disk takes (up to 0.3 s measured). Made in a thread of its own instead.
+            self.db.execute("PRAGMA wal_autocheckpoint=0")
+            self.checkpoints = _Checkpoints(self.path)
 
     def describe(self) -> str:
         return str(self.path)
 
     def close(self) -> None:
+        if self.checkpoints is not None:
+            self.checkpoints.stop()
+            self.checkpoints = None
         self.db.close()
         self._unlock()
 
@@ -318,6 +332,38 @@ class SQLiteStore(TableStore):
     def table_ids(self, unfinished_only: bool = False) -> list[str]:
         query = "SELECT id FROM tables" + (" WHERE finished IS NULL" if unfinished_only else "")
         return [r[0] for r in self.db.execute(query)]
+
+
+class _Checkpoints:
+    """A thread that checkpoints the write-ahead log every second (PASSIVE: it never makes the
+    writer wait), on a connection of its own; sqlite3 lets go of the interpreter lock meanwhile."""
+
+    EVERY = 1.0
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="azul-sqlite-checkpoints", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA busy_timeout=5000")
+            while not self.stopping.wait(self.EVERY):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.Error as exc:  # e.g. a full disk: the log grows meanwhile
+                    log.warning("could not checkpoint %s: %s", self.path, exc)
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.Error as exc:
+            log.warning("could not checkpoint %s: %s", self.path, exc)
+        finally:
+            db.close()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join(30)
 
 
 def _hold_lock(path: Path):

@@ -172,3 +172,21 @@ def test_a_database_that_can_not_be_reached_is_one_line(postgres):
     with pytest.raises(StoreError, match="can't use the database PostgreSQL database 'nope'") as caught:
         open_store("postgresql://azul:secret-password@127.0.0.1:1/nope")
     assert "secret-password" not in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_sqlite_s_log_is_checkpointed_beside_the_event_loop_and_stays_small(tmp_path):
+    store = SQLiteStore(tmp_path / "t.sqlite3")
+    assert store.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0  # never in a commit
+    store.create(row(), [Event(DEAL, "BBBB")])
+    wal = tmp_path / "t.sqlite3-wal"
+    version = 1
+    for _batch in range(5):
+        for _ in range(150):
+            assert store.append("T", version, [Event(MOVE, "x" * 2000, 0)], False)
+            version += 1
+        time.sleep(1.5)  # the thread checkpoints every second: the log is written from its start again
+    # Five batches went through the log (about 3 MB each, index pages included): it holds about
+    # one, not all five.
+    assert wal.stat().st_size < 7_000_000, wal.stat().st_size
+    store.close()
+    assert not wal.exists() or wal.stat().st_size == 0  # truncated when the store closes
