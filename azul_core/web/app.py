@@ -378,9 +378,11 @@ class Server:
                     continue
                 try:
                     table.decide(seat, version, format_decision(decision), self.store, by_bot=True)
-                except Stale:
-                    self.catch_up(table)
-                    continue
+                except Stale as exc:
+                    if self.catch_up(table):  # another process moved first: look again
+                        continue
+                    log.warning("bot %s refused at table %s: %s", table.seats[seat].bot, table.id[:6], exc)
+                    break
                 except Refused as exc:
                     log.warning("bot %s refused at table %s: %s", table.seats[seat].bot, table.id[:6], exc)
                     break

@@ -28,22 +28,36 @@ def diff(old: Any, new: Any) -> list[dict]:
 
 def _diff(old: Any, new: Any, path: list, changes: list[dict]) -> None:
     # Containers compare their items by identity first, in C: an unchanged board that was
-    # reused costs next to nothing, and the walk goes down only where something differs.
+    # reused costs next to nothing, and the walk goes down only where something differs. The
+    # types are compared too: to Python's ==, True equals 1 and 1 equals 1.0, not in JSON.
     if old is new or (type(old) is type(new) and old == new):
         return
-    if isinstance(old, dict) and isinstance(new, dict) and old.keys() == new.keys():
+    if type(old) is dict and type(new) is dict and old.keys() == new.keys():
         for key, value in new.items():
-            _diff(old[key], value, path + [key], changes)
+            _diff_item(old[key], value, path, key, changes)
         return
-    if isinstance(old, list) and isinstance(new, list) and old and new:
-        common = min(len(old), len(new))
-        if len(new) >= len(old):
-            for index in range(common):
-                _diff(old[index], new[index], path + [index], changes)
-            if len(new) > common:
-                changes.append({"path": path, "append": new[common:]})
-            return
+    if type(old) is list and type(new) is list and old and len(new) >= len(old):
+        common = len(old)
+        for index in range(common):
+            _diff_item(old[index], new[index], path, index, changes)
+        if len(new) > common:
+            changes.append({"path": path, "append": new[common:]})
+        return
     changes.append({"path": path, "set": new})
+
+
+def _diff_item(old: Any, new: Any, path: list, step: Any, changes: list[dict]) -> None:
+    """One member of two containers: most are equal (skipped here, without a call), and a
+    differing scalar needs no walk."""
+    if old is new or (type(old) is type(new) and old == new):
+        return
+    if type(new) in _CONTAINERS and type(old) is type(new):
+        _diff(old, new, path + [step], changes)
+    else:
+        changes.append({"path": path + [step], "set": new})
+
+
+_CONTAINERS = (dict, list)
 
 
 def apply(document: Any, changes: list[dict]) -> Any:

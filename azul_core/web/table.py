@@ -188,9 +188,13 @@ class Table:
 
     def state_message(self, seat: int | None, with_record: bool = False) -> str:
         """The ``state`` message for a client sitting at ``seat`` (None: watching): all of it."""
-        document = _dumps(self.document(seat, with_record))
+        document = self.document(seat, with_record)
+        key = ("json", id(document))
+        text = self._cache.get(key)
+        if text is None:
+            text = self._cache[key] = _dumps(document)
         return (f'{{"type":"state","version":{self.version},"you":{"null" if seat is None else seat},'
-                f'"legal":{self._legal_for(seat)},{document[1:]}')
+                f'"legal":{self._legal_for(seat)},{text[1:]}')
 
     def update_message(self, seat: int | None, with_record: bool, base: int, seen: dict, diffs: dict) -> str:
         """The ``update`` message for a client at ``seat`` that was told ``seen`` at version
