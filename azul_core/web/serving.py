@@ -41,6 +41,22 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _tune_garbage_collector() -> None:
+    """Fewer collections of the cyclic garbage collector, none of what was loaded at start.
+
+    A server holding hundreds of tables and thousands of sockets has a million objects or more;
+    a full collection walks them all while every table waits (up to 0.28 s of CPU measured with
+    500 tables, seven times in 45 s: a fifth of the server's CPU went to collecting). Objects are
+    freed by reference counting as soon as unused; the collector only finds cycles, which are
+    few here, so it may run far less often. The modules, variants and plugins loaded so far live
+    as long as the process: frozen, no collection looks at them again.
+    """
+    import gc
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+
+
 def _url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
@@ -73,6 +89,7 @@ def serve(options: ServeOptions) -> int:
         return 1
     port = sock.getsockname()[1]
     app = create_app(config, catalog, store)
+    _tune_garbage_collector()
     server = uvicorn.Server(uvicorn.Config(
         app, ws_max_size=options.ws_max_size, proxy_headers=options.proxy_headers,
         forwarded_allow_ips=options.forwarded_allow_ips, access_log=options.access_log,
