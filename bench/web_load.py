@@ -76,6 +76,8 @@ class Run:
         self.accepted = 0
         self.refused = 0
         self.errors = 0
+        #: bytes the clients received after the state on joining (every message, all clients)
+        self.received = 0
 
     def create_tables(self) -> list[Table]:
         tables = []
@@ -98,8 +100,12 @@ class Run:
             await ready.wait()
             await start.wait()
             # The first state may have come before the start: read it now.
+            joined = False
             async for text in socket:
                 now = time.perf_counter()
+                if joined:  # the state on joining is whole either way: not counted
+                    self.received += len(text)
+                joined = True
                 if not text.startswith(('{"type":"state"', '{"type":"update"')):
                     if text.startswith('{"type":"refused"'):
                         self.refused += 1
@@ -250,6 +256,7 @@ def measure(tables: int, moves: int, think: float, limit: float, seed: int, whol
             "server_cpu_ms_per_move": round(server_cpu / run.accepted * 1000, 2) if run.accepted else None,
             "database_cpu_ms_per_move": round(database_cpu / run.accepted * 1000, 2) if run.accepted else None,
             "client_cpu_s": round(client_cpu, 2),
+            "kb_received_per_move": round(run.received / run.accepted / 1024, 1) if run.accepted else None,
             "load_average": round(os.getloadavg()[0], 1),
             "refused": run.refused, "client_errors": run.errors}
 
@@ -283,7 +290,8 @@ def main() -> None:
                   f"move -> all 4 clients p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms; "
                   f"server {result['server_cpu_ms_per_move']} CPU ms/move, database "
                   f"{result['database_cpu_ms_per_move']} CPU ms/move, load generator "
-                  f"{result['client_cpu_s']} CPU s; load average {result['load_average']}; "
+                  f"{result['client_cpu_s']} CPU s; clients received {result['kb_received_per_move']} KB/move; "
+                  f"load average {result['load_average']}; "
                   f"refused {result['refused']}, client errors {result['client_errors']}", flush=True)
     if options.json:
         print(json.dumps(results, indent=2))
