@@ -38,7 +38,8 @@ from azul_core.players.registry import make_bot
 from azul_core.records.game_record import dumps_record
 from azul_core.web.capabilities import bearer, digest, new_token
 from azul_core.web.catalog import Catalog, build_catalog
-from azul_core.web.store import SeatRow, TableRow, TableStore, open_store
+from azul_core.web.storage import open_store
+from azul_core.web.store import SeatRow, TableRow, TableStore
 from azul_core.web.table import Refused, Stale, Table
 
 log = logging.getLogger("azul.web")

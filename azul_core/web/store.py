@@ -178,14 +178,6 @@ class TableStore(abc.ABC):
         return set()
 
 
-def open_store(where: Path | str, durable: bool = False) -> TableStore:
-    """The store at ``where``: a ``postgresql://`` URL, or an SQLite file."""
-    if isinstance(where, str) and where.startswith(("postgresql://", "postgres://")):
-        from azul_core.web.store_postgres import PostgresStore
-        return PostgresStore(where, durable=durable)
-    return SQLiteStore(where, durable=durable)
-
-
 class SQLiteStore(TableStore):
     """The SQLite database of one server process, which holds a lock on it."""
 

@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from azul_core.web.store import BOT, DEAL, MOVE, Event, SeatRow, SQLiteStore, TableRow, open_store
+from azul_core.web.storage import open_store
+from azul_core.web.store import BOT, DEAL, MOVE, Event, SeatRow, SQLiteStore, TableRow
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
