@@ -26,6 +26,11 @@ def serve_command(
         "--data", metavar="DIR",
         help="Folder of the tables' database. Default: $XDG_DATA_HOME/azul/serve "
              "(~/.local/share/azul/serve).")] = None,
+    database: Annotated[Optional[str], typer.Option(
+        "--database", metavar="URL",
+        help="Keep the tables in PostgreSQL (postgresql://USER:PASSWORD@HOST/DB) instead of SQLite "
+             "under --data; several azul serve processes may then share them. Needs the "
+             "'postgres' extra (pip install 'azul-variants[postgres]').")] = None,
     variants: Annotated[Optional[list[Path]], typer.Option(
         "--variants", metavar="DIR",
         help="Also offer the variant files in this folder and its subfolders (their plugins "
@@ -100,8 +105,9 @@ def serve_command(
 ) -> None:
     """Run the online table: create a table at http://HOST:PORT/, send each friend their link.
 
-    Tables are kept in SQLite under --data: stop the server (Ctrl-C, even kill -9) and start it
-    again, every table continues where it was. docs/serve.md explains running it for friends.
+    Tables are kept in SQLite under --data (or in PostgreSQL with --database): stop the server
+    (Ctrl-C, even kill -9) and start it again, every table continues where it was. docs/serve.md
+    explains running it for friends, and several processes on one PostgreSQL database.
 
     Against hostile clients: tables per hour count an IPv6 /64 as one address; a table nobody
     joined expires after --keep-unjoined; slow or silent requests are closed (--request-timeout);
@@ -116,6 +122,9 @@ def serve_command(
     for name, value in (("--keep-finished", keep_finished), ("--keep-idle", keep_idle)):
         if not value > 0:
             fail(f"{name} must be a positive number of days, not {value}", USAGE)
+    if database is not None and not database.startswith(("postgresql://", "postgres://")):
+        fail("--database takes a PostgreSQL URL (postgresql://USER:PASSWORD@HOST/DB); "
+             "SQLite tables live under --data", USAGE)
     if not think > 0:
         fail(f"--think must be a positive number of seconds, not {think}", USAGE)
     if bot_delay < 0:
@@ -146,7 +155,7 @@ def serve_command(
     from azul_core.web.app import Config
     from azul_core.web.serving import ServeOptions, serve
 
-    tables = Config(data=data if data is not None else data_folder() / "serve",
+    tables = Config(data=data if data is not None else data_folder() / "serve", database_url=database,
                     variant_dirs=tuple(variants or ()), allowed_origins=tuple(allow_origin or ()),
                     think=think, bot_delay=bot_delay, tables_per_hour=tables_per_hour,
                     max_open_tables=max_open_tables, keep_finished_days=keep_finished, keep_idle_days=keep_idle,

@@ -1,12 +1,15 @@
 """The web table: a Starlette application (HTTP API, pages, WebSocket) over the store.
 
 ``create_app(config)`` builds it; ``azul serve`` runs it with uvicorn. One
-process, one event loop: a decision is judged, committed to SQLite and
-applied without an ``await`` in between, so the decisions of one table are
-serialised by construction; a decision for a version that has passed is
-refused. Search bots think in worker processes (``web.bots``), the quick ones
-in a thread on a copy of the state; either sends its decision through the same
-path.
+event loop per process: a decision is judged, committed to the store and
+applied without an ``await`` in between; the store's version check refuses
+a decision for a version that has passed, so the decisions of one table are
+serialised even when several processes share a PostgreSQL store. Such
+processes hear each other's moves from the store (``TableStore.changes``),
+read the events they lack and tell their own clients. Search bots think in
+worker processes (``web.bots``), the quick ones in a thread on a copy of the
+state; either sends its decision through the same path. With a shared store,
+one process at a time lets a table's bot move.
 
 The protocol is documented in ``docs/serve.md``.
 """
@@ -38,10 +41,16 @@ from azul_core.records.game_record import dumps_record
 from azul_core.web.bots import BotPool, default_workers, is_search_bot
 from azul_core.web.capabilities import bearer, digest, new_token
 from azul_core.web.catalog import Catalog, build_catalog
-from azul_core.web.store import SeatRow, Store, TableRow
-from azul_core.web.table import Refused, Table
+from azul_core.web.storage import open_store
+from azul_core.web.store import SeatRow, TableRow, TableStore
+from azul_core.web.table import Refused, Stale, Table
 
 log = logging.getLogger("azul.web")
+
+#: seconds between two attempts to claim a bot's turn another process holds
+BOT_CLAIM_RETRY = 0.5
+#: seconds between two looks at a shared store's tables beyond its notices
+SHARED_REFRESH = 30.0
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
@@ -65,6 +74,9 @@ class Config:
     """What the operator decides (``azul serve`` options)."""
 
     data: Path
+    #: a ``postgresql://`` URL: tables kept there, shared with other server processes; None:
+    #: an SQLite database in ``data`` that this process alone uses
+    database_url: str | None = None
     variant_dirs: tuple[Path, ...] = ()
     #: largest WebSocket message accepted from a client, in bytes
     max_message: int = 4096
@@ -105,6 +117,10 @@ class Config:
     def database(self) -> Path:
         return Path(self.data) / "tables.sqlite3"
 
+    def open_store(self) -> TableStore:
+        """The store of the tables (``StoreError`` if it can't be opened or is in use)."""
+        return open_store(self.database_url or self.database, durable=self.durable)
+
 
 class HTTPError(Exception):
     def __init__(self, status: int, reason: str):
@@ -121,6 +137,11 @@ class Client:
     table: Table
     seat: int | None
     with_record: bool = False
+    #: told what changed (``update`` messages) rather than the whole state each time
+    wants_changes: bool = False
+    #: the document last queued for it and its version (what the next update is diffed from)
+    seen: dict | None = None
+    seen_version: int = -1
     outbox: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(maxsize=256))
 
     def send(self, message: str) -> bool:
@@ -134,10 +155,10 @@ class Client:
 class Server:
     """The application's state: store, variants, tables in memory, limits."""
 
-    def __init__(self, config: Config, catalog: Catalog | None = None):
+    def __init__(self, config: Config, catalog: Catalog | None = None, store: TableStore | None = None):
         self.config = config
         self.catalog = catalog if catalog is not None else build_catalog(list(config.variant_dirs))
-        self.store: Store | None = None
+        self.store: TableStore | None = store
         self.tables: dict[str, Table] = {}
         self.created_by: dict[str, deque] = defaultdict(deque)
         #: the tables with a search bot each client address created (or handed a seat to one)
@@ -150,8 +171,12 @@ class Server:
     # ------------------------------------------------------------ lifecycle
 
     def open(self) -> None:
-        self.store = Store(self.config.database, durable=self.config.durable)
+        if self.store is None:
+            self.store = self.config.open_store()
         self.purge()
+        if self.store.shared:
+            self.spawn(self.follow_other_processes())
+            self.spawn(self.look_again_now_and_then())
 
     def close(self) -> None:
         for task in list(self.tasks):
@@ -213,6 +238,8 @@ class Server:
                         table_id[:6], row.variant)
             return None
         table = Table.replay(row, events, offered)
+        if self.store.shared:
+            table.present_elsewhere = self.store.present_elsewhere(table_id)
         self.tables[table_id] = table
         self.kick_bot(table)
         return table
@@ -330,15 +357,47 @@ class Server:
     # ------------------------------------------------------------ telling the clients
 
     def broadcast(self, table: Table) -> None:
-        """Send the table's state to every client of it (each seat sees its own legal moves)."""
+        """Tell every client of the table its new state (each seat sees its own legal moves):
+        what changed since the last it was told, or all of it to a client that did not ask
+        for changes. Clients told the same thing share one message."""
         messages: dict[tuple, str] = {}
+        diffs: dict[tuple, str] = {}
         for client in list(table.clients):
-            key = (client.seat, client.with_record)
-            message = messages.get(key)
-            if message is None:
-                message = messages[key] = table.state_message(client.seat, client.with_record)
+            if client.wants_changes and client.seen is not None:
+                key: tuple = (client.seat, client.with_record, id(client.seen), client.seen_version)
+                message = messages.get(key)
+                if message is None:
+                    message = messages[key] = table.update_message(
+                        client.seat, client.with_record, client.seen_version, client.seen, diffs)
+            else:
+                key = (client.seat, client.with_record)
+                message = messages.get(key)
+                if message is None:
+                    message = messages[key] = table.state_message(client.seat, client.with_record)
             if not client.send(message):
                 self.drop(client)
+                continue
+            client.seen = table.document(client.seat, client.with_record)
+            client.seen_version = table.version
+
+    def send_state(self, client: Client) -> None:
+        """All of the table's state to one client (joining, or asking after a gap)."""
+        table = client.table
+        if client.send(table.state_message(client.seat, client.with_record)):
+            client.seen = table.document(client.seat, client.with_record)
+            client.seen_version = table.version
+        else:
+            self.drop(client)
+
+    def seat_came_or_went(self, table: Table, seat: int) -> None:
+        """A client of ``seat`` connected or left: told to this process's clients of the table
+        and, through a shared store, to the other processes."""
+        if self.store is not None and self.store.shared:
+            try:
+                self.store.set_presence(table.id, seat, table.clients_of(seat))
+            except Exception:  # who is connected is not worth failing a connection for
+                log.warning("could not tell the other processes who is at table %s", table.id[:6], exc_info=True)
+        self.tell_presence(table)
 
     def tell_presence(self, table: Table) -> None:
         table.forget_cache()
@@ -364,17 +423,30 @@ class Server:
 
     async def bot_turns(self, table: Table) -> None:
         failures = 0
+        claimed = False
         try:
             while (seat := table.bot_to_move()) is not None and self.tables.get(table.id) is table:
                 if self.config.bot_delay:
                     await asyncio.sleep(self.config.bot_delay)
+                if self.store is None:
+                    break
+                if not claimed:
+                    # With a shared store another process may be letting this bot move: wait for
+                    # its move (or for it to die, which frees the claim), then look again.
+                    claimed = self.store.claim_bot_turn(table.id)
+                    if not claimed:
+                        await asyncio.sleep(BOT_CLAIM_RETRY)
+                        continue
+                    self.catch_up(table)
+                    if table.bot_to_move() != seat:
+                        continue
                 version = table.version
                 name = table.seats[seat].bot
                 if is_search_bot(name):
                     # In a worker process: the event loop only awaits the answer. The worker
                     # replays the record and gives the bot the game as this seat may know it.
                     ref = str(table.offered.path) if table.offered.path is not None else table.offered.key
-                    text = await self.bot_pool.choose(ref, table.record().to_dict(), name,
+                    text = await self.bot_pool.choose(ref, table.record(seat).to_dict(), name,
                                                       f"{table.row.seed}:seat:{seat}:version:{version}")
                 else:
                     bot = table.bots.get(seat)
@@ -389,6 +461,11 @@ class Server:
                     continue
                 try:
                     table.decide(seat, version, text, self.store, by_bot=True)
+                except Stale as exc:
+                    if self.catch_up(table):  # another process moved first: look again
+                        continue
+                    log.warning("bot %s refused at table %s: %s", table.seats[seat].bot, table.id[:6], exc)
+                    break
                 except Refused as exc:
                     log.warning("bot %s refused at table %s: %s", table.seats[seat].bot, table.id[:6], exc)
                     break
@@ -407,6 +484,71 @@ class Server:
             log.exception("a bot failed at table %s", table.id[:6])
         finally:
             table.bot_task = None
+            if claimed and self.store is not None:
+                with contextlib.suppress(Exception):
+                    self.store.release_bot_turn(table.id)
+
+    # ------------------------------------------------------------ other processes (shared store)
+
+    def catch_up(self, table: Table) -> bool:
+        """Apply the events other processes committed at this table since this copy's version
+        and tell its clients; True if there were any."""
+        if self.store is None or not self.store.shared:
+            return False
+        events = self.store.events_after(table.id, table.version)
+        if not events:
+            return False
+        table.follow(events)
+        self.broadcast(table)
+        self.kick_bot(table)
+        return True
+
+    async def follow_other_processes(self) -> None:
+        """Hear the moves committed by every process; those of tables held here are read and
+        told to their clients. Listening again after a lost connection, every table held here
+        is brought up to date (what was said meanwhile was not heard)."""
+        while True:
+            try:
+                async for change in self.store.changes():
+                    if change is None:  # listening (again): catch up on whatever was missed
+                        self.catch_up_all()
+                        continue
+                    table_id, version = change
+                    table = self.tables.get(table_id)
+                    if table is None:
+                        continue
+                    if version is None:  # another process's clients of the table came or went
+                        elsewhere = self.store.present_elsewhere(table_id)
+                        if elsewhere != table.present_elsewhere:
+                            table.present_elsewhere = elsewhere
+                            self.tell_presence(table)
+                    elif table.version < version:
+                        self.catch_up(table)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("lost the store's notifications (%s): listening again", exc)
+            await asyncio.sleep(1)
+
+    async def look_again_now_and_then(self) -> None:
+        """Every half minute, what no notice says: the seats of a process that died (its
+        clients' pages reconnect elsewhere and say so, but a closed page does not)."""
+        while True:
+            await asyncio.sleep(SHARED_REFRESH)
+            try:
+                self.catch_up_all()
+            except Exception as exc:
+                log.warning("could not look at the shared store (%s)", exc)
+
+    def catch_up_all(self) -> None:
+        stored = self.store.versions(list(self.tables))
+        for table_id, table in list(self.tables.items()):
+            if stored.get(table_id, table.version) > table.version:
+                self.catch_up(table)
+            elsewhere = self.store.present_elsewhere(table_id)
+            if elsewhere != table.present_elsewhere:
+                table.present_elsewhere = elsewhere
+                self.tell_presence(table)
 
 
 def clean_name(name: Any, seat: int) -> str:
@@ -558,10 +700,10 @@ def _page(name: str) -> Response:
     return FileResponse(path, media_type="text/html; charset=utf-8")
 
 
-def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
+def create_app(config: Config, catalog: Catalog | None = None, store: TableStore | None = None) -> Starlette:
     """The ASGI application of one server (``catalog``: the variants, built from the config's
-    folders when not given)."""
-    server = Server(config, catalog)
+    folders when not given; ``store``: already opened, else the config's is opened at start)."""
+    server = Server(config, catalog, store)
 
     async def home(request: Request) -> Response:
         return _page("home.html")
@@ -644,6 +786,9 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
             table.hand_to_bot(seat, bot, server.store)
         except HTTPError as exc:
             return _error(exc.status, exc.reason)
+        except Stale as exc:
+            server.catch_up(table)
+            return _error(409, str(exc))
         except Refused as exc:
             return _error(409, str(exc))
         if is_search_bot(bot):
@@ -687,11 +832,11 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
             return
         if seat is not None and not table.seats[seat].bot:
             server.joined(table)
-        client = Client(websocket, table, seat, bool(hello.get("record")))
+        client = Client(websocket, table, seat, hello.get("record") is True, hello.get("changes") is True)
         table.clients.add(client)
-        client.send(table.state_message(seat, client.with_record))
+        server.send_state(client)
         if seat is not None:
-            server.tell_presence(table)
+            server.seat_came_or_went(table, seat)
         writer = asyncio.create_task(_write(client))
         try:
             while True:
@@ -712,11 +857,15 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
                 kind = message.get("type")
                 if kind == "ping":
                     client.send('{"type":"pong"}')
+                elif kind == "sync":
+                    server.send_state(client)
                 elif kind == "move":
                     move = message.get("move")
                     try:
                         table.decide(seat, message.get("version"), move, server.store)
                     except Refused as exc:
+                        if isinstance(exc, Stale):
+                            server.catch_up(table)
                         client.send(json.dumps({"type": "refused", "move": move if isinstance(move, str)
                                                 else None, "version": table.version, "reason": str(exc)}))
                         continue
@@ -737,7 +886,7 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
             if client in table.clients:
                 table.clients.discard(client)
                 if seat is not None:
-                    server.tell_presence(table)
+                    server.seat_came_or_went(table, seat)
             table.last_used = time.monotonic()
 
     @contextlib.asynccontextmanager

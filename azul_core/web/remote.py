@@ -1,9 +1,10 @@
 """``azul play --join SEAT_URL``: sit at an online table from the terminal.
 
 The seat's link is opened over the table's WebSocket (the secret, from the
-link's fragment, goes in the first message). Every update carries the game
-record so far; it is replayed here through the engine, so the board and the
-prompt are the ones of a local game (``render.draw_game``, ``draw_legal``,
+link's fragment, goes in the first message). The first state carries the
+game record so far and each update what changed in it (a move, a new round);
+the record is replayed here through the engine, so the board and the prompt
+are the ones of a local game (``render.draw_game``, ``draw_legal``,
 the same move notation). The server alone judges a move: a refused one is
 shown with the server's reason.
 
@@ -28,6 +29,7 @@ from azul_core.players.session import HELP_TEXT, QUIT_WORDS, SessionError
 from azul_core.records.game_record import RecordError, ReplayError, record_from_data, record_variant, replay_state
 from azul_core.rules import Move
 from azul_core.safe_text import safe_line
+from azul_core.web.patches import apply
 
 #: How long a lost connection is tried again before giving up, in seconds.
 RECONNECT_FOR = 60.0
@@ -73,6 +75,8 @@ class RemoteSession:
         self.trust = trust
         self.socket = None
         self.message: dict | None = None
+        #: the state last received, to which updates apply (None: wait for a whole state)
+        self.seen: dict | None = None
         self.state = None
         self.names: list[str] = []
         self.variant = None
@@ -94,7 +98,8 @@ class RemoteSession:
             try:
                 self.socket = self.connect(self.ws_url)
                 self.socket.send(json.dumps({"type": "hello", "secret": self.secret,
-                                             "version": version, "record": True}))
+                                             "version": version, "record": True, "changes": True}))
+                self.seen = None
                 return
             except (OSError, WebSocketException) as exc:
                 if version is None or time.monotonic() > deadline:
@@ -104,12 +109,21 @@ class RemoteSession:
                 delay = min(delay * 2, 5)
 
     def receive(self) -> dict:
-        """The next message; a lost connection is opened again (the server sends the current
-        state on the hello)."""
+        """The next message, an update made a whole state; a lost connection is opened again
+        (the server sends the current state on the hello)."""
         from websockets.exceptions import ConnectionClosed
         while True:
             try:
-                return json.loads(self.socket.recv())
+                message = json.loads(self.socket.recv())
+                if not isinstance(message, dict):
+                    continue
+                if message.get("type") == "state":
+                    self.seen = message
+                elif message.get("type") == "update":
+                    message = self._updated(message)
+                    if message is None:
+                        continue
+                return message
             except ConnectionClosed as exc:
                 code = exc.rcvd.code if exc.rcvd is not None else None
                 if code is not None and 4000 <= code < 4500:
@@ -117,6 +131,27 @@ class RemoteSession:
                     raise SessionError(f"--join: {reason}") from None
                 self.say("Connection lost; trying again...", "yellow")
                 self.open(self.message["version"] if self.message else None)
+
+    def _updated(self, update: dict) -> dict | None:
+        """The state an update leads to; None (and the whole state asked for) when it does not
+        follow the state last received."""
+        seen = self.seen
+        if seen is None:
+            return None  # the whole state is on its way
+        document = {"view": seen.get("view"), "last": seen.get("last"), "record": seen.get("record")}
+        try:
+            if update.get("base") != seen.get("version"):
+                raise ValueError("a version was missed")
+            document = apply(document, update.get("changes"))
+            if not isinstance(document, dict):
+                raise ValueError("not a state")
+        except (ValueError, TypeError):
+            self.seen = None
+            self.socket.send(json.dumps({"type": "sync"}))
+            return None
+        self.seen = {**document, "type": "state", "version": update.get("version"), "you": seen.get("you"),
+                     "legal": update.get("legal")}
+        return self.seen
 
     # ------------------------------------------------------------ the game
 

@@ -116,30 +116,25 @@ def _rest(state, offered, seats, last_round, variant_name: str) -> tuple[dict, d
     return head, tail
 
 
-def build_view(state, offered, seats, connected: Sequence[bool], last_round, variant_name: str) -> dict:
-    """The whole table as the page draws it (``seats``: the table's seat records)."""
+def build_view(state, offered, seats, connected: Sequence[bool], last_round, variant_name: str,
+               boards_seen: dict | None = None) -> dict:
+    """The whole table as the page draws it (``seats``: the table's seat records). A move
+    changes one or two boards: given ``boards_seen`` (seat -> (key, board), kept up to date
+    here), the others are the same objects as before, cheap to diff and never rebuilt."""
     printed, costs = printed_wall(state.rules), floor_costs(state.rules)
     over = state.phase == OVER
     head, tail = _rest(state, offered, seats, last_round, variant_name)
-    boards = [_board(state, seat, seats, connected, printed, costs, over) for seat in range(state.num_players)]
-    return {**head, "seats": boards, **tail}
-
-
-def build_view_json(state, offered, seats, connected: Sequence[bool], last_round, variant_name: str,
-                    boards_seen: dict) -> str:
-    """``build_view`` as compact JSON. A move changes one or two boards: the others' JSON is
-    reused from ``boards_seen`` (seat -> (key, json)), which this call keeps up to date."""
-    printed, costs = printed_wall(state.rules), floor_costs(state.rules)
-    over = state.phase == OVER
-    head, tail = _rest(state, offered, seats, last_round, variant_name)
-    parts = []
+    boards = []
     for seat in range(state.num_players):
+        if boards_seen is None:
+            boards.append(_board(state, seat, seats, connected, printed, costs, over))
+            continue
         key = _board_key(state, seat, seats, connected, over)
         seen = boards_seen.get(seat)
         if seen is None or seen[0] != key:
-            seen = boards_seen[seat] = (key, _dumps(_board(state, seat, seats, connected, printed, costs, over)))
-        parts.append(seen[1])
-    return f'{_dumps(head)[:-1]},"seats":[{",".join(parts)}],{_dumps(tail)[1:]}'
+            seen = boards_seen[seat] = (key, _board(state, seat, seats, connected, printed, costs, over))
+        boards.append(seen[1])
+    return {**head, "seats": boards, **tail}
 
 
 def _dumps(value) -> str:
@@ -237,5 +232,5 @@ def build_legal_json(state) -> str:
     return f'{{"drafts":[{",".join(parts)}],"columns":[],"moves":[]}}'
 
 
-__all__ = ["build_view", "build_view_json", "build_legal", "build_legal_json", "build_final", "plugin_move",
+__all__ = ["build_view", "build_legal", "build_legal_json", "build_final", "plugin_move",
            "COLOUR_LEGEND", "FLOOR"]

@@ -21,7 +21,7 @@ from test_server import EXAMPLES, Seat, create, join_all, make_config, play_to_e
 from azul_core.web import app as web_app  # noqa: E402
 from azul_core.web.app import client_key, create_app  # noqa: E402
 from azul_core.web.catalog import build_catalog  # noqa: E402
-from azul_core.web.store import Event, SeatRow, Store, TableRow  # noqa: E402
+from azul_core.web.store import Event, SeatRow, SQLiteStore, TableRow  # noqa: E402
 
 HUMANS = [{"name": "Ana"}, {"name": "Bo"}]
 BOTS = [{"bot": "random"}, {"bot": "greedy"}]
@@ -109,7 +109,7 @@ def test_tables_of_an_older_database_count_as_joined(tmp_path):
                 watch_hash TEXT NOT NULL, admin_hash TEXT NOT NULL);
             INSERT INTO tables VALUES ('old', 'standard', 's', 1.0, 1.0, NULL, 0, 'w', 'a');
         """)
-    store = Store(path)
+    store = SQLiteStore(path)
     assert store.load("old")[0].joined == 1.0
     assert store.purge(0.0, 0.0, time.time()) == 0 and store.table_ids() == ["old"]
 
@@ -132,7 +132,7 @@ def test_all_bot_tables_count_as_open_until_they_expire(tmp_path, catalog):
 # ---------------------------------------------------------------- storage errors
 
 
-def fill_the_disk(store: Store) -> None:
+def fill_the_disk(store: SQLiteStore) -> None:
     """The database may not grow and its free room is filled: writes fail as on a full disk."""
     store.db.execute("CREATE TABLE IF NOT EXISTS ballast (x)")
     pages = store.db.execute("PRAGMA page_count").fetchone()[0]
@@ -143,7 +143,7 @@ def fill_the_disk(store: Store) -> None:
 
 
 def test_a_failed_commit_raises_its_own_error_not_the_rollbacks(tmp_path):
-    store = Store(tmp_path / "tables.sqlite3")
+    store = SQLiteStore(tmp_path / "tables.sqlite3")
     row = TableRow("t1", "standard", "seed", 0.0, 0.0, None, 0, "w", "a", [SeatRow(0, "Ana", None, "h")])
     store.create(row, [])
     fill_the_disk(store)

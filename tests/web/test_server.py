@@ -610,8 +610,8 @@ def test_finished_idle_tables_are_purged(tmp_path, catalog):
 
 
 def test_the_store_applies_a_version_once(tmp_path):
-    from azul_core.web.store import Event, SeatRow, Store, TableRow
-    store = Store(tmp_path / "t.sqlite3")
+    from azul_core.web.store import Event, SeatRow, SQLiteStore, TableRow
+    store = SQLiteStore(tmp_path / "t.sqlite3")
     row = TableRow("T", "standard", "s", 0.0, 0.0, None, 0, "w", "a", [SeatRow(0, "a", None, "h")])
     store.create(row, [Event("deal", "BBBB")])
     assert store.append("T", 1, [Event("move", "1B1", 0)], False)
@@ -634,7 +634,7 @@ def test_an_operator_seed_deals_the_same_tables_on_every_run(tmp_path, catalog):
 
 
 @pytest.mark.parametrize("variant, players", [("standard", 4), ("grey-wall", 3), ("duel", 2)])
-def test_the_fast_json_of_the_view_and_legal_moves_is_the_plain_one(catalog, variant, players):
+def test_the_view_reusing_boards_and_the_fast_legal_json_are_the_plain_ones(catalog, variant, players):
     from azul_core.web.store import SeatRow, TableRow
     from azul_core.web.table import Table
     from azul_core.web.views import build_legal, build_view
@@ -649,10 +649,19 @@ def test_the_fast_json_of_the_view_and_legal_moves_is_the_plain_one(catalog, var
     table, _events = Table.new(row, offered)
     rng = random.Random(7)
     while not table.over:
-        assert json.loads(table.view_json()) == build_view(table.state, offered, table.seats, table.connected(),
-                                                           table.progress.last_round, variant)
+        assert table.view(None) == build_view(table.state, offered, table.seats, table.connected(),
+                                              table.progress.last_round, variant)
         legal = json.loads(table.legal_json())
         assert legal == build_legal(table.state)
         table.decide(table.state.to_move, table.version, rng.choice(legal["columns"] or legal["drafts"])["move"],
                      Accepting())
-    assert json.loads(table.view_json())["final"]["winners"]
+    assert table.view(None)["final"]["winners"]
+
+
+def test_an_sqlite_store_is_one_process_s_and_a_second_opening_is_refused(tmp_path):
+    from azul_core.web.store import SQLiteStore, StoreInUse
+    store = SQLiteStore(tmp_path / "t.sqlite3")
+    with pytest.raises(StoreInUse, match="another azul serve .* --data"):
+        SQLiteStore(tmp_path / "t.sqlite3")
+    store.close()
+    SQLiteStore(tmp_path / "t.sqlite3").close()
