@@ -254,14 +254,15 @@ def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_ind
                                   f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}",
                                   game_index) from exc
     state = _start_state(rules, players).clone()
-    starter = state.first_player = rules.opening_seat(players, seed_text)
     moves = [_mover(bot, name) for bot, name in zip(bots, bot_names)]
     recorder = None
-    if record:
-        from azul_core.records.game_record import Recorder
-        recorder = Recorder(variant_ref or rules.name, list(bot_names), seed_text)
-        recorder.first_player = state.first_player
     try:
+        # A plugin chooses round 1's first player: its failure is the game's, told in one line.
+        starter = state.first_player = rules.opening_seat(players, seed_text)
+        if record:
+            from azul_core.records.game_record import Recorder
+            recorder = Recorder(variant_ref or rules.name, list(bot_names), seed_text)
+            recorder.first_player = state.first_player
         while state.phase != OVER:
             if state.phase == DEAL:
                 if state.round > MAX_ROUNDS:
