@@ -164,3 +164,85 @@ def test_a_shared_victory_must_name_every_winner(tmp_path, shared_victory, winne
         assert f"the result names winners {winners}, the replay [0, 1]" in report["errors"][0]["message"]
     result = CliRunner().invoke(app, ["validate", str(path)], env=ENV)
     assert result.exit_code == (0 if valid else 1), result.output
+
+
+# ---------------------------------------------------------------- what the reader says, and what it keeps
+# (survivors of bench/mutation.py, scope records: docs/testing.md)
+
+
+def test_a_refusal_names_the_file_it_came_from(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_bytes(b"\xff{}")
+    with pytest.raises(RecordError) as caught:
+        read_record(path)
+    assert caught.value.origin == str(path) and caught.value.reason == "not UTF-8 text (byte 0)"
+    assert str(caught.value) == f"{path}: not UTF-8 text (byte 0)"
+    with pytest.raises(RecordError) as caught:
+        read_record(tmp_path)
+    assert str(caught.value) == f"{tmp_path}: is a folder, not a record file"
+    with pytest.raises(RecordError) as caught:
+        parse_record("{}" + " " * 10, origin="x.json", max_bytes=11)
+    assert str(caught.value) == "x.json: larger than 11 bytes: refused"
+
+
+def test_a_record_with_a_byte_order_mark_is_read():
+    assert parse_record(b"\xef\xbb\xbf" + json.dumps(SHELL).encode()).players == ["ana", "bo"]
+
+
+@pytest.mark.parametrize("text, reason", [
+    ('{"format": "azul-record/1", "format": "azul-record/1"}', "the key 'format' appears twice in one object"),
+    ('{"format": "azul-record/1", "variant": "standard", "players": ["a", "b"], "rounds": [], '
+     '"note": {"x": 1, "y": 2, "x": 3}}', "the key 'x' appears twice in one object"),
+])
+def test_a_key_written_twice_is_refused_by_name(text, reason):
+    assert reason in refused(text)
+
+
+@pytest.mark.parametrize("result, reason", [
+    ([1, 2], "'result' must be an object with 'scores' and 'winners'"),
+    ({"scores": [1, True], "winners": [0]}, "result: 'scores' must be a list of whole numbers, one per seat"),
+    ({"scores": [1, 2], "winners": "0"}, "result: 'winners' must be a list of seats (numbers from 0)"),
+])
+def test_a_malformed_result_is_refused_with_the_reason(result, reason):
+    assert refused(json.dumps({**SHELL, "result": result})) == reason
+
+
+@pytest.mark.parametrize("value, shown", [
+    ("f" * 38, "'" + "f" * 38 + "'"),               # 40 characters quoted: shown whole
+    ("f" * 39, "'" + "f" * 35 + "...'"),             # 41: cut to 40
+])
+def test_a_wrong_format_is_shown_whole_up_to_40_characters(value, shown):
+    assert refused(json.dumps({**SHELL, "format": value})) == \
+        f"format {shown} is not supported (expected '{FORMAT}')"
+
+
+@pytest.mark.parametrize("error, line", [
+    ({"round": 2, "action": 3, "seat": 1, "text": "1B1", "message": "no"}, "round 2 action 3 (seat 1, '1B1'): no"),
+    ({"round": 2, "action": None, "seat": None, "text": None, "message": "no"}, "round 2: no"),
+    ({"round": None, "action": None, "seat": 1, "text": "1B1", "message": "no"}, "seat 1, '1B1': no"),
+    ({"round": None, "action": None, "seat": None, "text": None, "message": "no"}, "no"),
+])
+def test_an_error_entry_reads_as_one_line(error, line):
+    from azul_core.records.game_record import ReplayError, describe_error
+    assert describe_error(error) == line
+    assert str(ReplayError(error["message"], error["round"], error["action"], error["seat"], error["text"])) == line
+
+
+def test_who_started_is_kept_through_reading_resuming_and_writing(tmp_path):
+    from azul_core.records.game_record import Recorder, dumps_record, write_record
+    record = read(first_player=1, seed=5, note="kept")
+    assert record.to_dict()["first_player"] == 1 and "first_player" not in read().to_dict()
+    resumed = Recorder.from_record(record)
+    assert (resumed.first_player, resumed.seed, resumed.extra) == (1, 5, {"note": "kept"})
+    again = resumed.to_record()
+    assert (again.first_player, again.seed, again.extra) == (1, 5, {"note": "kept"})
+    path = tmp_path / "sub" / "game.json"
+    write_record(path, again.to_dict(), durable=False)
+    assert read_record(path).first_player == 1
+    assert dumps_record(again.to_dict()).splitlines()[0:2] == ["{", f'  "format": "{FORMAT}",']
+
+
+def test_a_recorder_refuses_a_decision_before_the_first_deal():
+    from azul_core.records.game_record import Recorder
+    with pytest.raises(ValueError, match="^a decision before the first deal$"):
+        Recorder("standard", ["ana", "bo"]).decided((1, 0, 0))
