@@ -246,3 +246,26 @@ def test_a_recorder_refuses_a_decision_before_the_first_deal():
     from azul_core.records.game_record import Recorder
     with pytest.raises(ValueError, match="^a decision before the first deal$"):
         Recorder("standard", ["ana", "bo"]).decided((1, 0, 0))
+
+
+@pytest.mark.parametrize("text, kind", [("[]", "a list"), ('"x"', "a string"), ("true", "true/false"),
+                                        ("null", "null"), ("1", "a number"), ("1.5", "a number")])
+def test_a_record_that_is_not_an_object_says_what_it_is(text, kind):
+    assert refused(text) == f"a record is a JSON object, not {kind}"
+
+
+def test_a_written_record_gets_the_users_usual_mode_and_leaves_no_temporary_file(tmp_path):
+    import os
+    import stat
+
+    from azul_core.records.game_record import write_record
+    previous = os.umask(0o027)
+    try:
+        write_record(tmp_path / "game.json", dict(SHELL))
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "game.json").stat().st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+    with pytest.raises(TypeError):  # not JSON: nothing is written, the temporary file is gone
+        write_record(tmp_path / "other.json", {"format": object()})
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
