@@ -76,6 +76,15 @@ def mutmut_section(mutated: list[str], tests: list[str]) -> str:
     )
 
 
+def tree_version() -> str:
+    """The commit the copy was made from, and whether the tree had changes beyond it."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=REPOSITORY, capture_output=True, text=True,
+                              check=False).stdout.strip()
+    commit = git("rev-parse", "HEAD") or "unknown"
+    return commit + (" (with uncommitted changes)" if git("status", "--porcelain", *TREE) else "")
+
+
 def copy_tree(target: Path) -> None:
     """A fresh copy of the tree's files for this run; mutmut's own folder and cache are kept,
     so that an unchanged function is not tested again."""
@@ -97,6 +106,7 @@ def run_scope(scope: str, work: Path, children: int) -> dict:
     if missing:  # a changed selection would throw away mutmut's cache: the list is fixed
         raise SystemExit(f"{scope}: the test file {missing[0]} is missing")
     folder = work / scope
+    tree = tree_version()
     copy_tree(folder)
     with open(folder / "pyproject.toml", "a", encoding="utf-8") as handle:
         handle.write(mutmut_section(mutated, tests))
@@ -122,7 +132,7 @@ def run_scope(scope: str, work: Path, children: int) -> dict:
                                   check=False).stdout
             handle.write(f"### {name}: {status}\n{diff}\n")
     summary = {"scope": scope, "minutes": round(minutes, 1), "statuses": statuses,
-               "survivors": len(survivors), "tests": tests, "mutated": mutated}
+               "survivors": len(survivors), "tests": tests, "mutated": mutated, "tree": tree}
     (folder / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     return summary
 
@@ -151,8 +161,8 @@ def main() -> int:
     results = [run_scope(scope, args.work, args.children) for scope in args.scopes or SCOPES]
     for summary in results:
         counts = ", ".join(f"{count} {status}" for status, count in sorted(summary["statuses"].items()))
-        print(f"{summary['scope']}: {counts} in {summary['minutes']} min; survivors in "
-              f"{args.work / summary['scope'] / 'survivors.txt'}")
+        print(f"{summary['scope']}: {counts} in {summary['minutes']} min, tree {summary['tree']}; "
+              f"survivors in {args.work / summary['scope'] / 'survivors.txt'}")
     return 0
 
 

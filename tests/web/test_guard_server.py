@@ -333,3 +333,40 @@ def test_a_restarted_server_keeps_who_started(tmp_path, catalog):
         north = join(client, created, 0)
         assert north.state["version"] == version and north.state["view"]["to_move"] == 0
         assert north.state["last"]["seat"] == 1
+
+
+# ---------------------------------------------------------------- documented limits, at the limit and one past
+
+
+def test_a_name_of_32_characters_is_taken_and_one_of_33_is_not(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        taken = create(client, seats=[{"name": "n" * 32}, {"name": "East"}])
+        assert taken.status_code == 201 and taken.json()["seats"][0]["name"] == "n" * 32
+        refused = create(client, seats=[{"name": "n" * 33}, {"name": "East"}])
+        assert refused.status_code == 400 and refused.json()["error"] == "seat 0: a name has at most 32 characters"
+
+
+def test_a_request_of_16_kib_is_read_and_one_byte_more_is_not(tmp_path, catalog):
+    body = json.dumps({"variant": "standard", "seats": [{"name": "North"}, {"name": "East"}]}).encode()
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        headers = {"content-type": "application/json"}
+        at_limit = body + b" " * (16 * 1024 - len(body))
+        assert client.post("/api/tables", content=at_limit, headers=headers).status_code == 201
+        past = client.post("/api/tables", content=at_limit + b" ", headers=headers)
+        assert past.status_code == 413 and past.json()["error"] == "the request is larger than 16384 bytes"
+
+
+def test_a_message_of_4_kib_is_read_and_one_byte_more_closes_the_socket(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        seat = join(client, created, 0)
+        ping = '{"type":"ping"}'
+        seat.ws.send_text(ping + " " * (4096 - len(ping)))
+        while (message := seat.next_message())["type"] == "presence":
+            pass
+        assert message == {"type": "pong"}
+        seat.ws.send_text(ping + " " * (4097 - len(ping)))
+        with pytest.raises(Exception) as caught:
+            while True:
+                seat.next_message()
+        assert getattr(caught.value, "code", None) == 1009
