@@ -1,10 +1,12 @@
-"""Mutation testing of the core's rules, records and table server (mutmut): do the tests notice
-a small change to the code?
+"""Mutation testing (mutmut) of the core's rules, records and table server.
+
+Do the tests notice a small change to the code?
 
     pip install -e ".[test,mutation]"
     python bench/mutation.py                 # every scope, one after the other
     python bench/mutation.py engine records  # some scopes
     python bench/mutation.py --list          # the scopes, their files and tests
+    python bench/mutation.py --recheck web   # after adding tests: try the survivors again
 
 Each scope mutates some modules and runs only the tests written for them (the whole suite
 for every mutant would take days on two cores). A scope runs in its own copy of the tree,
@@ -100,7 +102,24 @@ def copy_tree(target: Path) -> None:
             shutil.copy2(source, destination)
 
 
-def run_scope(scope: str, work: Path, children: int) -> dict:
+#: Verdicts that say a mutant was not caught (a timeout is a mutant that made the tests hang or
+#: loop: counted as caught).
+RECHECKED = ("survived", "no tests", "suspicious")
+
+
+def _statuses(mutmut: list[str], folder: Path) -> list[tuple[str, str]]:
+    """Every mutant of the scope and mutmut's verdict on it."""
+    listing = subprocess.run(mutmut + ["results", "--all", "true"], cwd=folder, capture_output=True,
+                             text=True, check=False).stdout
+    found = []
+    for line in listing.splitlines():
+        name, _, status = line.strip().rpartition(": ")
+        if name:
+            found.append((name, status))
+    return found
+
+
+def run_scope(scope: str, work: Path, children: int, recheck: bool = False) -> dict:
     mutated, tests = SCOPES[scope]
     missing = [t for t in tests if not (REPOSITORY / t).exists()]
     if missing:  # a changed selection would throw away mutmut's cache: the list is fixed
@@ -114,17 +133,19 @@ def run_scope(scope: str, work: Path, children: int) -> dict:
     started = time.monotonic()
     print(f"== {scope}: mutating {', '.join(mutated)}; tests: {' '.join(tests)}", flush=True)
     subprocess.run(mutmut + ["run", "--max-children", str(children)], cwd=folder, check=False)
+    if recheck:
+        # mutmut keeps a verdict once given: the survivors of earlier runs are tried again
+        # against today's tests (new tests are found and mapped to the code they run).
+        again = [name for name, status in _statuses(mutmut, folder) if status in RECHECKED]
+        if again:
+            print(f"== {scope}: trying {len(again)} earlier survivors again", flush=True)
+            subprocess.run(mutmut + ["run", "--max-children", str(children), *again], cwd=folder, check=False)
     minutes = (time.monotonic() - started) / 60
-    listing = subprocess.run(mutmut + ["results", "--all", "true"], cwd=folder, capture_output=True,
-                             text=True, check=False).stdout
     statuses: dict[str, int] = {}
     survivors = []
-    for line in listing.splitlines():
-        name, _, status = line.strip().rpartition(": ")
-        if not name:
-            continue
+    for name, status in _statuses(mutmut, folder):
         statuses[status] = statuses.get(status, 0) + 1
-        if status in ("survived", "no tests", "timeout", "suspicious"):
+        if status in RECHECKED:
             survivors.append((name, status))
     with open(folder / "survivors.txt", "w", encoding="utf-8") as handle:
         for name, status in survivors:
@@ -143,6 +164,8 @@ def main() -> int:
     parser.add_argument("--work", type=Path, default=REPOSITORY / "build" / "mutation",
                         help="where the scopes' copies and results go (default build/mutation)")
     parser.add_argument("--children", type=int, default=2, help="mutants tested at once (default 2)")
+    parser.add_argument("--recheck", action="store_true",
+                        help="also try the survivors of earlier runs again (after adding tests)")
     parser.add_argument("--list", action="store_true", help="show the scopes and stop")
     args = parser.parse_args()
     unknown = [s for s in args.scopes if s not in SCOPES]
@@ -158,7 +181,7 @@ def main() -> int:
         print('mutmut is not installed: pip install -e ".[test,mutation]"', file=sys.stderr)
         return 1
     os.environ.setdefault("PYTHONHASHSEED", "0")
-    results = [run_scope(scope, args.work, args.children) for scope in args.scopes or SCOPES]
+    results = [run_scope(scope, args.work, args.children, args.recheck) for scope in args.scopes or SCOPES]
     for summary in results:
         counts = ", ".join(f"{count} {status}" for status, count in sorted(summary["statuses"].items()))
         print(f"{summary['scope']}: {counts} in {summary['minutes']} min, tree {summary['tree']}; "
