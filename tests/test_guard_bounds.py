@@ -27,6 +27,7 @@ from azul_core.records.game_record import (
 )
 from azul_core.variants.limits import MAX_DEPTH, MAX_INT, MAX_STRING
 
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ENV = {"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0", "COLUMNS": "200", "NO_COLOR": "1"}
 SHELL = {"format": FORMAT, "variant": "standard", "players": ["ana", "bo"], "rounds": []}
 
@@ -269,3 +270,49 @@ def test_a_written_record_gets_the_users_usual_mode_and_leaves_no_temporary_file
     with pytest.raises(TypeError):  # not JSON: nothing is written, the temporary file is gone
         write_record(tmp_path / "other.json", {"format": object()})
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_a_crashed_write_leaves_a_temporary_that_the_cleanup_finds(tmp_path, monkeypatch):
+    import os
+
+    from azul_core.records import game_record
+    target = tmp_path / "a" / "b" / "game.json"      # two folders that do not exist yet
+    monkeypatch.setattr(game_record.os, "replace", lambda *_: (_ for _ in ()).throw(OSError("crash")))
+    monkeypatch.setattr(game_record.os, "unlink", lambda *_: None)  # as if the process died here
+    with pytest.raises(OSError, match="crash"):
+        game_record.write_record(target, dict(SHELL))
+    left = list(target.parent.iterdir())
+    assert len(left) == 1 and left[0].name.startswith(".game.json.") and left[0].suffix == ".tmp"
+    monkeypatch.undo()
+    assert game_record.remove_stale_temporaries(target) == left and not left[0].exists()
+    game_record.write_record(target, dict(SHELL), durable=True)
+    assert sorted(os.listdir(target.parent)) == ["game.json"] and read_record(target).players == ["ana", "bo"]
+
+
+def test_a_replay_under_another_variant_uses_its_rules(shared_victory):
+    from azul_core.records.game_record import iter_replay, record_from_data, replay_state
+    from azul_core.variants.loading import find_variant, load_variant
+    record = record_from_data(shared_victory)
+    family = load_variant(EXAMPLES / "family-floor" / "family-floor.yaml")
+    standard = replay_state(record)
+    other = replay_state(record, family)
+    assert standard.scores() == shared_victory["result"]["scores"] and other.scores() != standard.scores()
+    assert list(iter_replay(record, family))[-1].state.scores() == other.scores()
+    assert replay_state(record, load_variant(find_variant("standard"))).scores() == standard.scores()
+
+
+def test_a_report_names_its_file_and_every_error_has_the_same_fields(tmp_path, shared_victory):
+    rounds = [dict(r) for r in shared_victory["rounds"]]
+    rounds[-1]["actions"] = rounds[-1]["actions"][:3]   # the last round cut short, its scores kept
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps({**shared_victory, "rounds": rounds}))
+    report = validate_record(path)
+    assert report["path"] == str(path) and not report["valid"]
+    assert [(e["round"], e["message"]) for e in report["errors"]] == [
+        (len(rounds), "scores are recorded for a round the record does not finish"),
+        (None, "a result is recorded, but the game is not over")]
+    assert all(set(e) == {"round", "action", "seat", "text", "message"} for e in report["errors"])
+    (tmp_path / "bad.json").write_text("[]")
+    bad = validate_record(tmp_path / "bad.json")
+    assert bad["path"] == str(tmp_path / "bad.json") and bad["errors"][0]["message"] == \
+        "a record is a JSON object, not a list"
