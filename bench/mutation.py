@@ -11,8 +11,8 @@ Do the tests notice a small change to the code?
 Each scope mutates some modules and runs only the tests written for them (the whole suite
 for every mutant would take days on two cores). A scope runs in its own copy of the tree,
 ``build/mutation/<scope>`` (mutmut writes its ``mutants/`` folder and its cache there, so a
-second run only tests what changed); the survivors of each scope, with their diffs, are
-written to ``build/mutation/<scope>/survivors.txt`` and a line per scope is printed at the end.
+second run only tests what changed); the survivors of each scope are listed in ``build/mutation/<scope>/survivors.txt`` (``--diffs``: with their diffs; else
+``mutmut show NAME`` in that folder shows one) and a line per scope is printed at the end.
 docs/testing.md keeps the table of the last run and what was done about each survivor.
 
 It is not part of ``pytest`` or .ci/run: a run of a scope takes from minutes to an hour.
@@ -119,7 +119,7 @@ def _statuses(mutmut: list[str], folder: Path) -> list[tuple[str, str]]:
     return found
 
 
-def run_scope(scope: str, work: Path, children: int, recheck: bool = False) -> dict:
+def run_scope(scope: str, work: Path, children: int, recheck: bool = False, diffs: bool = False) -> dict:
     mutated, tests = SCOPES[scope]
     missing = [t for t in tests if not (REPOSITORY / t).exists()]
     if missing:  # a changed selection would throw away mutmut's cache: the list is fixed
@@ -149,9 +149,11 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool = False) -> d
             survivors.append((name, status))
     with open(folder / "survivors.txt", "w", encoding="utf-8") as handle:
         for name, status in survivors:
-            diff = subprocess.run(mutmut + ["show", name], cwd=folder, capture_output=True, text=True,
-                                  check=False).stdout
-            handle.write(f"### {name}: {status}\n{diff}\n")
+            handle.write(f"{name}: {status}\n")
+            if diffs:  # a second or two each: mutmut starts anew for every one
+                diff = subprocess.run(mutmut + ["show", name], cwd=folder, capture_output=True, text=True,
+                                      check=False).stdout
+                handle.write(f"{diff}\n")
     summary = {"scope": scope, "minutes": round(minutes, 1), "statuses": statuses,
                "survivors": len(survivors), "tests": tests, "mutated": mutated, "tree": tree}
     (folder / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
@@ -166,6 +168,9 @@ def main() -> int:
     parser.add_argument("--children", type=int, default=2, help="mutants tested at once (default 2)")
     parser.add_argument("--recheck", action="store_true",
                         help="also try the survivors of earlier runs again (after adding tests)")
+    parser.add_argument("--diffs", action="store_true",
+                        help="write each survivor's diff to survivors.txt (else its name: 'mutmut show NAME' "
+                             "in the scope's folder shows it)")
     parser.add_argument("--list", action="store_true", help="show the scopes and stop")
     args = parser.parse_args()
     unknown = [s for s in args.scopes if s not in SCOPES]
@@ -181,7 +186,7 @@ def main() -> int:
         print('mutmut is not installed: pip install -e ".[test,mutation]"', file=sys.stderr)
         return 1
     os.environ.setdefault("PYTHONHASHSEED", "0")
-    results = [run_scope(scope, args.work, args.children, args.recheck) for scope in args.scopes or SCOPES]
+    results = [run_scope(scope, args.work, args.children, args.recheck, args.diffs) for scope in args.scopes or SCOPES]
     for summary in results:
         counts = ", ".join(f"{count} {status}" for status, count in sorted(summary["statuses"].items()))
         print(f"{summary['scope']}: {counts} in {summary['minutes']} min, tree {summary['tree']}; "
