@@ -316,3 +316,72 @@ def test_a_report_names_its_file_and_every_error_has_the_same_fields(tmp_path, s
     bad = validate_record(tmp_path / "bad.json")
     assert bad["path"] == str(tmp_path / "bad.json") and bad["errors"][0]["message"] == \
         "a record is a JSON object, not a list"
+
+
+# The first thing a replay refuses, as `azul validate` reports it (round, action, seat, text, message).
+ONE_ROUND = {"factories": ["BBBB", "YYYY", "RRRR", "KKKK", "WWWW"],
+             "actions": ["1B4", "2Y3", "3R-", "4K4", "5W1"]}
+
+
+@pytest.mark.parametrize("actions, error", [
+    (["1B4", "2Y3", "3R-", "4K4", "5W1", "CB1"],
+     {"round": 1, "action": 6, "seat": None, "text": "CB1",
+      "message": "round 1 is already over (its tiles are all drafted and tiled): this action belongs to the next round"}),
+    (["1B4", "take blue"],
+     {"round": 1, "action": 2, "seat": 1, "text": "take blue",
+      "message": "not an action: expected a draft like 2R4 or CK- (source, colour, line or - for the floor) "
+                 "or a placement like w1:3"}),
+    (["w1:1"],
+     {"round": 1, "action": 1, "seat": 0, "text": "w1:1",
+      "message": "this variant places wall tiles itself: a record of it holds no placements"}),
+])
+def test_a_replay_refusal_says_where_and_why(tmp_path, actions, error):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**SHELL, "rounds": [{**ONE_ROUND, "actions": actions}]}))
+    report = validate_record(path)
+    assert report["errors"] == [error] and report["path"] == str(path)
+
+
+def test_a_deal_that_cant_come_out_of_the_bag_is_named(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**SHELL, "rounds": [{"factories": ["BBBBB", "", "RRRR", "KKKK", "WWWW"],
+                                                     "actions": []}]}))
+    message = validate_record(path)["errors"][0]["message"]
+    assert message.startswith("factories 'BBBBB' '' 'RRRR' 'KKKK' 'WWWW' can't come out of the bag and lid: ")
+
+
+def test_a_record_of_a_game_that_ended_says_what_follows_it(tmp_path, shared_victory):
+    rounds = shared_victory["rounds"] + [ONE_ROUND]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**shared_victory, "rounds": rounds}))
+    assert validate_record(path)["errors"][0] == {
+        "round": len(rounds), "action": None, "seat": None, "text": None,
+        "message": f"the game ended in round {len(rounds) - 1}; round {len(rounds)} can't follow"}
+    last = dict(shared_victory["rounds"][-1])
+    last["actions"] = last["actions"] + ["1B1"]
+    path.write_text(json.dumps({**shared_victory, "rounds": shared_victory["rounds"][:-1] + [last]}))
+    assert validate_record(path)["errors"][0] == {
+        "round": len(rounds) - 1, "action": len(last["actions"]), "seat": None, "text": "1B1",
+        "message": "the game is already over: nothing may follow its last action"}
+
+
+def test_a_variant_whose_plugin_fails_is_one_error_entry_naming_it(tmp_path):
+    from azul_core.variants.loading import Trust
+    (tmp_path / "bad.py").write_text("def azul_floor_spaces():\n    return 'many'\n")
+    (tmp_path / "bad.yaml").write_text("name: bad\nextends: standard\nplugins: [standard, colour_wall, bad.py]\n")
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**SHELL, "variant": "bad.yaml"}))
+    report = validate_record(path, trust=Trust(everything=True))
+    assert report["path"] == str(path) and report["variant"] == "bad.yaml" and report["players"] == ["ana", "bo"]
+    assert [e["message"] for e in report["errors"]] == [
+        f"variant: {tmp_path / 'bad.yaml'}:3:34: plugin 'bad' returned 'many' from azul_floor_spaces: expected int"]
+
+
+def test_refusals_inside_a_record_name_the_place(tmp_path):
+    long_key = "k" * 50
+    assert refused(json.dumps({**SHELL, "rounds": [{"factories": ["B" * 2001], "actions": []}]})) == \
+        "rounds[0].factories[0]: a string of 2001 characters (at most 2000)"
+    assert refused(json.dumps({**SHELL, long_key: "\x1b"})).startswith(f"'{long_key[:35]}...': a string with")
+    assert refused("[" * 100_000 + "]" * 100_000) == "not a record: JSON nested too deeply"
+    assert refused('{"a": 1, "a": 2}') == ("not a record: the key 'a' appears twice in one object "
+                                           "(a reader would silently keep one of them)")
