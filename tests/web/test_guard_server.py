@@ -370,3 +370,62 @@ def test_a_message_of_4_kib_is_read_and_one_byte_more_closes_the_socket(tmp_path
             while True:
                 seat.next_message()
         assert getattr(caught.value, "code", None) == 1009
+
+
+# ---------------------------------------------------------------- survivors of bench/mutation.py, scope web
+
+
+def test_a_seat_handed_to_a_bot_stays_a_bot_after_a_restart_and_the_table_stays_open(tmp_path, catalog):
+    config = make_config(tmp_path, bot_delay=3600)
+    with serving(config, catalog) as (client, server):
+        created = create(client, seats=[{"name": "North"}, {"name": "East"}]).json()
+        admin = {"Authorization": f"Bearer {created['admin_secret']}"}
+        path = f"/api/tables/{created['table']}/seats/1/bot"
+        assert client.post(path, json={"bot": "random"}, headers=admin).status_code == 200
+        again = client.post(path, json={"bot": "greedy"}, headers=admin)
+        assert again.status_code == 409 and again.json()["error"] == "seat 1 is played by the bot 'random' already"
+        assert server.store.open_tables() == 1 and server.store.table_ids(unfinished_only=True) == [created["table"]]
+    with serving(config, catalog) as (client, server):
+        watcher = Seat(client, created["table"], secret_of(created["watch_url"]))
+        assert [seat["bot"] for seat in watcher.state["view"]["seats"]] == [None, "random"]
+        assert server.store.exists(created["table"]) and not server.store.exists("no-such-table")
+
+
+def test_the_last_move_is_told_the_same_after_a_restart(tmp_path, catalog):
+    config = make_config(tmp_path)
+    with serving(config, catalog) as (client, _server):
+        created = create(client).json()
+        north, east = join(client, created, 0), join(client, created, 1)
+        north.move(a_draft(north.state))
+        last = east.wait_for(lambda s: s["last"] is not None)["last"]
+        assert set(last) == {"seat", "move", "text"} and last["text"]
+    with serving(config, catalog) as (client, _server):
+        assert join(client, created, 1).state["last"] == last
+
+
+def test_a_bot_with_a_delay_still_moves(tmp_path, catalog):
+    with serving(make_config(tmp_path, bot_delay=0.01), catalog) as (client, _server):
+        created = create(client, seats=[{"bot": "random"}, {"name": "East"}]).json()
+        east = join(client, created, 1)
+        east.wait_for(lambda s: s["view"]["to_move"] == 1)
+        assert east.state["last"]["seat"] == 0
+
+
+def test_a_finished_game_takes_no_bot(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client, seats=[{"bot": "random"}, {"bot": "random"}]).json()
+        watcher = Seat(client, created["table"], secret_of(created["watch_url"]))
+        watcher.wait_for(lambda s: s["view"]["phase"] == "over")
+        answer = client.post(f"/api/tables/{created['table']}/seats/0/bot", json={"bot": "greedy"},
+                             headers={"Authorization": f"Bearer {created['admin_secret']}"})
+        assert answer.status_code == 409 and answer.json()["error"] == "the game is over"
+        assert server.store.open_tables() == 0 and server.store.table_ids(unfinished_only=True) == []
+        assert server.store.table_ids() == [created["table"]]
+
+
+def test_the_pages_are_html_in_utf_8(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        for page in ("/", f"/t/{created['table']}"):
+            answer = client.get(page)
+            assert answer.status_code == 200 and answer.headers["content-type"] == "text/html; charset=utf-8"
