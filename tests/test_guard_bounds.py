@@ -193,7 +193,7 @@ def test_a_record_with_a_byte_order_mark_is_read():
 @pytest.mark.parametrize("text, reason", [
     ('{"format": "azul-record/1", "format": "azul-record/1"}', "the key 'format' appears twice in one object"),
     ('{"format": "azul-record/1", "variant": "standard", "players": ["a", "b"], "rounds": [], '
-     '"note": {"x": 1, "y": 2, "x": 3}}', "the key 'x' appears twice in one object"),
+     '"note": {"y": 1, "x": 2, "x": 3}}', "the key 'x' appears twice in one object"),
 ])
 def test_a_key_written_twice_is_refused_by_name(text, reason):
     assert reason in refused(text)
@@ -385,3 +385,106 @@ def test_refusals_inside_a_record_name_the_place(tmp_path):
     assert refused("[" * 100_000 + "]" * 100_000) == "not a record: JSON nested too deeply"
     assert refused('{"a": 1, "a": 2}') == ("not a record: the key 'a' appears twice in one object "
                                            "(a reader would silently keep one of them)")
+
+
+
+@pytest.mark.parametrize("fields, reason", [
+    ({"rounds": [5]}, "round 1: a round is an object with 'factories' and 'actions', not a number"),
+    ({"rounds": [{}, None]}, "round 1: 'factories' must be a list of strings of colour letters, e.g. \"BBYR\""),
+    ({"variant": 3}, "'variant' must be a variant name or a path to a variant file"),
+    ({"players": []}, "'players' must be a non-empty list of player names (strings), in seat order"),
+    ({"seed": 1.5}, "'seed' must be a number or a string"),
+    ({"rounds": {}}, "'rounds' must be a list of rounds"),
+    ({"first_player": True}, "'first_player' must be the seat that started round 1, a whole number from 0 to 1"),
+    ({"first_player": "1"}, "'first_player' must be the seat that started round 1, a whole number from 0 to 1"),
+])
+def test_each_field_of_a_record_is_refused_with_its_reason(fields, reason):
+    assert refused(json.dumps({**SHELL, **fields})) == reason
+
+
+def test_where_a_refused_value_sits_is_said_in_full_up_to_40_characters():
+    forty = "X" + "k" * 39                       # a key may start with any letter
+    assert refused(json.dumps({**SHELL, forty: "\x07"})).startswith(f"{forty}: a string with the control")
+    assert refused(json.dumps("a" * 2001)) == "the record: a string of 2001 characters (at most 2000)"
+    with pytest.raises(RecordError) as caught:
+        parse_record('{"a": [' * 40 + "]}" * 40, origin="deep.json")
+    assert str(caught.value) == "deep.json: 'a[0].a[0].a[0].a[0].a[0].a[0].a[0]....': nested more than 32 levels deep"
+    for text, reason in (("[" * 100_000 + "]" * 100_000, "not a record: JSON nested too deeply"),
+                         ('{"a": 1, "a": 2}', "not a record: the key 'a' appears twice")):
+        with pytest.raises(RecordError) as caught:
+            parse_record(text, origin="bad.json")
+        assert str(caught.value).startswith(f"bad.json: {reason}")
+
+
+def test_a_recorder_reads_scores_from_the_state_it_was_given_last(tmp_path, shared_victory):
+    from azul_core.records.game_record import Recorder, record_from_data, replay_state
+    record = record_from_data(shared_victory)
+    final = replay_state(record)
+    empty = Recorder("standard", ["ana", "bo"]).to_dict()
+    assert empty["rounds"] == [] and "result" not in empty and "first_player" not in empty
+    resumed = Recorder.from_record(record, final)
+    assert resumed.to_dict()["result"] == shared_victory["result"]       # the state it was given
+    fresh = Recorder.from_record(record)
+    assert "result" not in fresh.to_dict()
+    assert fresh.to_record(final).result.winners == [0, 1]               # a state given now wins
+    fresh.decided((1, 0, 0), final)                                      # ... and is kept
+    assert fresh.to_dict()["result"] == shared_victory["result"]
+    path = tmp_path / "saved.json"
+    Recorder.from_record(record).save(path, final)
+    assert json.loads(path.read_text())["result"] == shared_victory["result"]
+    # One line per round, easy to diff.
+    assert sum(line.startswith('    {"factories"') for line in path.read_text().splitlines()) == len(record.rounds)
+
+
+def test_a_written_record_is_readable_by_everyone_the_umask_allows(tmp_path):
+    import os
+    import stat
+
+    from azul_core.records.game_record import write_record
+    previous = os.umask(0)
+    try:
+        write_record(tmp_path / "game.json", dict(SHELL))
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "game.json").stat().st_mode) == 0o666
+
+
+def test_a_record_started_by_seat_one_is_replayed_from_seat_one(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**SHELL, "first_player": 1, "rounds": [{**ONE_ROUND, "actions": ["1B4"]}]}))
+    report = validate_record(path)
+    assert report["valid"] and report["to_move"] == 0 and report["rounds"] == 1
+
+
+def test_replaying_a_placement_the_variant_makes_itself_is_a_replay_error():
+    from azul_core.records.game_record import ReplayError, iter_replay, record_from_data, replay_state
+    record = record_from_data({**SHELL, "rounds": [{**ONE_ROUND, "actions": ["w1:1"]}]})
+    with pytest.raises(ReplayError, match="this variant places wall tiles itself"):
+        replay_state(record)
+    with pytest.raises(ReplayError, match="this variant places wall tiles itself"):
+        list(iter_replay(record))
+
+
+def test_check_record_names_the_path_given_or_the_records_own(shared_victory):
+    from azul_core.records.game_record import check_record, record_from_data
+    record = record_from_data(shared_victory, origin="from/file.json")
+    assert check_record(record)["path"] == "from/file.json"
+    assert check_record(record, "given.json")["path"] == "given.json"
+    assert check_record(record_from_data(shared_victory))["path"] == ""
+    five = record_from_data({**SHELL, "players": list("abcde")}, origin="five.json")
+    report = check_record(five)
+    assert report["path"] == "five.json" and report["players"] == list("abcde")
+    assert report["variant_name"] == "standard"
+    assert report["errors"][0]["message"] == "variant 'standard' is played by 2, 3, 4 players, but the record names 5"
+
+
+def test_every_round_with_wrong_scores_after_an_unscored_one_is_reported(tmp_path, shared_victory):
+    rounds = [dict(r) for r in shared_victory["rounds"]]
+    rounds[0] = {key: value for key, value in rounds[0].items() if key != "scores"}   # no scores
+    rounds[1]["scores"] = [99, 98]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**shared_victory, "rounds": rounds}))
+    errors = validate_record(path)["errors"]
+    assert errors[0]["round"] == 2 and errors[0]["message"].startswith(
+        "scores after the round differ from the replay: seat 0 recorded 99, replay ")
+    assert "; seat 1 recorded 98, replay " in errors[0]["message"]
