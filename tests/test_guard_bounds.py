@@ -488,3 +488,11 @@ def test_every_round_with_wrong_scores_after_an_unscored_one_is_reported(tmp_pat
     assert errors[0]["round"] == 2 and errors[0]["message"].startswith(
         "scores after the round differ from the replay: seat 0 recorded 99, replay ")
     assert "; seat 1 recorded 98, replay " in errors[0]["message"]
+
+
+def test_a_report_counts_a_finished_round_and_an_error_without_a_file_is_its_reason(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**SHELL, "rounds": [ONE_ROUND]}))   # round 1 over, round 2 not dealt
+    report = validate_record(path)
+    assert report["valid"] and report["rounds"] == 1 and report["to_move"] is None
+    assert str(RecordError("no 'format' field")) == "no 'format' field"
