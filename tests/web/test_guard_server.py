@@ -429,3 +429,23 @@ def test_the_pages_are_html_in_utf_8(tmp_path, catalog):
         for page in ("/", f"/t/{created['table']}"):
             answer = client.get(page)
             assert answer.status_code == 200 and answer.headers["content-type"] == "text/html; charset=utf-8"
+
+
+def test_the_summary_of_a_round_adds_up_to_its_scores(tmp_path, catalog):
+    config = make_config(tmp_path, bot_delay=0)
+    with serving(config, catalog) as (client, _server):
+        created = create(client, seats=[{"bot": "greedy"}, {"bot": "greedy"}]).json()  # scores above 0
+        watcher = Seat(client, created["table"], secret_of(created["watch_url"]))
+        # Round 3 or later: earlier penalties and tiles on the wall count by then.
+        state = watcher.wait_for(lambda s: (s["view"]["last_round"] or {}).get("round", 0) >= 3)
+        summary = state["view"]["last_round"]
+        number = summary["round"]          # the bots may have played on before the watcher came
+        record = parse_record(client.get(f"/api/tables/{created['table']}/record",
+                                         headers={"Authorization": f"Bearer {secret_of(created['watch_url'])}"}).text)
+        assert record.rounds[number - 1].scores == [seat["score"] for seat in summary["seats"]]
+        before = record.rounds[number - 2].scores if number > 1 else [0, 0]
+        for index, seat in enumerate(summary["seats"]):
+            assert all(set(tile) == {"row", "column", "colour", "points"} for tile in seat["placed"])
+            assert all(tile["points"] >= 1 for tile in seat["placed"]) and seat["floor"] <= 0
+            assert seat["score"] == max(0, before[index] + sum(tile["points"] for tile in seat["placed"])
+                                        + seat["floor"])
