@@ -11,11 +11,12 @@ Do the tests notice a small change to the code?
 Each scope mutates some modules and runs only the tests written for them (the whole suite
 for every mutant would take days on two cores). A scope runs in its own copy of the tree,
 ``build/mutation/<scope>`` (mutmut writes its ``mutants/`` folder and its cache there, so a
-second run only tests what changed); the survivors of each scope are listed in ``build/mutation/<scope>/survivors.txt`` (``--diffs``: with their diffs; else
-``mutmut show NAME`` in that folder shows one) and a line per scope is printed at the end.
+second run only tests what changed); the survivors of each scope are listed in
+``build/mutation/<scope>/survivors.txt`` (``--diffs``: with their diffs; else ``mutmut show
+NAME`` in that folder shows one) and a line per scope is printed at the end.
 docs/testing.md keeps the table of the last run and what was done about each survivor.
 
-It is not part of ``pytest`` or .ci/run: a run of a scope takes from minutes to an hour.
+It is not part of ``pytest`` or .ci/run: a run of a scope takes from half an hour to hours.
 Run it under ``nice -n 10`` on a shared machine; ``--children N`` sets mutmut's parallelism
 (default 2).
 """
