@@ -449,3 +449,18 @@ def test_the_summary_of_a_round_adds_up_to_its_scores(tmp_path, catalog):
             assert all(tile["points"] >= 1 for tile in seat["placed"]) and seat["floor"] <= 0
             assert seat["score"] == max(0, before[index] + sum(tile["points"] for tile in seat["placed"])
                                         + seat["floor"])
+
+
+def test_a_client_that_asked_for_the_record_gets_it_with_every_state(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        north = join(client, created, 0)
+        with client.websocket_connect(f"/ws/{created['table']}") as ws:
+            ws.send_json({"type": "hello", "secret": secret_of(created["watch_url"]), "record": True})
+            first = receive(ws)
+            assert first["type"] == "state" and first["record"]["rounds"][0]["actions"] == []
+            north.move(a_draft(north.state))
+            while (message := receive(ws))["type"] != "state":
+                pass
+            assert message["record"]["rounds"][0]["actions"] == [message["last"]["move"]]
+        assert "record" not in north.wait_for(lambda s: s["version"] > first["version"])
