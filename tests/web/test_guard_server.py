@@ -464,3 +464,31 @@ def test_a_client_that_asked_for_the_record_gets_it_with_every_state(tmp_path, c
                 pass
             assert message["record"]["rounds"][0]["actions"] == [message["last"]["move"]]
         assert "record" not in north.wait_for(lambda s: s["version"] > first["version"])
+
+
+def test_while_a_wall_column_is_asked_a_draft_is_refused_and_a_bare_number_places(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client, "grey-wall").json()
+        seats = {0: join(client, created, 0), 1: join(client, created, 1)}
+        rng = random.Random(4)
+        while True:   # draft at random until somebody has a wall column to choose
+            state = seats[0].state
+            view = state["view"]
+            if view["phase"] == "place":
+                break
+            mover = seats[view["to_move"]]
+            mover.wait_for(lambda s, v=state["version"]: s["version"] >= v)
+            mover.move(rng.choice(mover.state["legal"]["drafts"])["move"])
+            seats[0].wait_for(lambda s, v=state["version"]: s["version"] > v)
+        placing = view["placing"]
+        chooser = seats[placing["seat"]]
+        chooser.wait_for(lambda s: s["version"] >= state["version"])
+        chooser.move("1B1")
+        columns = ", ".join(str(c + 1) for c in placing["columns"])
+        assert chooser.refused()["reason"].startswith(
+            f"a wall column is asked for now: the {placing['colour']} tile of line {placing['row'] + 1} "
+            f"goes to column {columns} (e.g. w{placing['row'] + 1}:{placing['columns'][0] + 1})")
+        column = placing["columns"][-1]
+        chooser.move(str(column + 1))   # the column alone: the terminal client sends that
+        after = chooser.wait_for(lambda s: s["version"] > state["version"])
+        assert after["last"]["move"] == f"w{placing['row'] + 1}:{column + 1}"
