@@ -449,6 +449,9 @@ def test_the_summary_of_a_round_adds_up_to_its_scores(tmp_path, catalog):
             assert all(tile["points"] >= 1 for tile in seat["placed"]) and seat["floor"] <= 0
             assert seat["score"] == max(0, before[index] + sum(tile["points"] for tile in seat["placed"])
                                         + seat["floor"])
+        if state["view"]["phase"] != "over":  # the summary stays on the table until the next round ends
+            following = watcher.wait_for(lambda s: s["version"] > state["version"])["view"]["last_round"]
+            assert following is not None and following["round"] >= number
 
 
 def test_a_client_that_asked_for_the_record_gets_it_with_every_state(tmp_path, catalog):
