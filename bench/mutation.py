@@ -7,6 +7,7 @@ Do the tests notice a small change to the code?
     python bench/mutation.py engine records  # some scopes
     python bench/mutation.py --list          # the scopes, their files and tests
     python bench/mutation.py --recheck web   # after adding tests: try the survivors again
+    python bench/mutation.py --recheck-only web  # ... and nothing else
 
 Each scope mutates some modules and runs only the tests written for them (the whole suite
 for every mutant would take days on two cores). A scope runs in its own copy of the tree,
@@ -120,7 +121,7 @@ def _statuses(mutmut: list[str], folder: Path) -> list[tuple[str, str]]:
     return found
 
 
-def run_scope(scope: str, work: Path, children: int, recheck: bool = False, diffs: bool = False) -> dict:
+def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False, diffs: bool = False) -> dict:
     mutated, tests = SCOPES[scope]
     missing = [t for t in tests if not (REPOSITORY / t).exists()]
     if missing:  # a changed selection would throw away mutmut's cache: the list is fixed
@@ -133,7 +134,8 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool = False, diff
     mutmut = [sys.executable, "-m", "mutmut"]
     started = time.monotonic()
     print(f"== {scope}: mutating {', '.join(mutated)}; tests: {' '.join(tests)}", flush=True)
-    subprocess.run(mutmut + ["run", "--max-children", str(children)], cwd=folder, check=False)
+    if recheck != "only":
+        subprocess.run(mutmut + ["run", "--max-children", str(children)], cwd=folder, check=False)
     if recheck:
         # mutmut keeps a verdict once given: the survivors of earlier runs are tried again
         # against today's tests (new tests are found and mapped to the code they run).
@@ -169,6 +171,8 @@ def main() -> int:
     parser.add_argument("--children", type=int, default=2, help="mutants tested at once (default 2)")
     parser.add_argument("--recheck", action="store_true",
                         help="also try the survivors of earlier runs again (after adding tests)")
+    parser.add_argument("--recheck-only", action="store_true",
+                        help="only try the survivors of earlier runs again (the mutants not yet tried wait)")
     parser.add_argument("--diffs", action="store_true",
                         help="write each survivor's diff to survivors.txt (else its name: 'mutmut show NAME' "
                              "in the scope's folder shows it)")
@@ -187,7 +191,8 @@ def main() -> int:
         print('mutmut is not installed: pip install -e ".[test,mutation]"', file=sys.stderr)
         return 1
     os.environ.setdefault("PYTHONHASHSEED", "0")
-    results = [run_scope(scope, args.work, args.children, args.recheck, args.diffs) for scope in args.scopes or SCOPES]
+    results = [run_scope(scope, args.work, args.children, "only" if args.recheck_only else args.recheck,
+                         args.diffs) for scope in args.scopes or SCOPES]
     for summary in results:
         counts = ", ".join(f"{count} {status}" for status, count in sorted(summary["statuses"].items()))
         print(f"{summary['scope']}: {counts} in {summary['minutes']} min, tree {summary['tree']}; "
