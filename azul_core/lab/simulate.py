@@ -567,13 +567,14 @@ def _end_workers(pool) -> None:
 
 def _watch_parent(parent: int) -> None:
     """In a worker: end this process when the parent is gone (a SIGKILL leaves no time to say).
-    Ctrl-C reaches the whole process group: the parent alone handles it, and ends the workers."""
+    Ctrl-C reaches the whole process group: the parent alone handles it, and ends the workers.
+    A worker is forked while the parent's SIGTERM handler (``_TerminateAsException``) is in
+    place: the default is put back, so that ending a worker ends it quietly instead of raising
+    in it (a traceback on the terminal, or a worker stuck holding the pool's queue lock)."""
     import signal
     import threading
     import time
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # A forked worker inherits the parent's SIGTERM handler (``_TerminateAsException``): the
-    # parent ends its workers with SIGTERM, which must end them quietly, not in a traceback.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
     def watch():

@@ -83,7 +83,7 @@ class Table:
     @classmethod
     def new(cls, row: TableRow, offered) -> tuple["Table", list[Event]]:
         """A new table and its first events (round 1's deal, and whatever follows by itself)."""
-        state = GameState(offered.variant.rules, len(row.seats))
+        state = _opening_state(row, offered)
         table = cls(row, offered, state, [], _fresh_progress(state), 0)
         events: list[Event] = []
         table._follow_up(state, table.progress, events)
@@ -93,7 +93,7 @@ class Table:
     @classmethod
     def replay(cls, row: TableRow, events: list[Event], offered) -> "Table":
         """A stored table, its events applied again through the engine."""
-        state = GameState(offered.variant.rules, len(row.seats))
+        state = _opening_state(row, offered)
         # The secrets are dealt with round 1's generator, before its factories (as
         # ``GameState.deal`` does live): dealt again from the seed, they are the same.
         state.deal_secrets(_round_rng(row.seed, 1))
@@ -245,8 +245,9 @@ class Table:
         kinds = [seat.bot or "human" for seat in self.seats]
         # The seed deals every round: told only when no round is left to deal.
         seed = self.row.seed if self.over else None
+        first = self.offered.variant.rules.opening_seat(len(self.seats), self.row.seed)
         record = GameRecord(self.offered.key, [seat.name for seat in self.seats], rounds,
-                            seed, result, None, {"player_kinds": kinds},
+                            seed, result, None, {"player_kinds": kinds}, first,
                             secrets=dict(state.secrets), memory=dict(state.memory) or None)
         return sealed_for(record, seat, self.over)
 
@@ -369,6 +370,14 @@ def describe(state: GameState, decision: tuple | Move, names: list[str]) -> str:
         label = offered[offered.index(decision)].label if decision in offered else ""
         return f"{names[state.to_move]}: {label or 'plays'} ({decision.notation})"
     return describe_decision(state, decision, names)
+
+
+def _opening_state(row: TableRow, offered) -> GameState:
+    """A table's game before its first deal: the variant's rules choose who starts round 1
+    (``azul_first_player``) from the table's seed, so a restarted server chooses the same."""
+    rules = offered.variant.rules
+    players = len(row.seats)
+    return GameState(rules, players, rules.opening_seat(players, row.seed))
 
 
 def _fresh_progress(state: GameState) -> Progress:
