@@ -22,9 +22,12 @@ from typing import Any
 
 from azul_core.engine.state import CENTRE, DEAL, FLOOR, OVER, PLACE, wall_with
 from azul_core.players.bots import GreedyBot, best_placement_points, board_value, line_capacity, line_worth
+from azul_core.players.evaluation import Outlooks, for_rules
 
 #: The think time when neither ``think`` nor ``iterations`` is given.
 DEFAULT_THINK = 0.5
+#: Rounds a playout goes on past the end of the round, on sampled deals.
+BEYOND = 1
 
 
 class _Node:
@@ -50,15 +53,17 @@ class Memo:
     cost of extra tiles for a given floor. The rules' hooks are pure functions of these
     (as the engine's own caches assume), so the answers are the same as asking anew."""
 
-    __slots__ = ("rules", "walls", "floor_costs")
+    __slots__ = ("rules", "walls", "floor_costs", "outlooks")
 
     #: Entries kept before starting afresh (a few MB at most).
     LIMIT = 50_000
 
-    def __init__(self, rules):
+    def __init__(self, rules, whole_game: bool = True):
         self.rules = rules
         self.walls: dict = {}
         self.floor_costs: dict = {}
+        #: the end bonuses each wall may expect (``evaluation``), or None: the round alone
+        self.outlooks: Outlooks | None = for_rules(rules) if whole_game else None
 
     def wall_points(self, wall) -> "WallPoints":
         """The best points of each (row, colour) for this wall, filled in as asked."""
@@ -102,10 +107,12 @@ class WallPoints:
         return points
 
 
-def memo_board_value(memo: Memo, board) -> float:
+def memo_board_value(memo: Memo, board, outlook=None) -> float:
     """``board_value`` with the wall's worths from ``memo``: the same number."""
     rules = memo.rules
     value = board.score + rules.floor_penalty(board.floor)
+    if outlook is not None:
+        value += outlook.board_bonus(board, rules.capacity)
     table = None
     for row in range(5):
         count = board.line_count[row]
@@ -124,8 +131,9 @@ def quick_gains(state, memo: Memo | None = None) -> list[tuple[float, tuple]]:
     """Every legal decision with an estimate of the mover's gain, computed without cloning.
 
     Counts the floor spaces the tiles (and the start marker) would take now,
-    and the share of the line's worth the tiles add; a placement is worth
-    the points it scores. ``memo`` keeps answers between calls (a search's).
+    and the share of the line's worth the tiles add (with the end bonuses the
+    line's slot may bring, when ``memo`` looks at the whole game); a placement
+    is worth the points it scores. ``memo`` keeps answers between calls (a search's).
     """
     decisions = state.legal_decisions()
     rules = state.rules
@@ -139,7 +147,8 @@ def quick_gains(state, memo: Memo | None = None) -> list[tuple[float, tuple]]:
             gains.append((points, (row, column)))
         return gains
     if memo is None or memo.rules is not rules:
-        memo = Memo(rules)
+        memo = Memo(rules, whole_game=False)
+    slot_bonus = memo.outlooks.for_state(state)[seat].slot_bonus if memo.outlooks is not None else None
     floor = board.floor
     wall = board.wall
     marker_cost = rules.marker.placement == "floor" and state.marker_in_centre
@@ -174,6 +183,8 @@ def quick_gains(state, memo: Memo | None = None) -> list[tuple[float, tuple]]:
                 line_points = table.best(line, colour)
                 if line_points is None:  # no space: the tiles would fall, a cost of the floor
                     line_points = line_worth(rules, board, line, colour, True)
+                if slot_bonus is not None:
+                    line_points += slot_bonus[line * 5 + colour]
                 worth[key] = line_points
             share = line_points * put / capacity
         extra = on_floor + (1 if from_centre and marker_cost else 0)
@@ -214,6 +225,9 @@ def seat_rewards(state, scale: float, memo: Memo | None = None) -> list[float]:
     rules = state.rules
     if memo is None or memo.rules is not rules:
         values = [board_value(rules, board) for board in state.players]
+    elif memo.outlooks is not None:
+        outlooks = memo.outlooks.for_state(state)
+        values = [memo_board_value(memo, board, outlook) for board, outlook in zip(state.players, outlooks)]
     else:
         values = [memo_board_value(memo, board) for board in state.players]
     rewards = []
@@ -224,13 +238,20 @@ def seat_rewards(state, scale: float, memo: Memo | None = None) -> list[float]:
 
 
 class MctsBot:
-    """UCT over the rest of the round with greedy playouts; see the module's description."""
+    """UCT over the rest of the round with greedy playouts; see the module's description.
+
+    ``whole_game``: value positions with the end bonuses still to come
+    (``evaluation``); ``beyond``: rounds each playout goes on past the end of
+    the round, on deals sampled from the bag and lid with the bot's own seeded
+    generator (so ``iterations`` stays deterministic); ``clock``: what ``think``
+    is measured with."""
 
     name = "mcts"
 
     def __init__(self, seed: Any = None, think: float | None = None, iterations: int | None = None,
                  exploration: float = 0.4, width: int = 12, scale: float = 6.0,
-                 playout: bool = True):
+                 playout: bool = True, whole_game: bool = True, beyond: int = BEYOND,
+                 clock=time.perf_counter):
         self.rng = _random.Random(seed)
         self.think = think if think is not None or iterations is not None else DEFAULT_THINK
         self.iterations = iterations
@@ -240,6 +261,12 @@ class MctsBot:
         self.playout = playout
         self.last_iterations = 0
         self.memo: Memo | None = None
+        #: value positions with the end bonuses to come (``evaluation``)
+        self.whole_game = whole_game
+        #: rounds a playout goes on past the round's end, on sampled deals
+        self.beyond = beyond
+        #: what the think time is measured with (``time.process_time``: CPU time)
+        self.clock = clock
 
     def _candidates(self, state) -> list[tuple]:
         """The decisions worth searching, best estimate first (at most ``width``)."""
@@ -255,15 +282,16 @@ class MctsBot:
         if not decisions:
             raise ValueError("no decision to take now")
         if self.memo is None or self.memo.rules is not state.rules:
-            self.memo = Memo(state.rules)
+            self.memo = Memo(state.rules, self.whole_game)
         root = _Node(state.clone(), -1)
-        deadline = None if self.think is None else time.perf_counter() + self.think
+        clock = self.clock
+        deadline = None if self.think is None else clock() + self.think
         limit = self.iterations
         done = 0
         while True:
             if limit is not None and done >= limit:
                 break
-            if deadline is not None and done and time.perf_counter() >= deadline:
+            if deadline is not None and done and clock() >= deadline:
                 break
             self._iterate(root)
             done += 1
@@ -311,10 +339,16 @@ class MctsBot:
         return best
 
     def _evaluate(self, state) -> list[float]:
-        if self.playout and not round_over(state):
+        if self.playout and state.phase != OVER and (self.beyond or not round_over(state)):
             state = state.clone()
             random = self.rng.random
             memo = self.memo
-            while not round_over(state):
-                state.apply(_greedy_pick(state, random, memo))
+            rounds = self.beyond
+            while True:
+                while not round_over(state):
+                    state.apply(_greedy_pick(state, random, memo))
+                if not rounds or state.phase == OVER:
+                    break
+                state.deal(self.rng)  # a sampled deal of the next round, from its bag and lid
+                rounds -= 1
         return seat_rewards(state, self.scale, self.memo)
