@@ -106,11 +106,13 @@ def board_value(rules, board, outlook=None) -> float:
 
 def position_value(state, seat: int, whole_game: bool = True) -> float:
     """``seat``'s ``board_value`` in ``state``, with the end bonuses it may expect when
-    ``whole_game`` (none once the game is over: the score holds them)."""
+    ``whole_game`` (once the game is over: the score, which holds them)."""
     rules = state.rules
     board = state.players[seat]
-    if not whole_game or state.phase == OVER:
+    if not whole_game:
         return board_value(rules, board)
+    if state.phase == OVER:
+        return board.score  # lines left part-filled are worth nothing now
     return board_value(rules, board, for_rules(rules).for_state(state)[seat])
 
 
