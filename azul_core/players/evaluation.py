@@ -222,11 +222,20 @@ class Outlooks:
     #: pattern lines (the tiles are harder to gather).
     CHANCE = 0.8
     CHANCE_PER_TILE = 0.05
+    #: How much a point of bonus hoped for counts against a point scored.
+    WEIGHT = 1.0
 
     def __init__(self, rules):
         self.rules = rules
         self.model = BonusModel(rules)
         self.known: dict = {}
+        #: (wall, seat, rounds left, the colours' tiles off the walls, up to the longest
+        #: line) -> its Outlook: a search meets the same wall beside many others
+        self.by_wall: dict = {}
+        #: (wall, seat) -> the wall with one more tile per row, 1 to HORIZON times
+        self.levels: dict = {}
+        self.level_reads_game = bool(rules.context_readers.get("azul_wall_spaces"))
+        self.longest_line = max(rules.capacity)
         # The last answer, with the round and the wall objects it was for: a search asks
         # about the same walls (shared by clones until a tile is placed) again and again.
         self._last: tuple = (None, (), ())
@@ -250,6 +259,8 @@ class Outlooks:
         if found is None:
             if len(self.known) > self.LIMIT:
                 self.known.clear()
+                self.by_wall.clear()
+                self.levels.clear()
             found = self.known[key] = self._work_out(state, walls)
         self._last = (state.round, walls, found)
         return found
@@ -266,7 +277,18 @@ class Outlooks:
     def _work_out(self, state, walls) -> tuple[Outlook, ...]:
         rounds = self.rounds_left(state, walls)
         off_walls = self._off_walls(state, walls)
-        return tuple(self._outlook(wall, seat, state, rounds, off_walls) for seat, wall in enumerate(walls))
+        if self.model.readers:
+            return tuple(self._outlook(wall, seat, state, rounds, off_walls) for seat, wall in enumerate(walls))
+        longest = self.longest_line
+        supply = tuple([tiles if tiles < longest else longest for tiles in off_walls])
+        found = []
+        for seat, wall in enumerate(walls):
+            key = (wall, seat, rounds, supply)
+            outlook = self.by_wall.get(key)
+            if outlook is None:
+                outlook = self.by_wall[key] = self._outlook(wall, seat, state, rounds, off_walls)
+            found.append(outlook)
+        return tuple(found)
 
     def rounds_left(self, state, walls) -> int:
         """The rounds likely left, this one included: how many rounds of one more tile in
@@ -274,11 +296,25 @@ class Outlooks:
         ends (a row takes at most one tile a round, so the game lasts at least that long
         by the standard end; a variant that ends by the round number says so too)."""
         rules = self.rules
+        levels = [self._levels(wall, seat, state) for seat, wall in enumerate(walls)]
         for ahead in range(HORIZON):
-            walls = tuple(self._one_more_per_row(wall, seat, state) for seat, wall in enumerate(walls))
+            walls = tuple([wall_levels[ahead] for wall_levels in levels])
             if rules.game_over(walls, state.round + ahead, None, None, state):
                 return ahead + 1
         return HORIZON
+
+    def _levels(self, wall, seat, state) -> list:
+        """``wall`` with one more tile in each row that has room, then two, ... HORIZON."""
+        key = (wall, seat)
+        found = None if self.level_reads_game else self.levels.get(key)
+        if found is None:
+            found = []
+            for _ in range(HORIZON):
+                wall = self._one_more_per_row(wall, seat, state)
+                found.append(wall)
+            if not self.level_reads_game:
+                self.levels[key] = found
+        return found
 
     def _one_more_per_row(self, wall, seat, state):
         spaces = self.rules.wall_spaces
@@ -348,7 +384,9 @@ class Outlooks:
                 chance[slot] = self.chances[row] * reach * (supply if supply < 1.0 else 1.0)
         expected = float(now)
         slot_bonus = [0.0] * SLOTS
+        weight = self.WEIGHT
         for gain, missing in groups:
+            gain *= weight
             product = 1.0
             for slot in missing:
                 product *= chance[slot]
