@@ -1,16 +1,20 @@
-"""The search bot ``mcts``: Monte Carlo tree search over the rest of the round.
+"""The search bot ``mcts``: Monte Carlo tree search over the rest of the round, with
+playouts into the next one.
 
 Within a round Azul has no chance: every tile on the table is in view, and
 only the next deal is random. The tree therefore grows from the current
 position to the end of the round (the next deal, or the game's end), and a
-leaf is judged by a short playout with a cheap greedy policy to that point,
-then by each player's ``board_value`` (score, the floor's cost, the worth of
-unfinished lines) relative to the best opponent. At the game's end the
-result is exact: a win, a loss or a share.
+leaf is judged by a playout with a cheap greedy policy to that point, then
+(``beyond``) through the next round on a deal sampled from the bag and lid,
+then by each player's whole-game value (score, the floor's cost, the worth of
+unfinished lines, the end bonuses the wall and lines may still bring:
+``evaluation``) relative to the best opponent. At the game's end the result
+is exact: a win, a loss or a share.
 
 Rewards are kept per seat (max^n), so the same tree serves 2 to 4 players.
 The budget is a time (``think`` seconds) or a number of iterations; with
-``iterations`` the bot is deterministic for a given seed.
+``iterations`` the bot is deterministic for a given seed (the sampled deals
+come from its own seeded generator).
 """
 
 from __future__ import annotations
