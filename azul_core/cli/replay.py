@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from azul_core.cli.app import app
-from azul_core.cli.common import USAGE, TrustedVariantOption, TrustOption, fail, fail_with_problems
+from azul_core.cli.common import USAGE, TrustedVariantOption, TrustOption, fail, fail_with_problems, sealed_note
 
 REPLAY_HELP = """\
 Enter or n  next action        p  previous action
@@ -31,7 +31,10 @@ def replay_command(
     trusted: TrustedVariantOption = None,
     trust: TrustOption = False,
 ) -> None:
-    """Replay a record: step through it action by action, or print one position (--final, --at)."""
+    """Replay a record: step through it action by action, or print one position (--final, --at).
+
+    A house rule's moves are described in words; the secrets a record holds are shown
+    (a copy for one seat reads "sealed" for the others')."""
     from azul_core.engine.plugins import PluginError
     from azul_core.players.render import make_console
     from azul_core.records.game_record import RecordError, ReplayError, iter_replay, read_record, record_variant
@@ -62,10 +65,12 @@ def replay_command(
         error = f"{record}: can't be replayed past {exc}"
     except PluginError as exc:
         error = f"{record}: a rule plugin failed while replaying: {' '.join(str(exc).split())}"
+    if error and saved.sealed:
+        error += f" ({sealed_note(saved.sealed)})"
     if not steps:
         fail(error or f"{record}: the record has no rounds to replay")
     console = make_console(highlight=False)
-    viewer = _Viewer(steps, list(saved.players), console)
+    viewer = _Viewer(steps, list(saved.players), console, saved.sealed)
     if final or target is not None:
         if target is not None:
             index = viewer.find(*target)
@@ -85,10 +90,12 @@ def replay_command(
 class _Viewer:
     """The replay's positions and the commands that move between them."""
 
-    def __init__(self, steps, names: list[str], console):
+    def __init__(self, steps, names: list[str], console, sealed=()):
         self.steps = steps
         self.names = names
         self.console = console
+        #: the seats whose secrets this copy of a record seals (``records.game_record.sealed_for``)
+        self.sealed = tuple(sealed)
 
     def find(self, round_number: int, action: int) -> int | None:
         for index, step in enumerate(self.steps):
@@ -117,7 +124,8 @@ class _Viewer:
         from azul_core.players.render import draw_game, draw_result
         step = self.steps[index]
         self.console.print(draw_game(step.state, self.names, self.describe(index),
-                                     title=f"{step.state.rules.name}  [{step.round}:{step.action}]"))
+                                     title=f"{step.state.rules.name}  [{step.round}:{step.action}]",
+                                     sealed=self.sealed))
         if result and step.state.phase == OVER:
             self.console.print(draw_result(step.state, self.names))
 

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from azul_core.cli.app import app
-from azul_core.cli.common import INVALID, OK, USAGE, debugging
+from azul_core.cli.common import INVALID, OK, USAGE, debugging, sealed_note
 from azul_core.cli.safe_text import safe_line
 
 #: The suffix of a file that can only be a record (variant files are YAML or TOML).
@@ -186,6 +186,9 @@ def _check_record(path: Path, consent=None) -> tuple[dict, list[str]]:
     from azul_core.records.game_record import describe_error, validate_record
 
     report = validate_record(path, trust=consent)
+    if report["sealed"] and report["errors"]:  # the first problem may come from a sealed secret
+        first = report["errors"][0]
+        first["message"] = f"{first['message']} ({sealed_note(report['sealed'])})"
     lines = [_record_verdict(report)]
     lines += [f"  {describe_error(error)}" for error in report["errors"]]
     return report, lines

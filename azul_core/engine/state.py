@@ -39,8 +39,8 @@ DEAL, DRAFT, PLACE, OVER = "deal", "draft", "place", "over"
 CHOOSE = "choose"
 #: Moves taken instead of drafting (or chosen after one) before the plugins' moves stop being
 #: offered, so that no rule can stall a round: per seat, and in a row after one draft.
-_IDLE_TURNS_PER_SEAT = 4
-_CHOICES_IN_A_ROW = 16
+IDLE_TURNS_PER_SEAT = 4
+CHOICES_IN_A_ROW = 16
 
 _EMPTY_ROW: tuple[int | None, ...] = (None,) * WALL_SIZE
 
@@ -171,7 +171,7 @@ class GameState:
         self.secrets: dict = {}
         #: in phase CHOOSE, the moves on offer
         self.choices: tuple[Move, ...] = ()
-        #: plugin moves taken since the last draft (see _IDLE_TURNS_PER_SEAT)
+        #: plugin moves taken since the last draft (see IDLE_TURNS_PER_SEAT)
         self.idle = 0
 
     # ------------------------------------------------------------------ views
@@ -417,7 +417,7 @@ class GameState:
         """The plugins' moves offered to the seat about to draft (``[]`` once the seats have
         taken so many moves without drafting that the round would stall)."""
         if not self.rules.offers_moves or self.phase != DRAFT or \
-                self.idle >= _IDLE_TURNS_PER_SEAT * len(self.players):
+                self.idle >= IDLE_TURNS_PER_SEAT * len(self.players):
             return []
         return self.rules.plugin_hooks.offered(self, "turn", self.current)
 
@@ -481,7 +481,7 @@ class GameState:
                                   hook="azul_apply_move")
         self.idle += 1
         if phase == CHOOSE:
-            choices = hooks.offered(self, "after_draft", seat) if self.idle < _CHOICES_IN_A_ROW else []
+            choices = hooks.offered(self, "after_draft", seat) if self.idle < CHOICES_IN_A_ROW else []
             if choices:
                 self.choices = tuple(choices)
                 return
@@ -543,10 +543,10 @@ class GameState:
         return f"the rules ({self.rules.deciders.get('azul_line_accepts', '?')}) refuse " \
                f"{NAMES[colour]} on pattern line {line + 1}"
 
-    def is_misplaced(self, decision: tuple) -> bool:
+    def is_misplaced(self, decision: Decision) -> bool:
         """Whether a draft names a line that can't take its colour (legal only where the
         variant sends such tiles to the floor)."""
-        if self.phase != DRAFT or len(decision) != 3:
+        if self.phase != DRAFT or isinstance(decision, Move) or len(decision) != 3:
             return False
         _source, colour, line = decision
         return line != FLOOR and not self.players[self.current].accept[line] >> colour & 1

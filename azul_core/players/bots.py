@@ -1,10 +1,16 @@
 """Bots: players that choose among ``state.legal_decisions()``.
 
 A bot is any object with ``choose(state) -> decision``; bots are found by
-name in ``azul_core.players.registry``.
+name in ``azul_core.players.registry``. A decision is a draft, a wall
+placement or a plugin's move (``azul_core.rules.Move``: a pass, a power
+after a draft, a choice); every bot here chooses among all of them.
 
 Every bot here reads the rules only through the state and its ``Rules``
 (wall spaces, placement score, floor penalty), so it plays any variant.
+
+A bot sees the game as its seat may know it: where a variant deals secrets,
+it is given ``seen_by_mover(state)`` (the other seats' secrets hidden), and
+its decision is applied to the real game.
 """
 
 from __future__ import annotations
@@ -15,6 +21,15 @@ from typing import Any
 from azul_core.colours import MARKER
 from azul_core.engine.state import CENTRE, DRAFT, FLOOR, OVER, wall_with
 from azul_core.players.evaluation import for_rules
+from azul_core.rules import Move
+
+
+def seen_by_mover(state):
+    """The game as the seat to move may know it: the state itself unless the variant deals
+    secrets, else a copy without the other seats' secrets (until the game is over)."""
+    if state.rules.deals_secrets:
+        return state.for_seat(state.to_move)
+    return state
 
 
 class RandomBot:
@@ -31,6 +46,10 @@ class RandomBot:
     def play(self, state) -> tuple:
         """Choose and apply in one step, the same game as ``state.apply(self.choose(state))``
         but faster: a game runner calls ``play`` where a bot has it."""
+        if state.rules.deals_secrets:  # chosen from what this seat may know, applied to the game
+            decision = self.choose(seen_by_mover(state))
+            state.apply(decision)
+            return decision
         return state.apply_random(self.random)
 
 
@@ -124,9 +143,11 @@ class GreedyBot:
 
     A draft's gain is worked out from the line, the floor and the wall without building
     the state it leads to (``draft_gains``); the decisions whose effect reaches further
-    (a placement, a draft that ends the round or fills a line tiled at once, a full line
-    whose tiles would fall and so depend on the floor) are tried on a clone, as
-    ``board_value`` after ``apply``. Both give the same gains, so the same games.
+    (a placement, a plugin's move, a draft that ends the round or fills a line tiled at
+    once, a full line whose tiles would fall and so depend on the floor) are tried on a
+    clone, as ``position_value`` after ``apply``. Both give the same gains, so the same games.
+    A plugin's move that changes nothing on the board (a pass) gains 0, so it is taken
+    when every draft would cost points.
     """
 
     name = "greedy"
@@ -139,22 +160,35 @@ class GreedyBot:
     def scored_decisions(self, state) -> list[tuple[float, tuple]]:
         """Every legal decision with the mover's gain, in ``legal_decisions()`` order."""
         decisions = state.legal_decisions()
-        if state.phase == DRAFT:
-            gains = draft_gains(state, decisions, self.whole_game)
-            if gains is not None:
-                return list(zip(gains, decisions))
-        return tried_gains(state, decisions, self.whole_game)
+        return list(zip(decision_gains(state, decisions, self.whole_game), decisions))
 
     def choose(self, state) -> tuple:
         decisions = state.legal_decisions()
         if len(decisions) == 1:
             return decisions[0]
-        gains = draft_gains(state, decisions, self.whole_game) if state.phase == DRAFT else None
-        if gains is None:
-            gains = [gain for gain, _decision in tried_gains(state, decisions, self.whole_game)]
+        gains = decision_gains(state, decisions, self.whole_game)
         best = max(gains) - 1e-9
         top = [decision for gain, decision in zip(gains, decisions) if gain >= best]
         return top[0] if len(top) == 1 else self.rng.choice(top)
+
+
+def decision_gains(state, decisions, whole_game: bool = True) -> list[float]:
+    """The mover's gain in ``position_value`` for each of ``decisions`` (legal now), in order:
+    drafts worked out (``draft_gains``) where they can be, the rest tried on a clone."""
+    if state.phase != DRAFT:
+        return [gain for gain, _decision in tried_gains(state, decisions, whole_game)]
+    if state.rules.offers_moves:
+        drafts = [decision for decision in decisions if not isinstance(decision, Move)]
+        if len(drafts) < len(decisions):  # plugins' moves on offer: tried on a clone
+            moves = [decision for decision in decisions if isinstance(decision, Move)]
+            worked_out = iter(decision_gains(state, drafts, whole_game) if drafts else ())
+            tried = iter(gain for gain, _move in tried_gains(state, moves, whole_game))
+            return [next(tried) if isinstance(decision, Move) else next(worked_out)
+                    for decision in decisions]
+    gains = draft_gains(state, decisions, whole_game)
+    if gains is None:
+        return [gain for gain, _decision in tried_gains(state, decisions, whole_game)]
+    return gains
 
 
 def rivals_bonus(state, seat: int) -> float:

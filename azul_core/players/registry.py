@@ -9,7 +9,7 @@ from importlib import metadata
 from typing import Any, Callable
 
 from azul_core.engine.plugins import PluginError
-from azul_core.players.bots import GreedyBot, RandomBot
+from azul_core.players.bots import GreedyBot, RandomBot, seen_by_mover
 
 BOT_ENTRY_POINT_GROUP = "azul.bots"
 
@@ -91,9 +91,12 @@ class BotError(Exception):
 
 def ask_bot(bot, name: str, state) -> tuple:
     """``bot.choose(state)``, with a bot's failure turned into a one-line ``BotError`` naming
-    the bot and where it failed; a bot is third-party code and must not end the program."""
+    the bot and where it failed; a bot is third-party code and must not end the program.
+
+    The bot is given the game as its seat may know it (``seen_by_mover``: without the other
+    seats' secrets); the caller applies the decision to the real game."""
     try:
-        decision = bot.choose(state)
+        decision = bot.choose(seen_by_mover(state))
     except PluginError:
         raise  # a rule plugin failed while the bot looked ahead: that plugin is named already
     except BaseException as exc:

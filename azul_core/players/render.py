@@ -16,8 +16,10 @@ from rich.table import Table
 from rich.text import Text
 
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
-from azul_core.engine.state import CENTRE, DEAL, FLOOR, OVER, PLACE, wall_with
-from azul_core.rules import PATTERN_LINES, WALL_SIZE
+from azul_core.engine.moves import plain
+from azul_core.engine.state import CENTRE, CHOOSE, DEAL, FLOOR, OVER, PLACE, wall_with
+from azul_core.players.move_words import labelled, moves_on_offer
+from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
 
 #: The width everything is laid out for.
 WIDTH = 80
@@ -80,20 +82,28 @@ def floor_costs(rules) -> list[int]:
 # ------------------------------------------------------------------ small pieces
 
 
-def tile(colour: int) -> Text:
+def tile(colour: int, table=None) -> Text:
+    """A tile as its letter in its colours; a kind beyond the five colours (a wild tile) needs
+    the ``table`` that declares it (its letter on its ``look``)."""
     if colour == MARKER:
         return Text(MARKER_LETTER, style=MARKER_STYLE)
+    if colour >= len(COLOURS):
+        extra = table.extra_tiles[colour - len(COLOURS)] if table is not None else None
+        if extra is None:
+            return Text("?", style="bold")
+        return Text(extra.letter, style=f"bold black on {extra.look}")
     return Text(LETTERS[colour], style=TILE_STYLES[colour])
 
 
-def tiles(counts: Sequence[int], spaced: bool = True) -> Text:
-    """Tiles by colour as letters: ``B B Y R`` (or ``BB Y R`` grouped when not ``spaced``)."""
+def tiles(counts: Sequence[int], spaced: bool = True, table=None) -> Text:
+    """Tiles by kind as letters: ``B B Y R`` (or ``BB Y R`` grouped when not ``spaced``); the
+    ``table`` names the kinds beyond the five colours."""
     text = Text()
-    for colour in COLOURS:
+    for colour in range(len(counts)):
         for _ in range(counts[colour]):
             if spaced and text:
                 text.append(" ")
-            text.append_text(tile(colour))
+            text.append_text(tile(colour, table))
         if not spaced and counts[colour]:
             text.append(" ")
     text.rstrip()
@@ -118,7 +128,7 @@ def draw_table(state) -> Text:
         for number in range(start + 1, min(start + per_line, len(factories)) + 1):
             text.append(f"{number}: ", style="bold")
             counts = state.sources[number]
-            shown = tiles(counts) if sum(counts) else Text("-", style="dim")
+            shown = tiles(counts, table=state.table) if sum(counts) else Text("-", style="dim")
             text.append_text(shown)
             text.append(" " * (tiles_width + 2 - len(shown.plain)))
         text.rstrip()
@@ -129,7 +139,7 @@ def draw_table(state) -> Text:
         text.append(" (start marker) ")
     centre = state.sources[CENTRE]
     if sum(centre):
-        text.append_text(tiles(centre, spaced=False))
+        text.append_text(tiles(centre, spaced=False, table=state.table))
     elif not state.marker_in_centre or state.phase == DEAL:
         text.append("empty", style="dim")
     return text
@@ -160,6 +170,8 @@ def draw_board(state, seat: int, name: str) -> Text:
         text.append("  " * (max(rules.capacity) - capacity))
         count, colour = board.line_count[row], board.line_colour[row]
         closed = board.closed >> row & 1
+        # Extra tiles standing in for the colour are drawn last, nearest the wall side's end.
+        on_line = [colour] * (count - len(board.line_extra[row])) + list(board.line_extra[row])
         for space in range(capacity):
             if space:
                 text.append(" ")
@@ -167,7 +179,7 @@ def draw_board(state, seat: int, name: str) -> Text:
             if closed:
                 text.append(CLOSED, style="dim")
             elif space >= capacity - count:
-                text.append_text(tile(colour))
+                text.append_text(tile(on_line[space - (capacity - count)], state.table))
             else:
                 text.append(EMPTY, style="dim")
         text.append(" | ")
@@ -188,7 +200,7 @@ def draw_board(state, seat: int, name: str) -> Text:
     for space in range(len(costs)):
         if space < len(board.floor):
             text.append(" ")
-            text.append_text(tile(board.floor[space]))
+            text.append_text(tile(board.floor[space], state.table))
             text.append(" ")
         else:
             text.append(f" {EMPTY} ", style="dim")
@@ -215,8 +227,12 @@ def draw_boards(state, names: Sequence[str]) -> Table:
     return grid
 
 
-def draw_game(state, names: Sequence[str], last: str | None = None, title: str = "") -> Group:
-    """The whole position: a heading, the last move, the table and the boards."""
+def draw_game(state, names: Sequence[str], last: str | None = None, title: str = "",
+              sealed: Sequence[int] = ()) -> Group:
+    """The whole position: a heading, the last move, the table and the boards, then what the
+    variant's plugins add: the secrets in ``state`` (give ``state.for_seat(seat)`` to show
+    one seat's only: the others' read "hidden"; those of the ``sealed`` seats of a per-seat
+    copy of a record read "sealed"), each plugin's memory and the plugins' moves on offer."""
     heading = Text(title or state.rules.name, style="bold")
     heading.append(f"   round {state.round}", style="")
     if state.phase == OVER:
@@ -224,13 +240,61 @@ def draw_game(state, names: Sequence[str], last: str | None = None, title: str =
     elif state.phase == PLACE:
         name = names[state.to_move]
         heading.append(f"   wall tiling: {name} {'place' if name == 'you' else 'places'} a tile")
+    elif state.phase == CHOOSE:
+        name = names[state.to_move]
+        heading.append(f"   {name} {'choose' if name == 'you' else 'chooses'} after the draft")
     elif state.phase != DEAL:
         heading.append(f"   {names[state.to_move]} to move")
     parts = [heading]
     if last:
         parts.append(Text(f"Last: {last}", style="italic"))
     parts += [draw_table(state), draw_boards(state, names)]
+    parts += draw_plugin_parts(state, names, sealed)
     return Group(*parts)
+
+
+def draw_plugin_parts(state, names: Sequence[str], sealed: Sequence[int] = ()) -> list[Text]:
+    """Lines for what plugins add to a game: secrets, memory, the moves on offer."""
+    lines = []
+    # Two seats of one bot in a simulated game's record share a name: the seat tells them apart.
+    who = [name if names.count(name) == 1 else f"{name} (seat {seat + 1})" for seat, name in enumerate(names)]
+    for plugin, values in state.secrets.items():
+        shown = [f"{who[seat]}: " + ("sealed" if seat in sealed else
+                                     "hidden" if value is None and state.phase != OVER else _plain_text(value))
+                 for seat, value in enumerate(values)]
+        lines.append(Text(f"Secret ({plugin}): {'; '.join(shown)}"))
+    if state.memory:
+        lines.append(Text("Memory: " + "; ".join(f"{plugin} {_plain_text(value)}"
+                                                 for plugin, value in state.memory.items()), style="dim"))
+    moves = moves_on_offer(state)
+    if moves and state.phase == CHOOSE:
+        lines.append(Text(f"{names[state.to_move]}: choose one (number or move):", style="bold"))
+        lines.append(draw_moves(moves, numbered=True))
+    elif moves:
+        lines.append(Text("Also on offer: " + "; ".join(f"{move.notation} {move.label}".rstrip()
+                                                        for move in moves)))
+    return lines
+
+
+def draw_moves(moves: Sequence[Move], numbered: bool = False) -> Text:
+    """Plugins' moves one to a line: (number,) notation, label."""
+    width = max(len(move.notation) for move in moves)
+    text = Text()
+    for number, move in enumerate(moves, 1):
+        text.append(f"  {number:>2} " if numbered else "  ")
+        text.append(move.notation.ljust(width), style="bold")
+        if move.label:
+            text.append(f"  {move.label}")
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
+def _plain_text(value) -> str:
+    """A plugin's memory or secret, as JSON text (short)."""
+    import json
+    shown = json.dumps(plain(value), ensure_ascii=False)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
 # ------------------------------------------------------------------ describing decisions
@@ -241,6 +305,9 @@ def describe_decision(state, decision: tuple, names: Sequence[str] | None = None
     "ana takes 3 red from factory 2 to line 4, 1 to the floor"."""
     name = names[state.to_move] if names is not None else "you"
     person = name == "you"
+    if isinstance(decision, Move):
+        move = labelled(state, decision)
+        return f"{name} {'play' if person else 'plays'} {move.notation}" + (f": {move.label}" if move.label else "")
     board = state.players[state.to_move]
     if len(decision) == 2:
         row, column = decision
@@ -300,6 +367,8 @@ def _draft_effect(state, decision: tuple) -> dict:
 
 def short_effect(state, decision: tuple) -> str:
     """What a decision does in a few words, for the list of legal moves."""
+    if isinstance(decision, Move):
+        return labelled(state, decision).label or decision.notation
     if len(decision) == 2:
         return f"wall column {decision[1] + 1}, +{placement_points(state, decision)}"
     _source, colour, line = decision
@@ -344,9 +413,13 @@ def legal_filter(text: str) -> tuple[int | None, int | None]:
 
 def draw_legal(state, source: int | None = None, colour: int | None = None) -> Group:
     """The legal decisions, compactly: one entry per source and colour with the lines it may
-    go to (in two columns when they fit), or the wall columns and their points. ``source``
-    and ``colour`` keep only the drafts from that source or of that colour."""
+    go to (in two columns when they fit), or the wall columns and their points; the plugins'
+    moves on offer (a pass), or the choices after a draft. ``source`` and ``colour`` keep only
+    the drafts from that source or of that colour."""
     from azul_core.engine.notation import format_decision
+    if state.phase == CHOOSE:
+        return Group(Text("Choose one (type its number or the move):", style="dim"),
+                     draw_moves(moves_on_offer(state), numbered=True))
     if state.phase == PLACE:
         text = Text()
         for decision in state.legal_decisions():
@@ -355,12 +428,21 @@ def draw_legal(state, source: int | None = None, colour: int | None = None) -> G
         text.rstrip()
         return Group(text)
     groups: dict[tuple[int, int], list[int]] = {}
-    for s, c, line in state.legal_decisions():
+    moves = []
+    for decision in state.legal_decisions():
+        if isinstance(decision, Move):
+            moves.append(decision)
+            continue
+        s, c, line = decision
         if (source is None or s == source) and (colour is None or c == colour):
             groups.setdefault((s, c), []).append(line)
     parts: list = []
+    if moves and source is None and colour is None:
+        parts.append(Text("Moves of this variant's rules (type the move, or its name):", style="dim"))
+        parts.append(draw_moves(moves))
     if not groups:
-        parts.append(Text("No legal move matches.", style="dim"))
+        if not moves:
+            parts.append(Text("No legal move matches.", style="dim"))
     else:
         (s, c), lines = next(iter(groups.items()))
         # One line of 80 columns at most, so that the list keeps its place on the screen.

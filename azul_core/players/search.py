@@ -11,6 +11,9 @@ unfinished lines, the end bonuses the wall and lines may still bring:
 ``evaluation``) relative to the best opponent. At the game's end the result
 is exact: a win, a loss or a share.
 
+A plugin's move (a pass, a choice after a draft: phase ``CHOOSE``) is a child
+like a draft; its estimate for ordering and playouts is tried on a clone.
+
 Rewards are kept per seat (max^n), so the same tree serves 2 to 4 players.
 The budget is a time (``think`` seconds) or a number of iterations; with
 ``iterations`` the bot is deterministic for a given seed (the sampled deals
@@ -24,9 +27,10 @@ import random as _random
 import time
 from typing import Any
 
-from azul_core.engine.state import CENTRE, DEAL, FLOOR, OVER, PLACE, wall_with
+from azul_core.engine.state import CENTRE, CHOOSE, DEAL, FLOOR, OVER, PLACE, wall_with
 from azul_core.players.bots import GreedyBot, best_placement_points, board_value, line_capacity, line_worth
 from azul_core.players.evaluation import Outlooks, for_rules
+from azul_core.rules import Move
 
 #: The think time when neither ``think`` nor ``iterations`` is given.
 DEFAULT_THINK = 0.5
@@ -132,17 +136,29 @@ def memo_board_value(memo: Memo, board, outlook=None) -> float:
 
 
 def quick_gains(state, memo: Memo | None = None) -> list[tuple[float, tuple]]:
-    """Every legal decision with an estimate of the mover's gain, computed without cloning.
+    """Every legal decision with an estimate of the mover's gain, computed without cloning
+    (but for plugins' moves).
 
     Counts the floor spaces the tiles (and the start marker) would take now,
     and the share of the line's worth the tiles add (with the end bonuses the
     line's slot may bring, when ``memo`` looks at the whole game); a placement
-    is worth the points it scores. ``memo`` keeps answers between calls (a search's).
+    is worth the points it scores; a plugin's move, the change of the mover's
+    value it makes (tried on a clone: its effect is the plugin's). ``memo``
+    keeps answers between calls (a search's).
     """
     decisions = state.legal_decisions()
     rules = state.rules
     seat = state.to_move
     board = state.players[seat]
+    if memo is None or memo.rules is not rules:
+        memo = Memo(rules)
+    if rules.offers_moves:
+        if state.phase == CHOOSE:
+            return move_gains(state, decisions, memo)
+        moves = [decision for decision in decisions if isinstance(decision, Move)]
+        if moves:
+            drafts = [decision for decision in decisions if not isinstance(decision, Move)]
+            return (_draft_gains(state, drafts, memo) if drafts else []) + move_gains(state, moves, memo)
     if state.phase == PLACE:
         gains = []
         wall = board.wall
@@ -150,9 +166,36 @@ def quick_gains(state, memo: Memo | None = None) -> list[tuple[float, tuple]]:
             points = rules.placement_score(wall_with(wall, row, column, board.line_colour[row]), row, column)
             gains.append((points, (row, column)))
         return gains
-    if memo is None or memo.rules is not rules:
-        memo = Memo(rules, whole_game=False)
-    slot_bonus = memo.outlooks.for_state(state)[seat].slot_bonus if memo.outlooks is not None else None
+    return _draft_gains(state, decisions, memo)
+
+
+def mover_value(memo: Memo, state, seat: int) -> float:
+    """``seat``'s value in ``state``, with its expected end bonuses when ``memo`` looks at the
+    whole game."""
+    board = state.players[seat]
+    if memo.outlooks is None:
+        return memo_board_value(memo, board)
+    if state.phase == OVER:
+        return board.score
+    return memo_board_value(memo, board, memo.outlooks.for_state(state)[seat])
+
+
+def move_gains(state, moves, memo: Memo) -> list[tuple[float, Move]]:
+    """Each plugin's move with the change of the mover's value it makes."""
+    seat = state.to_move
+    before = mover_value(memo, state, seat)
+    gains = []
+    for move in moves:
+        after = state.clone()
+        after.apply(move)
+        gains.append((mover_value(memo, after, seat) - before, move))
+    return gains
+
+
+def _draft_gains(state, decisions, memo: Memo) -> list[tuple[float, tuple]]:
+    rules = state.rules
+    board = state.players[state.to_move]
+    slot_bonus = memo.outlooks.for_state(state)[state.to_move].slot_bonus if memo.outlooks is not None else None
     floor = board.floor
     wall = board.wall
     marker_cost = rules.marker.placement == "floor" and state.marker_in_centre
@@ -255,7 +298,7 @@ class MctsBot:
     def __init__(self, seed: Any = None, think: float | None = None, iterations: int | None = None,
                  exploration: float = 0.4, width: int = 12, scale: float = 6.0,
                  playout: bool = True, whole_game: bool = True, beyond: int = BEYOND,
-                 clock=time.perf_counter):
+                 clock=None):
         self.rng = _random.Random(seed)
         self.think = think if think is not None or iterations is not None else DEFAULT_THINK
         self.iterations = iterations
@@ -269,7 +312,8 @@ class MctsBot:
         self.whole_game = whole_game
         #: rounds a playout goes on past the round's end, on sampled deals
         self.beyond = beyond
-        #: what the think time is measured with (``time.process_time``: CPU time)
+        #: what the think time is measured with (``None``: ``time.perf_counter``, the wall
+        #: clock; ``time.process_time``: CPU time)
         self.clock = clock
 
     def _candidates(self, state) -> list[tuple]:
@@ -288,7 +332,7 @@ class MctsBot:
         if self.memo is None or self.memo.rules is not state.rules:
             self.memo = Memo(state.rules, self.whole_game)
         root = _Node(state.clone(), -1)
-        clock = self.clock
+        clock = self.clock or time.perf_counter
         deadline = None if self.think is None else clock() + self.think
         limit = self.iterations
         done = 0

@@ -20,7 +20,8 @@ from typing import Any, Callable, Sequence
 from azul_core.colours import NAMES
 from azul_core.engine.notation import NotationError, parse_decision
 from azul_core.engine.plugins import PluginError
-from azul_core.engine.state import DEAL, DRAFT, PLACE, GameState, IllegalDecision
+from azul_core.engine.state import CHOOSE, DEAL, DRAFT, PLACE, Decision, GameState, IllegalDecision
+from azul_core.players.move_words import match_move, move_text
 from azul_core.players.registry import HUMAN, BotError, ask_bot, available_bots, broken_bots, build_bot
 from azul_core.players.render import (
     LegalFilterError,
@@ -42,6 +43,7 @@ from azul_core.records.game_record import (
     record_variant,
     replay_state,
 )
+from azul_core.rules import Move
 
 #: The exit code of invalid input (``azul_core.cli.common.INVALID``).
 INVALID = 1
@@ -55,6 +57,9 @@ Type a move in record notation or in words, then Enter:
   CK-               all black tiles of the centre onto the floor
   2 red 4           the same as 2R4;  'centre black floor' the same as CK-
   w1:3 (or just 3)  when asked: the tile of pattern line 1 goes to wall column 3
+  +pass             a move a house rule adds (listed under the board when on offer);
+                    its name alone ('pass') or words of its label do when they name
+                    one move; when asked to choose after a draft, the number will do
 Tiles that don't fit on the line fall to the floor; the first to take from the
 centre also takes the start marker (shown as 1). On the wall an upper-case
 letter is a tile, a lower-case one the colour printed on an empty space, '.' an
@@ -153,7 +158,8 @@ class GameSession:
 
     def __init__(self, variant, kinds: list[str], names: list[str], seed: Any, path: Path,
                  recorder: Recorder, think: float | None, console=None,
-                 read: Callable[[str], str] | None = None, playouts: int | None = None):
+                 read: Callable[[str], str] | None = None, playouts: int | None = None,
+                 secrets: dict | None = None):
         self.variant = variant
         self.rules = variant.rules
         self.kinds = kinds
@@ -178,6 +184,10 @@ class GameSession:
         #: the round being played: each seat's (score, floor points) at its start, its placements
         self.round_start: list[tuple[int, int]] = []
         self.placements: list[tuple[int, int, int, int, int]] = []
+        #: the plugins' secrets dealt at the start (a resumed game's, from its record)
+        self.secrets: dict = dict(secrets or {})
+        #: in hot-seat with secrets: the person the keyboard was last handed to
+        self.at_keyboard: int | None = None
         self.state, self.log = self._replay()
 
     # ------------------------------------------------------------ building
@@ -211,6 +221,10 @@ class GameSession:
             variant = record_variant(saved, trust)  # a record runs code only with consent
         except VariantError as exc:
             raise SessionError([f"can't resume {path}: variant {p}" for p in exc.problems]) from None
+        if saved.sealed:
+            seats = ", ".join(str(seat) for seat in saved.sealed)
+            raise SessionError(f"can't resume {path}: it is a copy for one seat, the secrets of seat "
+                               f"{seats} are sealed until the game is over; resume the full record")
         try:
             replay_state(saved, variant)
         except ReplayError as exc:
@@ -235,12 +249,14 @@ class GameSession:
                                                target.resolve().parent)
         seed = saved.seed if saved.seed is not None else random.SystemRandom().randrange(10 ** 9)
         recorder.seed = seed
-        return cls(variant, kinds, names, seed, target, recorder, think, **options)
+        return cls(variant, kinds, names, seed, target, recorder, think, secrets=saved.secrets, **options)
 
     def _replay(self) -> tuple[GameState, list[tuple[int, int, int, bool]]]:
         """The state after the recorded rounds, and for each action (round index, action
         index, seat, whether it was forced: a lone legal wall column)."""
         state = GameState(self.rules, len(self.kinds), self.recorder.first_player)
+        if self.secrets:
+            state.set_secrets(self.secrets)
         log = []
         for round_index, entry in enumerate(self.recorder.rounds):
             state.deal_tiles([_counts(letters) for letters in entry.factories])
@@ -262,7 +278,17 @@ class GameSession:
         self.console.print(Text(message, style=style or ""), soft_wrap=not self.console.is_terminal)
 
     def draw(self) -> None:
-        self.console.print(draw_game(self.state, self.names, self.last))
+        """The position as the person at the keyboard may see it: their own secrets only."""
+        state = self.state
+        if state.secrets:
+            state = state.for_seat(self._viewer())
+        self.console.print(draw_game(state, self.names, self.last))
+
+    def _viewer(self) -> int | None:
+        """The seat of the person at the keyboard (``None``: nobody's, bots only)."""
+        if len(self.humans) == 1:
+            return self.humans[0]
+        return self.at_keyboard
 
     def save(self) -> None:
         try:
@@ -326,11 +352,13 @@ class GameSession:
             self.say(f"azul: {' '.join(str(exc).split())[:500]}; the game stops", "bold red")
             return self._left(f"The game up to the last good move is saved to {self.path}") or INVALID
         except PluginError as exc:
-            # The record holds only decisions the engine accepted: it replays up to the last one.
+            # The record holds only decisions the engine accepted: it replays up to the last one,
+            # and is saved with the state they lead to (its secrets and memory with it).
+            accepted = self._accepted_state()
             self.recorder.state = None
             self.state = None
             try:
-                self.recorder.save(self.path)
+                self.recorder.save(self.path, accepted)
                 self.unsaved = None
             except OSError as error:
                 self.unsaved = f"{error.strerror or error}"
@@ -344,6 +372,13 @@ class GameSession:
         self.console.print(draw_result(self.state, self.names))
         return self._left(f"Game saved to {self.path}")
 
+    def _accepted_state(self) -> GameState | None:
+        """The state the recorded decisions lead to, or None if it can't be rebuilt."""
+        try:
+            return self._replay()[0]
+        except (PluginError, IllegalDecision, NotationError):
+            return None
+
     def _loop(self) -> None:
         state_changed = True
         while not self.state.over:
@@ -354,6 +389,7 @@ class GameSession:
                 state.bag.sort()
                 state.deal(random.Random(f"{self.seed}:round:{state.round}"))
                 self.recorder.dealt(state)
+                self.secrets = state.secrets
                 self._round_begins(state)
                 self.save()
                 self.say(f"Round {state.round}: the factories are filled.", "bold")
@@ -380,12 +416,27 @@ class GameSession:
                 self._take(decision, " (the only legal space)")
                 state_changed = True
                 continue
+            if self.rules.deals_secrets and len(self.humans) > 1 and seat != self.at_keyboard:
+                self._hand_over(seat)
+                state_changed = True
             if state_changed:
                 self.draw()
                 state_changed = False
             state_changed = self._human_turn(seat)
 
-    def _take(self, decision: tuple, note: str = "") -> None:
+    def _hand_over(self, seat: int) -> None:
+        """Hot-seat with secrets: clear the screen (the last player's secret with it) and
+        wait until the next player has the keyboard, before showing them their own."""
+        if self.console.is_terminal:
+            self.console.clear()
+        name = self.names[seat]
+        line = self.read(f"{name}'s turn: the screen will show {name}'s secret; "
+                         f"{name}, press Enter> ").strip().lower()
+        if line in QUIT_WORDS:
+            raise _Quit
+        self.at_keyboard = seat
+
+    def _take(self, decision: Decision, note: str = "") -> None:
         """Apply a decision the rules accept, record it, save, and say what it did (and, when
         it ended the round, what the round did)."""
         state = self.state
@@ -421,6 +472,8 @@ class GameSession:
             colour = NAMES[state.players[seat].line_colour[row]]
             options = ", ".join(str(c + 1) for c in columns)
             return f"{self.names[seat]}: wall column for the {colour} tile of line {row + 1} ({options})> "
+        if state.phase == CHOOSE:
+            return f"{self.names[seat]}: choose 1-{len(state.choices)} or a move> "
         return f"{who}> "
 
     def _human_turn(self, seat: int) -> bool:
@@ -442,7 +495,7 @@ class GameSession:
             self.console.print(draw_legal(self.state, source, colour))
             return False
         if word in ("help", "h"):
-            self.say(HELP_TEXT)
+            self.say(self._help())
             return False
         if word == "board":
             self.draw()
@@ -453,7 +506,7 @@ class GameSession:
         if decision is None:
             return False
         state = self.state
-        if state.is_misplaced(decision) and self.rules.misplaced_to_floor:
+        if not isinstance(decision, Move) and state.is_misplaced(decision) and self.rules.misplaced_to_floor:
             _source, colour, row = decision
             self.say(f"Careful: {state.why_not(seat, colour, row)}, so all the {NAMES[colour]} "
                      "tiles fall to the floor.", "bold yellow")
@@ -464,8 +517,20 @@ class GameSession:
             return False
         return True
 
-    def _parse(self, line: str) -> tuple | None:
+    def _help(self) -> str:
+        """The help text, with the moves this variant's rules add."""
+        declared = self.rules.plugin_hooks.moves
+        if not declared:
+            return HELP_TEXT
+        shown = [f"  {move.notation:<16}  {move.label}".rstrip() for move in declared[:12]]
+        if len(declared) > 12:
+            shown.append(f"  ... and {len(declared) - 12} more")
+        return HELP_TEXT + "\nThe moves this variant's rules add (when on offer):\n" + "\n".join(shown)
+
+    def _parse(self, line: str) -> Decision | None:
         state = self.state
+        if state.phase == CHOOSE:
+            return self._parse_choice(line)
         if state.phase == PLACE:
             row, columns = state.placing[1], state.placing[2]
             if line.isdigit():
@@ -476,14 +541,41 @@ class GameSession:
             if state.phase == PLACE:
                 legal = ", ".join(str(c + 1) for c in columns)
                 self.say(f"'{line}' is not a wall column: type a column, 1-5 (legal now: {legal}).")
-            else:
+                return None
+            try:
+                move = match_move(line, state)  # a plugin's move by its name or label
+            except NotationError as ambiguous:
+                self.say(str(ambiguous))
+                return None
+            if move is None:
                 self.say(f"{exc}; ? lists the legal moves, help explains.")
-            return None
+            return move
+        if isinstance(decision, Move):
+            return decision
         if state.phase == PLACE and len(decision) == 3:
             self.say(f"A wall column is asked for now: type its number, e.g. {state.placing[2][0] + 1}.")
             return None
         if state.phase == DRAFT and len(decision) == 2:
             self.say("It is time to take tiles, not to place one on the wall: type a draft like 2R4.")
+            return None
+        return decision
+
+    def _parse_choice(self, line: str) -> Move | None:
+        """One of the choices after a draft: its number, its move, or words of its label."""
+        choices = list(self.state.choices)
+        listed = "; ".join(f"{number} {move_text(move)}" for number, move in enumerate(choices, 1))
+        if line.isdigit():
+            if 1 <= int(line) <= len(choices):
+                return choices[int(line) - 1]
+            self.say(f"Choose 1 to {len(choices)}: {listed}.")
+            return None
+        try:
+            decision = parse_decision(line) if line.startswith("+") else match_move(line, self.state)
+        except NotationError as exc:
+            self.say(str(exc))
+            return None
+        if not isinstance(decision, Move):
+            self.say(f"'{line}' is none of the choices after your draft: {listed}.")
             return None
         return decision
 

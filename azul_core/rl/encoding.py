@@ -1,6 +1,8 @@
-"""Actions and observations as numbers: one action space and one observation layout for every variant.
+"""Actions and observations as numbers: one action space and one observation layout for every
+variant, plus the numbers of its plugins' own moves, memory and secrets where it has them.
 
-Actions (``NUM_ACTIONS`` = 305, the same for every variant and player count):
+Actions (``NUM_ACTIONS`` = 305 for every variant and player count, then one more for each move
+the variant's plugins declare: ``num_actions(rules)``):
 
 * a draft ``(source, colour, line)`` is ``source * 30 + colour * 6 + line``:
   source 0 is the centre and 1..9 the factories (room for the 9 factories of
@@ -8,26 +10,46 @@ Actions (``NUM_ACTIONS`` = 305, the same for every variant and player count):
   pattern line and 5 the floor: actions 0..299;
 * a wall placement ``(row, column)`` (variants where the player chooses the
   column, such as the grey wall) is ``300 + column``: the row is always the
-  pattern line being tiled, so only the column is chosen.
+  pattern line being tiled, so only the column is chosen;
+* a plugin's move (``azul_core.rules.Move``: a pass, a choice after a draft) is
+  ``305 + i``, ``i`` its place in ``rules.plugin_hooks.moves`` (the moves the
+  plugins declare, in a fixed order): a variant without plugin moves has
+  exactly the 305 actions.
 
 The legal actions are the engine's own ``GameState.legal_decisions()``,
 encoded: an adapter never decides what is legal.
 
-Observations: a float32 vector of ``observation_size(players)`` numbers,
+Observations: a float32 vector of ``observation_size(players, rules)`` numbers,
 from the point of view of one seat (the "viewer"): boards are listed from
 the viewer's own, then the seats after it in turn order. The layout is
-``observation_layout(players)``; docs/ai.md draws it as a table.
+``observation_layout(players, rules)``; docs/ai.md draws it as a table. A variant
+whose plugins declare moves, keep memory or deal secrets has more numbers after
+the boards (``plugin_layout``): whether a choice is on offer, the viewer's seat,
+each plugin's memory and the viewer's own secrets, each value in a block of
+``memory_size`` numbers (``value_numbers``). Another seat's secret is never in it:
+secrets are read through the engine's ``seen_secrets`` (what ``state.for_seat``
+does), whatever state is given.
+
+A variant with extra kinds of tile (``TableSetup.extra_tiles``: a wild tile) counts
+every kind where tiles are counted, and shows the extra tiles on the floors and
+standing in on the pattern lines (``observation_layout``); its actions are the same:
+a draft names a colour, and the variant's hooks say what comes along.
+``observation_bounds`` gives each number's range, from the variant's tile counts.
 """
 
 from __future__ import annotations
 
+import zlib
 from itertools import chain
+from typing import Any
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
 from azul_core.colours import COLOURS, MARKER
-from azul_core.engine.state import DRAFT, FLOOR, PLACE
-from azul_core.rules import PATTERN_LINES, WALL_SIZE
+from azul_core.engine.moves import seen_secrets
+from azul_core.engine.state import CHOOSE, DEAL, FLOOR, OVER, PLACE
+from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
 
 MAX_FACTORIES = 9
 SOURCES = MAX_FACTORIES + 1
@@ -36,21 +58,54 @@ DRAFT_LINES = PATTERN_LINES + 1  # the pattern lines and the floor
 DRAFT_ACTIONS = SOURCES * COLOUR_COUNT * DRAFT_LINES
 PLACE_BASE = DRAFT_ACTIONS
 NUM_ACTIONS = DRAFT_ACTIONS + WALL_SIZE
+#: The action number of a variant's first declared plugin move.
+MOVE_BASE = NUM_ACTIONS
 
 #: Every observation number lies in [OBS_LOW, OBS_HIGH] (a score beyond is clipped).
 OBS_LOW, OBS_HIGH = -1000.0, 1000.0
 
+#: per variant (its PluginHooks): each declared move -> its action number
+_move_numbers: WeakKeyDictionary = WeakKeyDictionary()
 
-def encode(decision: tuple) -> int:
-    """The action number of an engine decision (a draft or a placement)."""
+
+def num_actions(rules) -> int:
+    """The size of ``rules``' action space: ``NUM_ACTIONS`` and one per declared plugin move."""
+    return NUM_ACTIONS + len(rules.plugin_hooks.moves)
+
+
+def move_numbers(rules) -> dict[Move, int]:
+    """Each plugin move ``rules`` declares -> its action number (``MOVE_BASE`` + its place)."""
+    hooks = rules.plugin_hooks
+    numbers = _move_numbers.get(hooks)
+    if numbers is None:
+        numbers = _move_numbers[hooks] = {move: MOVE_BASE + i for i, move in enumerate(hooks.moves)}
+    return numbers
+
+
+def encode(decision: tuple | Move, rules=None) -> int:
+    """The action number of an engine decision: a draft, a placement, or (with the variant's
+    ``rules``) a plugin's move."""
+    if isinstance(decision, Move):
+        if rules is None:
+            raise ValueError(f"{decision.notation}: a plugin move's action number depends on the "
+                             "variant: encode(decision, rules)")
+        number = move_numbers(rules).get(decision)
+        if number is None:
+            raise ValueError(f"{decision.notation} is not a move of variant '{rules.name}'")
+        return number
     if len(decision) == 3:
         source, colour, line = decision
         return (source * COLOUR_COUNT + colour) * DRAFT_LINES + line
     return PLACE_BASE + decision[1]
 
 
-def decode(action: int, state) -> tuple:
+def decode(action: int, state) -> tuple | Move:
     """The engine decision an action number stands for in ``state`` (not checked for legality)."""
+    if action >= MOVE_BASE:
+        moves = state.rules.plugin_hooks.moves
+        if action - MOVE_BASE >= len(moves):
+            raise ValueError(f"action {action} is outside the action space (0 to {MOVE_BASE + len(moves) - 1})")
+        return moves[action - MOVE_BASE]
     if action >= PLACE_BASE:
         row = state.placing[1] if state.placing is not None else 0
         return (row, action - PLACE_BASE)
@@ -59,11 +114,15 @@ def decode(action: int, state) -> tuple:
     return (source, colour, line)
 
 
-def action_name(action: int) -> str:
-    """An action in words, in the record's notation where it has one: ``2R4``, ``CK-``, ``w?:3``."""
+def action_name(action: int, rules=None) -> str:
+    """An action in words, in the record's notation where it has one: ``2R4``, ``CK-``,
+    ``wall column 3``, ``+pass`` (a plugin's move: give the variant's ``rules``)."""
     from azul_core.colours import LETTERS
-    if not 0 <= action < NUM_ACTIONS:
+    moves = rules.plugin_hooks.moves if rules is not None else ()
+    if not 0 <= action < NUM_ACTIONS + len(moves):
         return f"action {action} (out of range)"
+    if action >= MOVE_BASE:
+        return moves[action - MOVE_BASE].notation
     if action >= PLACE_BASE:
         return f"wall column {action - PLACE_BASE + 1}"
     source, rest = divmod(action, COLOUR_COUNT * DRAFT_LINES)
@@ -73,17 +132,32 @@ def action_name(action: int) -> str:
 
 def legal_actions(state) -> list[int]:
     """The encoded ``state.legal_decisions()``, sorted."""
-    return sorted(_encoded(state.legal_decisions()))
+    decisions = state.legal_decisions()
+    if state.rules.offers_moves:
+        return sorted(_with_moves(decisions, state.rules))
+    return sorted(_encoded(decisions))
 
 
-def _encoded(decisions: list[tuple]) -> list[int]:
+def _encoded(decisions: list) -> list[int]:
     if decisions and len(decisions[0]) == 2:
         return [PLACE_BASE + column for _row, column in decisions]
     return [(source * COLOUR_COUNT + colour) * DRAFT_LINES + line for source, colour, line in decisions]
 
 
-def mask_of(decisions: list[tuple]) -> np.ndarray:
-    """An int8 vector of ``NUM_ACTIONS``: 1 at the actions of ``decisions``."""
+def _with_moves(decisions: list, rules) -> list[int]:
+    """The action numbers of decisions that may mix drafts, placements and plugin moves."""
+    numbers = move_numbers(rules)
+    return [numbers[decision] if isinstance(decision, Move) else encode(decision) for decision in decisions]
+
+
+def mask_of(decisions: list, rules=None) -> np.ndarray:
+    """An int8 vector of ``NUM_ACTIONS`` (``num_actions(rules)`` with the variant's ``rules``):
+    1 at the actions of ``decisions``. Plugin moves need ``rules``."""
+    if rules is not None and rules.plugin_hooks.moves:
+        mask = bytearray(num_actions(rules))
+        for number in _with_moves(decisions, rules):
+            mask[number] = 1
+        return np.frombuffer(mask, np.int8)
     mask = bytearray(NUM_ACTIONS)
     if decisions and len(decisions[0]) == 2:
         for _row, column in decisions:
@@ -95,8 +169,8 @@ def mask_of(decisions: list[tuple]) -> np.ndarray:
 
 
 def action_mask(state) -> np.ndarray:
-    """An int8 vector of ``NUM_ACTIONS``: 1 where the action is legal now."""
-    return mask_of(state.legal_decisions())
+    """An int8 vector of ``num_actions(state.rules)``: 1 where the action is legal now."""
+    return mask_of(state.legal_decisions(), state.rules)
 
 
 def check_table(state) -> None:
@@ -121,14 +195,48 @@ TABLE_FIELDS = (("factories", MAX_FACTORIES * COLOUR_COUNT), ("centre", COLOUR_C
                 ("round", 1), ("placing_row", PATTERN_LINES))
 
 
-def observation_layout(players: int) -> list[tuple[str, int, int]]:
+def table_kinds(players: int, rules=None) -> int:
+    """How many kinds of tile ``rules``' table for ``players`` has: the five colours, then the
+    variant's extra tiles (``TableSetup.extra_tiles``, such as a wild tile); 5 without rules."""
+    return COLOUR_COUNT if rules is None else len(rules.table(players).kind_counts)
+
+
+def _table_fields(kinds: int) -> tuple[tuple[str, int], ...]:
+    """The table's parts: a count per kind of tile wherever tiles are counted."""
+    if kinds == COLOUR_COUNT:
+        return TABLE_FIELDS
+    return (("factories", MAX_FACTORIES * kinds), ("centre", kinds), ("marker_in_centre", 1),
+            ("bag", kinds), ("lid", kinds), ("round", 1), ("placing_row", PATTERN_LINES))
+
+
+#: Numbers per plugin memory or secret in the observation, unless the adapter is told otherwise.
+MEMORY_SIZE = 16
+
+
+def observation_layout(players: int, rules=None, memory_size: int = MEMORY_SIZE) -> list[tuple[str, int, int]]:
     """``(name, start, size)`` of every part of the observation vector, in order. ``seat+k``
-    is the board ``k`` seats after the viewer's (``seat+0`` is the viewer's own)."""
-    parts = list(TABLE_FIELDS) + [("to_move", players)]
-    parts += [(f"seat+{k}.{name}", 1) for k in range(players) for name in SEAT_FIELDS]
+    is the board ``k`` seats after the viewer's (``seat+0`` is the viewer's own). With the
+    variant's ``rules``, its plugins' parts follow (``plugin_layout``).
+
+    A variant with extra kinds of tile (``table_kinds(players, rules)`` above 5) counts every
+    kind in the factories, the centre, the bag and the lid, and has two more parts per seat:
+    ``floor_extra`` (the tiles of each extra kind on the floor) and ``line_extra`` (pattern
+    line x extra kind: the extra tiles standing in for the line's colour, counted in
+    ``lines`` too). A variant of the five colours keeps this layout whatever their counts."""
+    extra = table_kinds(players, rules) - COLOUR_COUNT
+    parts = list(_table_fields(COLOUR_COUNT + extra)) + [("to_move", players)]
+    for k in range(players):
+        parts += [(f"seat+{k}.{name}", 1) for name in SEAT_FIELDS]
+        if extra:
+            parts.append((f"seat+{k}.floor_extra", extra))
     parts += [(f"seat+{k}.score", 1) for k in range(players)]
     for k in range(players):
-        parts += [(f"seat+{k}.lines", LINES_SIZE), (f"seat+{k}.wall", WALL_BLOCK)]
+        parts.append((f"seat+{k}.lines", LINES_SIZE))
+        if extra:
+            parts.append((f"seat+{k}.line_extra", PATTERN_LINES * extra))
+        parts.append((f"seat+{k}.wall", WALL_BLOCK))
+    if rules is not None:
+        parts += plugin_layout(players, rules, memory_size)
     layout, start = [], 0
     for name, size in parts:
         layout.append((name, start, size))
@@ -136,9 +244,144 @@ def observation_layout(players: int) -> list[tuple[str, int, int]]:
     return layout
 
 
-def observation_size(players: int) -> int:
-    _name, start, size = observation_layout(players)[-1]
+def observation_size(players: int, rules=None, memory_size: int = MEMORY_SIZE) -> int:
+    _name, start, size = observation_layout(players, rules, memory_size)[-1]
     return start + size
+
+
+def observation_bounds(players: int, rules, memory_size: int = MEMORY_SIZE) -> tuple[np.ndarray, np.ndarray]:
+    """The least and the greatest value of each number of ``rules``' observation for
+    ``players`` (two float32 vectors of ``observation_size``). A count of tiles of one kind
+    lies from 0 to the variant's number of that kind (``table.kind_counts``), and within a
+    pattern line's capacity or the floor's spaces where it counts their tiles; the factories a
+    table lacks are always 0; flags and one-hot parts lie in [0, 1], the round in [1, 255];
+    scores, memory and secrets in [-1000, 1000]."""
+    table = rules.table(players)
+    counts = table.kind_counts
+    extras = counts[COLOUR_COUNT:]
+    floor_room = min(rules.floor_spaces, sum(counts) + 1)
+    capacity = rules.capacity
+    low: list[float] = []
+    high: list[float] = []
+    for name, _start, size in observation_layout(players, rules, memory_size):
+        field = name.split(".", 1)[1] if name.startswith(("seat+", "memory.", "secret.")) else name
+        if name.startswith(("memory.", "secret.")) or field == "score":
+            low += [OBS_LOW] * size
+            high += [OBS_HIGH] * size
+            continue
+        if field == "factories":
+            tops = list(counts) * table.factories + [0] * (size - len(counts) * table.factories)
+        elif field in ("centre", "bag", "lid"):
+            tops = list(counts)
+        elif field == "round":
+            low.append(1.0)
+            high.append(255.0)
+            continue
+        elif field == "floor_tiles":
+            tops = [floor_room]
+        elif field == "floor_extra":
+            tops = [min(floor_room, count) for count in extras]
+        elif field == "lines":
+            tops = [min(capacity[row], counts[colour] + sum(extras))
+                    for row in range(PATTERN_LINES) for colour in COLOURS]
+        elif field == "line_extra":
+            tops = [min(capacity[row], count) for row in range(PATTERN_LINES) for count in extras]
+        else:  # flags, one-hot parts, the wall's cells
+            tops = [1] * size
+        low += [0.0] * size
+        high += tops
+    return np.asarray(low, np.float32), np.asarray(high, np.float32)
+
+
+def observation_high(players: int, rules, memory_size: int = MEMORY_SIZE) -> float:
+    """The ``Box`` bound of the observation: 1000 (``OBS_HIGH``), or more where a count of
+    tiles may be greater (a variant with more than 1000 tiles of a kind)."""
+    return max(OBS_HIGH, float(observation_bounds(players, rules, memory_size)[1].max()))
+
+
+def plugin_layout(players: int, rules, memory_size: int = MEMORY_SIZE) -> list[tuple[str, int]]:
+    """``(name, size)`` of the parts a variant's plugins add after the boards (none for a
+    variant without plugin moves, memory or secrets):
+
+    * ``choosing`` (where plugins declare moves): 1 while the seat to move must choose
+      among the moves offered after its draft (phase ``choose``);
+    * ``viewer_seat`` (where plugins keep memory): one-hot, the viewer's own seat number,
+      since a memory speaks of seats by number (0 = the first seat), not relative to the viewer;
+    * ``memory.PLUGIN``: each plugin's memory (public), in ``memory_size`` numbers;
+    * ``secret.PLUGIN``: the viewer's own secret from each plugin that deals secrets, in
+      ``memory_size`` numbers (another seat's secret is never shown).
+
+    Memory and secrets are coded by ``value_numbers``."""
+    hooks = rules.plugin_hooks
+    parts: list[tuple[str, int]] = []
+    if hooks.moves:
+        parts.append(("choosing", 1))
+    if hooks.memory_plugins:
+        parts.append(("viewer_seat", players))
+    parts += [(f"memory.{plugin}", memory_size) for plugin in hooks.memory_plugins]
+    parts += [(f"secret.{plugin}", memory_size) for plugin in hooks.secret_plugins]
+    return parts
+
+
+def check_memory_size(memory_size: Any) -> int:
+    if not isinstance(memory_size, int) or isinstance(memory_size, bool) or not 1 <= memory_size <= 1000:
+        raise ValueError(f"memory_size must be a whole number from 1 to 1000, not {memory_size!r}")
+    return memory_size
+
+
+def _leaves(value: Any, into: list) -> list:
+    if value.__class__ is tuple:
+        for item in value:
+            _leaves(item, into)
+    else:
+        into.append(value)
+    return into
+
+
+def _number(leaf: Any) -> float:
+    if leaf is None:
+        return 0.0
+    if leaf.__class__ is str:  # a stable code (zlib's CRC-32, not hash(), which changes per process)
+        return float(1 + zlib.crc32(leaf.encode()) % 999)
+    return float(min(max(leaf, OBS_LOW), OBS_HIGH))  # bool and int
+
+
+def value_numbers(value: Any, size: int = MEMORY_SIZE) -> list[float]:
+    """A plugin's memory or secret (None, bool, int, str and tuples of these) as ``size``
+    numbers: first how many plain values it holds (its *leaves*: a tuple's items, nested
+    tuples flattened in reading order; a value that is not a tuple is one leaf, ``None`` none),
+    then the first ``size - 1`` leaves, zeros after. A leaf: ``None`` 0, ``False``/``True``
+    0/1, a whole number itself (clipped to [-1000, 1000]), a string ``1 + crc32(utf-8) % 999``.
+    A longer value is cut short (its count says so)."""
+    leaves = [] if value is None else _leaves(value, [])
+    numbers = [float(min(len(leaves), OBS_HIGH))] + [_number(leaf) for leaf in leaves[:size - 1]]
+    return numbers + [0.0] * (size - len(numbers))
+
+
+def plugin_numbers(state, viewer: int, memory_size: int = MEMORY_SIZE) -> list[float]:
+    """The numbers of ``plugin_layout`` for ``state`` as ``viewer`` sees it: the secrets are
+    read through ``seen_secrets(state.secrets, viewer)`` (the engine's hiding, as in
+    ``state.for_seat``), so another seat's secret is never in them, whatever state is given."""
+    hooks = state.rules.plugin_hooks
+    numbers: list[float] = []
+    if hooks.moves:
+        numbers.append(1.0 if state.phase == CHOOSE else 0.0)
+    if hooks.memory_plugins:
+        numbers += _one_hot(len(state.players), viewer)
+        memory = state.memory
+        for plugin in hooks.memory_plugins:
+            numbers += value_numbers(memory.get(plugin), memory_size)
+    secrets = seen_secrets(state.secrets, viewer) if state.secrets else {}
+    for plugin in hooks.secret_plugins:
+        values = secrets.get(plugin)
+        numbers += value_numbers(None if values is None else values[viewer], memory_size)
+    return numbers
+
+
+def has_plugin_part(rules) -> bool:
+    """Whether ``rules``' observations have a plugin part (``plugin_layout``)."""
+    hooks = rules.plugin_hooks
+    return bool(hooks.moves or hooks.memory_plugins or hooks.secret_plugins)
 
 
 _NO_SOURCE = [0] * COLOUR_COUNT
@@ -172,8 +415,20 @@ def _wall_block(key: tuple) -> bytes:
     return made
 
 
+def _line_extra_block(line_extra: list[tuple[int, ...]], extra: int) -> bytes:
+    """Pattern line x extra kind: how many tiles of that kind stand in on the line."""
+    block = bytearray(PATTERN_LINES * extra)
+    for row, kinds in enumerate(line_extra):
+        for kind in kinds:
+            block[row * extra + kind - COLOUR_COUNT] += 1
+    return bytes(block)
+
+
 def bag_counts(state) -> list[int]:
+    """The bag's tiles of each kind (``state.kinds`` counts: the colours, then any extra tiles)."""
     bag = state.bag
+    if state.kinds != COLOUR_COUNT:
+        return [bag.count(kind) for kind in range(state.kinds)]
     return [bag.count(0), bag.count(1), bag.count(2), bag.count(3), bag.count(4)]
 
 
@@ -181,23 +436,34 @@ def _one_hot(size: int, index: int | None) -> tuple[int, ...]:
     return tuple(1 if i == index else 0 for i in range(size))
 
 
-#: prepared pieces: padding for the factories a table lacks, one-hot rows, seat orders
-_PADDING = {sources: (0,) * (COLOUR_COUNT * (MAX_FACTORIES + 1 - sources)) for sources in range(2, SOURCES + 1)}
+#: prepared pieces: padding for the factories a table lacks (by sources and kinds of tile),
+#: one-hot rows, seat orders
+_PADDING = {(sources, kinds): (0,) * (kinds * (MAX_FACTORIES + 1 - sources))
+            for sources in range(1, SOURCES + 1) for kinds in range(COLOUR_COUNT, COLOUR_COUNT + 4)}
 _PLACING = [_one_hot(PATTERN_LINES, row) for row in range(PATTERN_LINES)] + [_one_hot(PATTERN_LINES, None)]
 _RELATIVE: dict[tuple[int, int], tuple[int, ...]] = {}
 _ORDER: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
-def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
+def observation(state, viewer: int, bag: list[int] | None = None,
+                memory_size: int = MEMORY_SIZE) -> np.ndarray:
     """The observation vector of ``state`` as ``viewer`` sees it (see ``observation_layout``).
 
     ``bag``: the bag's colour counts when the caller keeps them (they change only when the
-    factories are filled); worked out otherwise.
+    factories are filled); worked out otherwise. Of the plugins' secrets, the vector holds
+    the viewer's own only (``plugin_numbers``).
     """
+    vector = _board_observation(state, viewer, bag)
+    if has_plugin_part(state.rules):
+        vector = np.concatenate((vector, np.asarray(plugin_numbers(state, viewer, memory_size), np.float32)))
+    return vector
+
+
+def _board_observation(state, viewer: int, bag: list[int] | None) -> np.ndarray:
     players = len(state.players)
     sources = state.sources
     phase = state.phase
-    playing = phase == DRAFT or phase == PLACE
+    playing = phase != DEAL and phase != OVER  # drafting, placing, or choosing after a draft
     mover = (state.to_move - viewer) % players if playing else players
     to_move = _RELATIVE.get((players, mover))
     if to_move is None:
@@ -205,8 +471,8 @@ def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
     order = _ORDER.get((players, viewer))
     if order is None:
         order = _ORDER[(players, viewer)] = tuple((viewer + k) % players for k in range(players))
-    # Every number before the scores is a count from 0 to 255 at most: one byte each.
-    small = [*chain.from_iterable(sources[1:]), *_PADDING[len(sources)], *sources[0],
+    # Every number before the scores is a count (from 0 to 255 as a rule): one byte each.
+    small = [*chain.from_iterable(sources[1:]), *_PADDING[(len(sources), state.kinds)], *sources[0],
              1 if state.marker_in_centre and playing else 0,
              *(bag if bag is not None else bag_counts(state)), *state.lid, min(state.round, 255),
              *_PLACING[state.placing[1] if phase == PLACE else PATTERN_LINES], *to_move]
@@ -216,6 +482,7 @@ def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
     # Every number is a byte (counts, flags, cells), the scores too as a rule: the vector is
     # the bytes joined, widened to float32 once.
     parts = [b""]
+    extra = state.kinds - COLOUR_COUNT
     for seat in order:
         board = boards[seat]
         floor = board.floor
@@ -224,6 +491,9 @@ def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
         key = (*board.line_colour, *board.line_count)
         block = _lines_blocks.get(key)
         parts.append(block if block is not None else _lines_block(key))
+        if extra:  # extra kinds of tile: those on the floor, and those standing in on each line
+            small += [floor.count(kind) for kind in range(COLOUR_COUNT, COLOUR_COUNT + extra)]
+            parts.append(_line_extra_block(board.line_extra, extra))
         wall = board.wall
         key = (*wall[0], *wall[1], *wall[2], *wall[3], *wall[4])
         block = _wall_blocks.get(key)
@@ -231,37 +501,65 @@ def observation(state, viewer: int, bag: list[int] | None = None) -> np.ndarray:
     numbers = small + scores
     try:
         parts[0] = bytes(numbers)
-    except ValueError:  # a score (or a house rule's count) beyond a byte: patched in below
+    except ValueError:  # a score (or a variant's count of tiles) beyond a byte: patched in below
         parts[0] = bytes(len(numbers))
         vector = np.frombuffer(b"".join(parts), np.uint8).astype(np.float32)
-        vector[:len(numbers)] = np.clip(numbers, OBS_LOW, OBS_HIGH)
+        vector[:len(small)] = small  # counts as they are (a kind may have up to 10,000 tiles)
+        vector[len(small):len(numbers)] = np.clip(scores, OBS_LOW, OBS_HIGH)
         return vector
     return np.frombuffer(b"".join(parts), np.uint8).astype(np.float32)
 
 
 def observation_text(state, viewer: int) -> str:
-    """The same information as ``observation`` in a short text (OpenSpiel's observation string)."""
-    from azul_core.colours import LETTERS
+    """The same information as ``observation`` in a short text (OpenSpiel's observation string).
+    As there, of the secrets it shows the viewer's own only (none that ``state`` hides: give
+    ``state.for_seat(None)`` to show none). Tiles are written with the variant's letters
+    (``table.kind_letters``: ``J`` for the wild tile of examples/wild-tiles); a pattern line
+    holding extra tiles that stand in for its colour shows them after a colon (``R3:J``: three
+    tiles on the line, one of them wild)."""
     from azul_core.engine.state import letters
+    kind_letters = state.table.kind_letters
     players = len(state.players)
     parts = [f"round {state.round} {state.phase}"]
-    if state.phase in (DRAFT, PLACE):
+    if state.phase != DEAL and state.phase != OVER:
         parts.append(f"to move seat+{(state.to_move - viewer) % players}")
     if state.phase == PLACE:
         parts.append(f"placing line {state.placing[1] + 1}")
-    factories = " ".join(letters(s) or "-" for s in state.sources[1:])
-    centre = letters(state.sources[0]) + ("M" if state.marker_in_centre and state.phase != "deal" else "")
+    if state.phase == CHOOSE:
+        parts.append("choosing " + " ".join(move.notation for move in state.choices))
+    factories = " ".join(letters(s, kind_letters) or "-" for s in state.sources[1:])
+    centre = letters(state.sources[0], kind_letters) + \
+        ("M" if state.marker_in_centre and state.phase != "deal" else "")
     parts.append(f"factories {factories} | centre {centre or '-'}")
     bag = bag_counts(state)
-    parts.append("bag " + " ".join(f"{LETTERS[c]}{bag[c]}" for c in COLOURS)
-                 + " | lid " + " ".join(f"{LETTERS[c]}{state.lid[c]}" for c in COLOURS))
+    kinds = range(state.kinds)
+    parts.append("bag " + " ".join(f"{kind_letters[k]}{bag[k]}" for k in kinds)
+                 + " | lid " + " ".join(f"{kind_letters[k]}{state.lid[k]}" for k in kinds))
     for k in range(players):
         seat = (viewer + k) % players
         board = state.players[seat]
-        lines = ",".join(f"{LETTERS[board.line_colour[r]]}{board.line_count[r]}" if board.line_count[r]
-                         else "." for r in range(PATTERN_LINES))
-        wall = "/".join("".join("." if cell is None else LETTERS[cell] for cell in row) for row in board.wall)
-        floor = "".join("M" if t == MARKER else LETTERS[t] for t in board.floor)
+        lines = ",".join(_line_text(board, row, kind_letters) for row in range(PATTERN_LINES))
+        wall = "/".join("".join("." if cell is None else kind_letters[cell] for cell in row) for row in board.wall)
+        floor = "".join("M" if t == MARKER else kind_letters[t] for t in board.floor)
         marker = " holds marker" if state.marker_holder == seat else ""
         parts.append(f"seat+{k}: score {board.score} lines {lines} wall {wall} floor {floor or '-'}{marker}")
+    hooks = state.rules.plugin_hooks
+    if hooks.memory_plugins:
+        parts.append(f"viewer is seat {viewer}")
+        parts += [f"memory {plugin}: {state.memory.get(plugin)!r}" for plugin in hooks.memory_plugins]
+    secrets = seen_secrets(state.secrets, viewer) if state.secrets else {}
+    for plugin in hooks.secret_plugins:
+        values = secrets.get(plugin)
+        if values is not None and values[viewer] is not None:
+            parts.append(f"own secret {plugin}: {values[viewer]!r}")
     return "\n".join(parts)
+
+
+def _line_text(board, row: int, kind_letters: str) -> str:
+    """A pattern line in words: ``.`` when empty, else its colour and count (``R3``), and the
+    extra tiles standing in among them after a colon (``R3:J``)."""
+    count = board.line_count[row]
+    if not count:
+        return "."
+    standing = "".join(kind_letters[kind] for kind in board.line_extra[row])
+    return f"{kind_letters[board.line_colour[row]]}{count}" + (f":{standing}" if standing else "")

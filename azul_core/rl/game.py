@@ -86,11 +86,12 @@ def record_ref(ref: str, folder: str | Path | None = None) -> str:
 def build_record(ref: str, names: Sequence[str], seed: Any, rounds: Sequence[tuple],
                  state: GameState, folder: str | Path | None = None) -> dict:
     """An ``azul-record/1`` record (as a dict) of a game: ``rounds`` holds, per round, the
-    factory fills (colour counts per factory) and the decisions taken; scores and the result
-    come from ``state``, the game's position now. ``folder``: where the record will be kept
-    (see ``record_ref``)."""
+    factory fills (counts per kind of tile per factory, written with the variant's letters)
+    and the decisions taken; scores and the result come from ``state``, the game's position
+    now. ``folder``: where the record will be kept (see ``record_ref``)."""
     recorder = Recorder(record_ref(ref, folder), list(names), seed)
-    recorder.rounds = [RoundRecord([letters(counts) for counts in fills],
+    kind_letters = state.table.kind_letters
+    recorder.rounds = [RoundRecord([letters(counts, kind_letters) for counts in fills],
                                    [format_decision(d) for d in decisions])
                        for fills, decisions in rounds]
     return recorder.to_dict(state)

@@ -7,54 +7,85 @@
 Parameters: ``variant`` (a built-in name or a variant file), ``players``,
 ``reward`` (``"score"``: each seat's final score minus the mean of the
 others', with 2 players the score difference; ``"win"``: +1 / -1, 0 for a
-shared victory) and ``max_rounds`` (a game still going then is cut short and
-scored as it stands; only a house rule that never ends gets there).
+shared victory), ``max_rounds`` (a game still going then is cut short and
+scored as it stands; only a house rule that never ends gets there) and
+``memory_size`` (the observation numbers of each plugin's memory or secret,
+``azul_core.rl.encoding.value_numbers``).
 
 The factory fills are explicit chance nodes: one tile drawn at a time, each
-colour with its share of the bag, factory 1 first; when the bag runs out the
-lid is poured in, and when both are empty the fill stops. The drawn tiles are
-then laid by the engine (``GameState.deal_tiles``, which checks that they
-could have come out of the bag and lid). Chance action ``c`` is "a tile of
-colour ``c``" (0..4). Player actions are ``azul_core.rl.encoding``'s.
+kind of tile with its share of the bag, factory 1 first; when the bag runs out
+the lid is poured in, and when both are empty the fill stops. The drawn tiles
+are then laid by the engine (``GameState.deal_tiles``, which checks that they
+could have come out of the bag and lid). Chance action ``k`` is "a tile of
+kind ``k``": 0..4 the colours, 5.. a variant's extra tiles (a wild tile).
+Player actions are ``azul_core.rl.encoding``'s, the variant's plugin moves
+included.
 
-The game has perfect information (the bag's contents are known; only the
-order of the draws is chance), so the information state is the observation.
+A variant without secrets has perfect information (the bag's contents are
+known; only the order of the draws is chance), so the information state is
+the observation. A variant whose plugins deal secrets (``azul_deal_secrets``)
+is a game of imperfect information: the game starts with a chance node whose
+``SECRET_DEALS`` equally likely outcomes are seeds; outcome ``k`` deals the
+secrets with ``random.Random(k)`` (the plugin draws from it, so the deal
+follows the plugin's own odds as closely as 1000 seeds can). A player's
+observation and information state hold its own secret and nobody else's;
+``resample_from_infostate`` (OpenSpiel's ``ISMCTSBot``) deals the others'
+secrets again, consistently with what the player knows.
 """
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import numpy as np
 import pyspiel
 
-from azul_core.colours import COLOURS, LETTERS, NAMES
-from azul_core.engine.state import DEAL, OVER, GameState
+from azul_core.engine.state import (
+    CHOICES_IN_A_ROW,
+    DEAL,
+    IDLE_TURNS_PER_SEAT,
+    OVER,
+    GameState,
+    IllegalDecision,
+    letters,
+)
 from azul_core.records.game_record import write_record
 from azul_core.rl import encoding
 from azul_core.rl.game import MAX_ROUNDS, build_record, check_players, check_reward, final_returns, load
 
 SHORT_NAME = "python_azul"
-DEFAULTS = {"variant": "standard", "players": 2, "reward": "score", "max_rounds": MAX_ROUNDS}
+DEFAULTS = {"variant": "standard", "players": 2, "reward": "score", "max_rounds": MAX_ROUNDS,
+            "memory_size": encoding.MEMORY_SIZE}
 #: Final returns lie within these bounds with reward="score" (no variant comes near).
 SCORE_BOUND = 1000.0
+#: The outcomes of the chance node that deals the plugins' secrets: seeds 0 .. SECRET_DEALS - 1.
+SECRET_DEALS = 1000
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Azul (any variant of azul-variants)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=9,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULTS,
-)
+
+def _game_type(information) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="Azul (any variant of azul-variants)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=information,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=9,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULTS,
+    )
+
+
+#: Registered: perfect information. A variant that deals secrets loads as a game whose own
+#: type says imperfect information (``game.get_type()``).
+_GAME_TYPE = _game_type(pyspiel.GameType.Information.PERFECT_INFORMATION)
+_SECRET_GAME_TYPE = _game_type(pyspiel.GameType.Information.IMPERFECT_INFORMATION)
 
 
 class AzulGame(pyspiel.Game):
@@ -66,6 +97,7 @@ class AzulGame(pyspiel.Game):
         players = params["players"]
         check_players(rules, players)
         check_reward(params["reward"])
+        memory_size = encoding.check_memory_size(params["memory_size"])
         start = GameState(rules, players)
         encoding.check_table(start)
         table = start.table
@@ -75,22 +107,40 @@ class AzulGame(pyspiel.Game):
             low, high = -1.0 / (players - 1), 1.0
         else:
             low, high = -SCORE_BOUND, SCORE_BOUND
+        # A draft takes at least one tile, and each tile reaches a wall at most once; plugin
+        # moves come between drafts, as many as the engine's limits on them (so that no rule
+        # can stall a round) let them: these bound the length of a game.
+        decisions_per_draft = 1
+        if rules.offers_moves:
+            decisions_per_draft += CHOICES_IN_A_ROW + IDLE_TURNS_PER_SEAT * players
         info = pyspiel.GameInfo(
-            num_distinct_actions=encoding.NUM_ACTIONS,
-            max_chance_outcomes=len(COLOURS),
+            num_distinct_actions=encoding.num_actions(rules),
+            max_chance_outcomes=SECRET_DEALS if rules.deals_secrets else start.kinds,
             num_players=players,
             min_utility=low,
             max_utility=high,
             utility_sum=0.0,
-            # A draft takes at least one tile, and each tile reaches a wall at most once.
-            max_game_length=max_rounds * 2 * tiles_per_round,
+            max_game_length=max_rounds * (decisions_per_draft + 1) * tiles_per_round,
         )
-        super().__init__(_GAME_TYPE, info, params)
+        super().__init__(_SECRET_GAME_TYPE if rules.deals_secrets else _GAME_TYPE, info, params)
         self.rules = rules
+        self.memory_size = memory_size
         self.variant_ref = ref
         self.reward = params["reward"]
         self.max_rounds = max_rounds
         self.start = start
+        self._deals: list[dict] | None = None
+
+    def secret_deals(self) -> list[dict]:
+        """The secrets each chance outcome of the secrets' deal gives (by seed), worked out once."""
+        if self._deals is None:
+            deals = []
+            for seed in range(SECRET_DEALS):
+                state = self.start.clone()
+                state.deal_secrets(random.Random(seed))
+                deals.append(state.secrets)
+            self._deals = deals
+        return self._deals
 
     def new_initial_state(self):
         return AzulState(self)
@@ -98,7 +148,7 @@ class AzulGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        return AzulObserver(self.num_players())
+        return AzulObserver(self, iig_obs_type)
 
 
 class _Episode:
@@ -110,15 +160,16 @@ class _Episode:
     """
 
     __slots__ = ("game", "state", "drawn", "draws_left", "draw_count", "pool_now", "bag_size",
-                 "events")
+                 "events", "secrets_to_deal")
 
     def __init__(self, game: AzulGame):
         self.game = game
         self.state = game.start.clone()
+        self.secrets_to_deal = False  # the chance node that deals the secrets is next
         self.drawn: list[list[int]] | None = None  # the factories being filled
         self.draws_left = 0
         self.draw_count = 0  # tiles drawn so far in this fill
-        self.pool_now: list[int] = []  # what the next tile is drawn from, by colour
+        self.pool_now: list[int] = []  # what the next tile is drawn from, by kind of tile
         self.bag_size = 0  # the bag's tiles when the fill started
         self.events = None  # (previous events, event): ("fill", counts) or ("act", decision)
 
@@ -132,14 +183,14 @@ class _Episode:
         other.pool_now = self.pool_now[:]
         other.bag_size = self.bag_size
         other.events = self.events
+        other.secrets_to_deal = self.secrets_to_deal
         return other
 
     def __reduce__(self):
         # Serialised as the game's parameters, the events and the tiles of a fill under way
-        # (factory by factory: their order within a factory does not matter), then replayed
-        # through the engine.
-        drawn_tiles = _colours_of(self.drawn) if self.drawn is not None else []
-        return (_rebuild, (self.game.get_parameters(), self.history(), drawn_tiles))
+        # (counts per kind of tile per factory), then replayed through the engine (``redraw``).
+        drawn = [f[:] for f in self.drawn] if self.drawn is not None else []
+        return (_rebuild, (self.game.get_parameters(), self.history(), drawn))
 
     def history(self) -> list[tuple]:
         """The events so far, oldest first."""
@@ -156,6 +207,22 @@ class _Episode:
 
     # ------------------------------------------------------------ chance
 
+    def begin(self) -> None:
+        """The game's first chance node: the secrets' deal where the variant has secrets, else
+        the first fill."""
+        if self.game.rules.deals_secrets:
+            self.secrets_to_deal = True
+        else:
+            self.start_fill()
+
+    def deal_secrets(self, seed: int) -> None:
+        if not 0 <= seed < SECRET_DEALS:
+            raise ValueError(f"the secrets are dealt with a seed from 0 to {SECRET_DEALS - 1}, not {seed}")
+        self.state.deal_secrets(random.Random(seed))
+        self.secrets_to_deal = False
+        self.log(("secrets", seed))
+        self.start_fill()
+
     def start_fill(self) -> None:
         """At a round's start: how many tiles the fill draws (all of bag and lid at most)."""
         state = self.state
@@ -163,30 +230,50 @@ class _Episode:
         self.bag_size = len(state.bag)
         self.draws_left = min(self.bag_size + sum(state.lid), table.factories * table.tiles_per_factory)
         self.draw_count = 0
-        self.drawn = [[0] * len(COLOURS) for _ in range(table.factories)]
-        self.pool_now = [state.bag.count(c) for c in COLOURS]
+        self.drawn = [[0] * state.kinds for _ in range(table.factories)]
+        self.pool_now = encoding.bag_counts(state)
         if not self.bag_size:
             self.pool_now = state.lid[:]
         if not self.draws_left:
             self.finish_fill()
 
     def pool(self) -> list[int]:
-        """Colour counts the next tile is drawn from: the bag, or once it is drawn out, the
-        lid poured in."""
+        """Counts per kind of tile the next tile is drawn from: the bag, or once it is drawn
+        out, the lid poured in."""
         return self.pool_now
 
-    def draw(self, colour: int) -> None:
-        if not self.pool_now[colour]:
-            raise ValueError(f"no {NAMES[colour]} tile is left to draw")
+    def draw(self, kind: int) -> None:
+        if not 0 <= kind < len(self.pool_now):
+            raise ValueError(f"no kind of tile {kind} (0 to {len(self.pool_now) - 1})")
+        if not self.pool_now[kind]:
+            raise ValueError(f"no {self.state.table.kind_names[kind]} tile is left to draw")
         per = self.state.table.tiles_per_factory
-        self.drawn[self.draw_count // per][colour] += 1
+        self.drawn[self.draw_count // per][kind] += 1
         self.draw_count += 1
         self.draws_left -= 1
-        self.pool_now[colour] -= 1
+        self.pool_now[kind] -= 1
         if self.draw_count == self.bag_size:  # the bag is empty: the lid is poured in
             self.pool_now = [a + b for a, b in zip(self.pool_now, self.state.lid)]
         if not self.draws_left:
             self.finish_fill()
+
+    def redraw(self, fills) -> None:
+        """Draw the tiles of ``fills`` (counts per kind per factory, factory 1 first) again.
+
+        The order of the draws within a factory is not kept, and not every order can be
+        drawn: when the bag runs out in the middle of a factory, the tiles drawn before came
+        from the bag and the others from the lid poured in. Since the bag is drawn out before
+        the lid is poured in, its last tiles are all among that factory's: drawing, tile by
+        tile, a kind both the factory and the pool still hold always finds one.
+        """
+        kinds = range(self.state.kinds)
+        for counts in fills:
+            left = list(counts)
+            for _ in range(sum(left)):
+                pool = self.pool_now  # a new list once the lid is poured in
+                kind = next(k for k in kinds if left[k] and pool[k])
+                left[kind] -= 1
+                self.draw(kind)
 
     def finish_fill(self) -> None:
         fills = self.drawn
@@ -213,28 +300,24 @@ class _Episode:
         for kind, value in self.history():
             if kind == "fill":
                 rounds.append(([list(f) for f in value], []))
-            else:
+            elif kind == "act":
                 rounds[-1][1].append(value)
         return rounds
 
 
-def _rebuild(params, events, drawn_tiles):
+def _rebuild(params, events, drawn):
     game = pyspiel.load_game(SHORT_NAME, params)
     episode = _Episode(game)
-    episode.start_fill()
+    episode.begin()
     for kind, value in events:
         if kind == "act":
             episode.apply(value)
+        elif kind == "secrets":
+            episode.deal_secrets(value)
         elif episode.drawn is not None:  # a fill: its tiles drawn again (an empty one makes itself)
-            for colour in _colours_of(value):
-                episode.draw(colour)
-    for colour in drawn_tiles:
-        episode.draw(colour)
+            episode.redraw(value)
+    episode.redraw(drawn)
     return episode
-
-
-def _colours_of(fills) -> list[int]:
-    return [colour for factory in fills for colour in COLOURS for _ in range(factory[colour])]
 
 
 class AzulState(pyspiel.State):
@@ -244,7 +327,7 @@ class AzulState(pyspiel.State):
     def __init__(self, game: AzulGame):
         super().__init__(game)
         self.episode = _Episode(game)
-        self.episode.start_fill()
+        self.episode.begin()
 
     @property
     def engine_state(self) -> GameState:
@@ -253,7 +336,7 @@ class AzulState(pyspiel.State):
 
     def current_player(self):
         episode = self.episode
-        if episode.drawn is not None:
+        if episode.drawn is not None or episode.secrets_to_deal:
             return pyspiel.PlayerId.CHANCE
         if episode.state.phase == OVER or episode.cut_short:
             return pyspiel.PlayerId.TERMINAL
@@ -265,29 +348,66 @@ class AzulState(pyspiel.State):
         return encoding.legal_actions(self.episode.state)
 
     def chance_outcomes(self):
+        if self.episode.secrets_to_deal:
+            return [(seed, 1 / SECRET_DEALS) for seed in range(SECRET_DEALS)]
         pool = self.episode.pool()
         total = sum(pool)
-        return [(colour, count / total) for colour, count in enumerate(pool) if count]
+        return [(kind, count / total) for kind, count in enumerate(pool) if count]
 
     def _apply_action(self, action):
         episode = self.episode
-        if episode.drawn is not None:
+        if episode.secrets_to_deal:
+            episode.deal_secrets(int(action))
+        elif episode.drawn is not None:
             episode.draw(int(action))
         else:
             episode.apply(encoding.decode(int(action), episode.state))
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            return f"draw {NAMES[action]}"
+            names = self.episode.state.table.kind_names
+            if self.episode.secrets_to_deal or not 0 <= action < len(names):
+                return f"deal the secrets with seed {action}"
+            return f"draw {names[action]}"
+        if action >= encoding.MOVE_BASE:
+            return encoding.action_name(action, self.episode.game.rules)
         if action >= encoding.PLACE_BASE:
             state = self.episode.state
             row = state.placing[1] if state.placing is not None else None
             return f"w{'?' if row is None else row + 1}:{action - encoding.PLACE_BASE + 1}"
         return encoding.action_name(action)
 
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state ``player_id`` can't tell from this one, drawn at random (what OpenSpiel's
+        ``ISMCTSBot`` searches): the other seats' secrets dealt again by a seed drawn among
+        those that deal ``player_id`` its own secrets and under which every action taken so
+        far is still legal, uniformly (the odds of the chance node, whatever the players'
+        policies). ``probability_sampler()`` gives numbers in [0, 1). Without secrets (or once
+        the game is over) every seat knows the state: a clone."""
+        state = self.episode.state
+        if not state.secrets or state.phase == OVER:
+            return self.clone()
+        game = self.get_game()
+        own = {plugin: values[player_id] for plugin, values in state.secrets.items()}
+        seeds = [seed for seed, secrets in enumerate(game.secret_deals())
+                 if all(secrets[plugin][player_id] == value for plugin, value in own.items())]
+        history = self.history()
+        while seeds:
+            seed = seeds.pop(min(int(probability_sampler() * len(seeds)), len(seeds) - 1))
+            world = game.new_initial_state()
+            try:
+                world.apply_action(seed)
+                for action in history[1:]:
+                    world.apply_action(action)
+            except (IllegalDecision, ValueError):  # a move taken was legal only with the true secrets
+                continue
+            return world
+        raise AssertionError("no deal of the secrets is consistent with the game, not even its own")
+
     def is_terminal(self):
         episode = self.episode
-        return episode.drawn is None and (episode.state.phase == OVER or episode.cut_short)
+        return episode.drawn is None and not episode.secrets_to_deal and \
+            (episode.state.phase == OVER or episode.cut_short)
 
     def returns(self):
         if not self.is_terminal():
@@ -310,29 +430,60 @@ class AzulState(pyspiel.State):
         return data
 
     def __str__(self):
+        """The whole position, every seat's secrets included (an observer's view is
+        ``observation_string``)."""
         episode = self.episode
-        text = encoding.observation_text(episode.state, 0)
-        if episode.drawn is not None:
-            drawn = " ".join("".join(LETTERS[c] * f[c] for c in COLOURS) or "-" for f in episode.drawn)
-            text += f"\nfilling: {drawn} ({episode.draws_left} to draw)"
         state = episode.state
+        text = encoding.observation_text(state, 0)
+        if episode.secrets_to_deal:
+            text += "\nthe secrets are to be dealt"
+        if episode.drawn is not None:
+            drawn = " ".join(letters(f, state.table.kind_letters) or "-" for f in episode.drawn)
+            text += f"\nfilling: {drawn} ({episode.draws_left} to draw)"
+        for plugin, values in state.secrets.items():
+            text += f"\nsecrets {plugin}: {values!r}"
         return text + f"\nfirst player {state.first_player}, pending {state.pending}"
 
 
 class AzulObserver:
     """OpenSpiel's observer: ``tensor`` is ``azul_core.rl.encoding.observation`` of the state
-    as ``player`` sees it; ``dict`` splits it by ``observation_layout``."""
+    as ``player`` sees it; ``dict`` splits it by ``observation_layout``.
 
-    def __init__(self, players: int):
-        self.tensor = np.zeros(encoding.observation_size(players), np.float32)
-        self.dict = {name: self.tensor[start:start + size]
-                     for name, start, size in encoding.observation_layout(players)}
+    Secrets follow ``iig_obs_type.private_info``: ``SINGLE_PLAYER`` (the observation and the
+    information state) shows ``player`` its own, ``NONE`` (a public observer) none,
+    ``ALL_PLAYERS``: the string lists every seat's (the tensor, laid out per viewer, holds
+    ``player``'s). Everything else is public. The information state is the observation, not
+    a history: the position holds all that matters from the past (memory included).
+    """
+
+    def __init__(self, game: AzulGame, iig_obs_type=None):
+        players = game.num_players()
+        private = iig_obs_type.private_info if iig_obs_type is not None else pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.private = private
+        self.memory_size = game.memory_size
+        layout = encoding.observation_layout(players, game.rules, game.memory_size)
+        self.tensor = np.zeros(encoding.observation_size(players, game.rules, game.memory_size), np.float32)
+        self.dict = {name: self.tensor[start:start + size] for name, start, size in layout}
+
+    def _seen(self, state, player):
+        """The engine state as this observer may know it."""
+        engine = state.episode.state
+        if self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            return engine.for_seat(player)
+        if self.private == pyspiel.PrivateInfoType.NONE:
+            return engine.for_seat(None)
+        return engine
 
     def set_from(self, state, player):
-        self.tensor[:] = encoding.observation(state.episode.state, player)
+        self.tensor[:] = encoding.observation(self._seen(state, player), player, memory_size=self.memory_size)
 
     def string_from(self, state, player):
-        return encoding.observation_text(state.episode.state, player)
+        seen = self._seen(state, player)
+        text = encoding.observation_text(seen, player)
+        if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            for plugin, values in seen.secrets.items():
+                text += f"\nsecrets {plugin}: {values!r}"
+        return text
 
 
 pyspiel.register_game(_GAME_TYPE, AzulGame)

@@ -9,6 +9,12 @@ so after ``reset(seed=s)`` the game is a function of ``s`` and the actions.
 Each observation is ``{"observation": float32 vector, "action_mask": int8
 vector}`` (see ``azul_core.rl.encoding``). An action outside the mask is
 refused with ``ValueError``: the engine's legal decisions are the only moves.
+
+A variant's plugin moves (a pass, a choice after a draft) are actions after
+the 305 of every variant; its plugins' memory and the agent's own secrets are
+numbers after the boards. An agent's observation holds its own secret and
+never another seat's (the encoding reads them through the engine's
+``seen_secrets``, as ``GameState.for_seat(seat)`` does).
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from azul_core.engine.state import DEAL, OVER, GameState, IllegalDecision
+from azul_core.engine.state import CHOOSE, DEAL, OVER, GameState, IllegalDecision
 from azul_core.records.game_record import write_record
 from azul_core.rl import encoding
 from azul_core.rl.game import (
@@ -32,6 +38,7 @@ from azul_core.rl.game import (
     score_differences,
     win_returns,
 )
+from azul_core.rules import Move
 
 REWARDS = ("score", "round", "win")
 
@@ -57,12 +64,17 @@ class AzulEnv(AECEnv):
     shared victory, as the variant decides winners; with n players
     (n * share - 1) / (n - 1)). A game still going after ``max_rounds`` rounds
     (a house rule that never ends) is truncated, without a final reward.
+
+    ``memory_size``: how many numbers of the observation each plugin's memory and the
+    agent's own secret of each plugin take (``encoding.value_numbers``); only variants
+    whose plugins keep memory or deal secrets have them.
     """
 
     metadata = {"name": "azul_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(self, variant: str | Path = "standard", players: int = 2, reward: str = "score",
-                 max_rounds: int = MAX_ROUNDS, render_mode: str | None = None):
+                 max_rounds: int = MAX_ROUNDS, render_mode: str | None = None,
+                 memory_size: int = encoding.MEMORY_SIZE):
         super().__init__()
         check_reward(reward, REWARDS)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -72,20 +84,25 @@ class AzulEnv(AECEnv):
         self.reward_mode = reward
         self.max_rounds = max_rounds
         self.render_mode = render_mode
+        self.memory_size = encoding.check_memory_size(memory_size)
         self._start = GameState(self.rules, players)
         encoding.check_table(self._start)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        size = encoding.observation_size(players)
+        size = encoding.observation_size(players, self.rules, self.memory_size)
+        #: the actions: 305, and one per plugin move the variant declares
+        self.num_actions = encoding.num_actions(self.rules)
+        # [-1000, 1000], or up to the greatest count of tiles where a kind has more than 1000
+        high = encoding.observation_high(players, self.rules, self.memory_size)
         space = spaces.Dict({
-            "observation": spaces.Box(encoding.OBS_LOW, encoding.OBS_HIGH, (size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (encoding.NUM_ACTIONS,), np.int8),
+            "observation": spaces.Box(encoding.OBS_LOW, high, (size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
         })
         self.observation_spaces = {agent: space for agent in self.possible_agents}
-        action_space = spaces.Discrete(encoding.NUM_ACTIONS)
+        action_space = spaces.Discrete(self.num_actions)
         self.action_spaces = {agent: action_space for agent in self.possible_agents}
         self._rng = random.Random()
-        self._no_mask = np.zeros(encoding.NUM_ACTIONS, np.int8)
+        self._no_mask = np.zeros(self.num_actions, np.int8)
         self.game: GameState | None = None
 
     def observation_space(self, agent):
@@ -145,11 +162,15 @@ class AzulEnv(AECEnv):
             self._check_reset("observe()")
         seat = self._seat[agent]
         if agent == self.agent_selection and state.phase != OVER and not self.truncations[agent]:
-            mask = encoding.mask_of(self._legal_decisions())
+            mask = encoding.mask_of(self._legal_decisions(), self.rules)
             self._mask = (self.steps, mask.tobytes())  # a copy: the agent may write to its mask
         else:
             mask = self._no_mask.copy()
-        return {"observation": encoding.observation(state, seat, self._bag), "action_mask": mask}
+        # Of the secrets, the encoding reads the seat's own only, through the engine's
+        # seen_secrets (what state.for_seat(seat) does, without copying the whole state:
+        # that copy cost half as much again as a step).
+        return {"observation": encoding.observation(state, seat, self._bag, self.memory_size),
+                "action_mask": mask}
 
     def step(self, action) -> None:
         if self.game is None or not self.agents:
@@ -161,14 +182,14 @@ class AzulEnv(AECEnv):
             return
         state = self.game
         action = int(action)
-        if not 0 <= action < encoding.NUM_ACTIONS:
+        if not 0 <= action < self.num_actions:
             raise ValueError(f"{agent}: action {action} is outside the action space "
-                             f"(0 to {encoding.NUM_ACTIONS - 1})")
+                             f"(0 to {self.num_actions - 1})")
         decision = encoding.decode(action, state)
         steps, mask = self._mask
         legal = mask[action] if steps == self.steps else decision in self._legal_decisions()
         if not legal:
-            raise ValueError(f"{agent}: action {int(action)} ({encoding.action_name(int(action))}) "
+            raise ValueError(f"{agent}: action {action} ({encoding.action_name(action, self.rules)}) "
                              f"is not legal now: {self._why_not(decision)}")
         self._cumulative_rewards[agent] = 0
         if self._paid:  # rewards stay zero between payments: clear them only after one
@@ -209,9 +230,9 @@ class AzulEnv(AECEnv):
         self._differences = differences
         self._paid = True
 
-    def _why_not(self, decision: tuple) -> str:
+    def _why_not(self, decision: tuple | Move) -> str:
         state = self.game
-        if len(decision) == 2:
+        if not isinstance(decision, Move) and len(decision) == 2 and state.phase != CHOOSE:
             return "no wall tile is being placed" if state.placing is None else \
                 f"the legal wall columns are {', '.join(str(c + 1) for c in state.placing[2])}"
         try:
@@ -239,7 +260,8 @@ class AzulEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None or self.game is None:
             return None
-        text = encoding.observation_text(self.game, 0)
+        # As a watcher sees it: no seat's secret until the game is over.
+        text = encoding.observation_text(self.game.for_seat(None), 0)
         if self.render_mode == "ansi":
             return text
         print(text)

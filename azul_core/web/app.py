@@ -301,7 +301,8 @@ class Server:
                     bot = table.bots[seat] = make_bot(
                         table.seats[seat].bot, table.offered.variant.rules,
                         seed=f"{table.row.seed}:seat:{seat}", think=self.config.think)
-                snapshot = table.state.clone()
+                # The game as this seat may know it: a bot never sees another seat's secret.
+                snapshot = table.seen_by(seat).clone()
                 decision = await asyncio.to_thread(bot.choose, snapshot)
                 if table.version != version or self.store is None:
                     continue
@@ -441,10 +442,11 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
         table = server.table(request.path_params["table"])
         if table is None:
             return _error(404, "no such table")
-        known, _seat = table.seat_of(bearer(request.headers.get("authorization")))
+        known, seat = table.seat_of(bearer(request.headers.get("authorization")))
         if not known:
             return _error(401, "send a seat's or the watch secret as 'Authorization: Bearer SECRET'")
-        text = dumps_record(table.record().to_dict())
+        # Until the game is over, the other seats' secrets are sealed in this copy.
+        text = dumps_record(table.record(seat).to_dict())
         filename = f"azul-{table.offered.key}-{table.id[:8]}.json"
         return Response(text, media_type="application/json",
                         headers={"content-disposition": f'attachment; filename="{filename}"'})

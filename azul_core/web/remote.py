@@ -6,6 +6,10 @@ record so far; it is replayed here through the engine, so the board and the
 prompt are the ones of a local game (``render.draw_game``, ``draw_legal``,
 the same move notation). The server alone judges a move: a refused one is
 shown with the server's reason.
+
+The record the server sends a seat seals the other seats' secrets until the
+game is over, so the replayed game holds this seat's secret only: it is shown
+under the board, the others' at the end.
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ from typing import Callable
 from urllib.parse import urlsplit
 
 from azul_core.colours import NAMES
+from azul_core.engine.moves import plain
 from azul_core.engine.notation import NotationError, parse_decision
-from azul_core.engine.state import DRAFT, PLACE
+from azul_core.engine.state import CHOOSE, DRAFT, PLACE
 from azul_core.players.render import draw_game, draw_legal, draw_result, make_console
 from azul_core.players.session import HELP_TEXT, QUIT_WORDS, SessionError
 from azul_core.records.game_record import RecordError, ReplayError, record_from_data, record_variant, replay_state
+from azul_core.rules import Move
 
 #: How long a lost connection is tried again before giving up, in seconds.
 RECONNECT_FOR = 60.0
@@ -168,21 +174,40 @@ class RemoteSession:
             if last and not first:
                 self.say(last.get("text") or last.get("move", ""))
             if self.state.over:
-                self.console.print(draw_game(self.state, self.names, self._last_text()))
+                self._draw()
                 self.console.print(draw_result(self.state, self.names))
                 return 0
             if message.get("legal") is not None and you is not None:
                 if message["version"] != drawn_version:
-                    self.console.print(draw_game(self.state, self.names, self._last_text()))
+                    self._draw()
+                    self._offer()
                     drawn_version = message["version"]
                 self._turn(you)
             elif you is not None and self.state.to_move != you and self.waiting_shown != message["version"]:
                 self.waiting_shown = message["version"]
                 if first:
-                    self.console.print(draw_game(self.state, self.names, self._last_text()))
+                    self._draw()
                 self.say(f"Waiting for {self.names[self.state.to_move]}...", "dim")
             elif you is not None and message.get("legal") is None and self.state.to_move == you:
                 self.say("Your seat is played by a bot now; you can watch.", "yellow")
+
+    def _draw(self) -> None:
+        """The board, then the plugins' secrets this seat knows: its own (the record it was
+        sent seals the others'), everyone's once the game is over."""
+        self.console.print(draw_game(self.state, self.names, self._last_text()))
+        for plugin, values in self.state.secrets.items():
+            known = [f"{self.names[seat]}: {plain(value)}" for seat, value in enumerate(values)
+                     if value is not None]
+            if known:
+                self.say(f"Secret ({plugin}): {', '.join(known)}", "cyan")
+
+    def _offer(self) -> None:
+        """The house rule's moves this seat may take now, with their notation."""
+        moves = [d for d in self.state.legal_decisions() if isinstance(d, Move)]
+        if moves:
+            what = "Choose one" if self.state.phase == CHOOSE else "Also on offer"
+            self.say(f"{what}: " + "; ".join(f"{move.label or move.notation} (type {move.notation})"
+                                            for move in moves), "bold")
 
     def _last_text(self) -> str | None:
         last = self.message.get("last") if self.message else None
@@ -195,6 +220,8 @@ class RemoteSession:
             colour = NAMES[state.players[you].line_colour[row]]
             options = ", ".join(str(c + 1) for c in columns)
             return f"{self.names[you]}: wall column for the {colour} tile of line {row + 1} ({options})> "
+        if state.phase == CHOOSE:
+            return f"choose ({', '.join(move.notation for move in state.choices)})> "
         return "your move> "
 
     def _turn(self, you: int) -> None:
@@ -215,7 +242,7 @@ class RemoteSession:
                          "brings you back).")
                 continue
             if word == "board":
-                self.console.print(draw_game(self.state, self.names, self._last_text()))
+                self._draw()
                 continue
             if not self._looks_sendable(line, you):
                 continue
@@ -232,6 +259,12 @@ class RemoteSession:
             decision = parse_decision(line)
         except NotationError as exc:
             self.say(f"{exc}; ? lists the legal moves, help explains.")
+            return False
+        if isinstance(decision, Move):
+            return True  # a house rule's move: whether it is on offer, the server says
+        if state.phase == CHOOSE:
+            self.say("Choose one of the moves on offer first: "
+                     f"{', '.join(move.notation for move in state.choices)}.")
             return False
         if state.phase == PLACE and len(decision) == 3:
             self.say(f"A wall column is asked for now: type its number, e.g. {state.placing[2][0] + 1}.")

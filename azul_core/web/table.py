@@ -7,6 +7,10 @@ the state (``IllegalDecision`` says which rule refuses it); what the server
 does by itself after it (deal the next round, place a tile with one legal
 column) is worked out on the same copy; the whole is committed to the store,
 and only then does the table move on and tell its clients.
+
+A plugin's secrets (``state.secrets``) are hidden from the other seats until
+the game is over: whatever a client or a bot is given is made from
+``Table.seen_by(seat)``, the game as that seat may know it.
 """
 
 from __future__ import annotations
@@ -20,9 +24,10 @@ from typing import Any
 from azul_core.colours import COLOUR_OF_LETTER, LETTERS, NAMES
 from azul_core.engine.notation import NotationError, format_decision, parse_decision
 from azul_core.engine.plugins import PluginError
-from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters, wall_with
+from azul_core.engine.state import CHOOSE, DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters, wall_with
 from azul_core.players.render import describe_decision
-from azul_core.records.game_record import GameRecord, ResultRecord, RoundRecord
+from azul_core.records.game_record import GameRecord, ResultRecord, RoundRecord, sealed_for
+from azul_core.rules import Move
 from azul_core.web.capabilities import matches
 from azul_core.web.store import BOT, MOVE, Event, SeatRow, Store, TableRow
 from azul_core.web.store import DEAL as DEAL_EVENT
@@ -82,6 +87,9 @@ class Table:
     def replay(cls, row: TableRow, events: list[Event], offered) -> "Table":
         """A stored table, its events applied again through the engine."""
         state = GameState(offered.variant.rules, len(row.seats))
+        # The secrets are dealt with round 1's generator, before its factories (as
+        # ``GameState.deal`` does live): dealt again from the seed, they are the same.
+        state.deal_secrets(_round_rng(row.seed, 1))
         table = cls(row, offered, state, [], _fresh_progress(state), 0)
         progress = table.progress
         for event in events:
@@ -135,18 +143,32 @@ class Table:
     def forget_cache(self) -> None:
         self._cache.clear()
 
-    def view_json(self) -> str:
-        cached = self._cache.get("view")
+    def seen_by(self, seat: int | None) -> GameState:
+        """The game as the client or bot at ``seat`` (None: a watcher) may know it: without the
+        other seats' secrets until the game is over. Everything sent to a client and every
+        bot's state is made from this; it is the table's state itself when nothing is secret."""
+        return self.state.for_seat(seat)
+
+    def _secret_key(self, seat: int | None) -> int | None | str:
+        """What a cached answer for ``seat`` depends on: the seat while there are secrets to
+        hide, else nothing (one answer for every client)."""
+        return seat if self.state.secrets and not self.over else "all"
+
+    def view_json(self, seat: int | None = None) -> str:
+        """The view of the client at ``seat`` (None: watching), as JSON."""
+        key = ("view", self._secret_key(seat))
+        cached = self._cache.get(key)
         if cached is None:
-            cached = self._cache["view"] = build_view_json(
-                self.state, self.offered, self.seats, self.connected(), self.progress.last_round,
+            cached = self._cache[key] = build_view_json(
+                self.seen_by(seat), self.offered, self.seats, self.connected(), self.progress.last_round,
                 self.offered.key, self._boards_seen)
         return cached
 
     def legal_json(self) -> str:
+        """The decisions of the seat to move (sent to that seat only), as JSON."""
         cached = self._cache.get("legal")
         if cached is None:
-            cached = self._cache["legal"] = build_legal_json(self.state)
+            cached = self._cache["legal"] = build_legal_json(self.seen_by(self.state.to_move))
         return cached
 
     def state_message(self, seat: int | None, with_record: bool = False) -> str:
@@ -157,14 +179,16 @@ class Table:
         if last is None:
             last = self._cache["last"] = json.dumps(self.progress.last, separators=(",", ":"))
         text = (f'{{"type":"state","version":{self.version},"you":{"null" if seat is None else seat},'
-                f'"view":{self.view_json()},"legal":{self.legal_json() if mover else "null"},'
+                f'"view":{self.view_json(seat)},"legal":{self.legal_json() if mover else "null"},'
                 f'"last":{last}')
         if with_record:
-            text += f',"record":{json.dumps(self.record().to_dict(), separators=(",", ":"))}'
+            text += f',"record":{json.dumps(self.record(seat).to_dict(), separators=(",", ":"))}'
         return text + "}"
 
-    def record(self) -> GameRecord:
-        """The game so far as an ``azul-record/1`` record."""
+    def record(self, seat: int | None = None) -> GameRecord:
+        """The game so far as an ``azul-record/1`` record, as ``seat`` may see it: until the
+        game is over, the secrets of the other seats (every seat's for None, a watcher) are
+        sealed (``records.game_record.sealed_for``)."""
         state = self.state
         rounds = []
         for index, entry in enumerate(self.rounds):
@@ -174,8 +198,10 @@ class Table:
         kinds = [seat.bot or "human" for seat in self.seats]
         # The seed deals every round: told only when no round is left to deal.
         seed = self.row.seed if self.over else None
-        return GameRecord(self.offered.key, [seat.name for seat in self.seats], rounds,
-                          seed, result, None, {"player_kinds": kinds})
+        record = GameRecord(self.offered.key, [seat.name for seat in self.seats], rounds,
+                            seed, result, None, {"player_kinds": kinds},
+                            secrets=dict(state.secrets), memory=dict(state.memory) or None)
+        return sealed_for(record, seat, self.over)
 
     # ------------------------------------------------------------ deciding
 
@@ -209,7 +235,7 @@ class Table:
         except PluginError as exc:
             raise Refused(f"a rule plugin failed on this move, so it is not taken: {exc}") from None
         # Described from the state before it, once the engine has accepted it.
-        description = describe_decision(state, decision, [s.name for s in self.seats])
+        description = describe(state, decision, [s.name for s in self.seats])
         events = [Event(MOVE, format_decision(decision), seat)]
         progress.last = {"seat": seat, "move": events[0].text, "text": description}
         self._follow_up(after, progress, events)
@@ -236,7 +262,7 @@ class Table:
             if state.phase == DEAL:
                 # Sorted first: the bag's order is not in the record, the seed alone deals.
                 state.bag.sort()
-                state.deal(random.Random(f"{self.row.seed}:round:{state.round}"))
+                state.deal(_round_rng(self.row.seed, state.round))
                 events.append(Event(DEAL_EVENT, " ".join(letters(c) for c in state.sources[1:])))
                 _start_round(state, progress)
             elif state.phase == PLACE and len(state.placing[2]) == 1:
@@ -267,6 +293,21 @@ class Table:
 # ---------------------------------------------------------------- events through the engine
 
 
+def _round_rng(seed: str, round_number: int) -> random.Random:
+    """The generator that deals a table's round (round 1's deals the secrets first)."""
+    return random.Random(f"{seed}:round:{round_number}")
+
+
+def describe(state: GameState, decision: tuple | Move, names: list[str]) -> str:
+    """What a decision does, in a sentence, from the state before it. A plugin's move is told
+    by its label (the plugins' words, shown as text), with its notation."""
+    if isinstance(decision, Move):
+        offered = list(state.choices) if state.phase == CHOOSE else state.turn_moves()
+        label = offered[offered.index(decision)].label if decision in offered else ""
+        return f"{names[state.to_move]}: {label or 'plays'} ({decision.notation})"
+    return describe_decision(state, decision, names)
+
+
 def _fresh_progress(state: GameState) -> Progress:
     seats = state.num_players
     return Progress([[] for _ in range(seats)], [0] * seats)
@@ -295,11 +336,11 @@ def _apply_event(state: GameState, progress: Progress, event: Event, seats: list
         mover = state.to_move
         _apply_decision(state, progress, decision)
         progress.last = {"seat": mover, "move": event.text,
-                         "text": describe_decision(before, decision, [s.name for s in seats])}
+                         "text": describe(before, decision, [s.name for s in seats])}
     # BOT events change no game state: the seat row already names the bot.
 
 
-def _apply_decision(state: GameState, progress: Progress, decision: tuple) -> None:
+def _apply_decision(state: GameState, progress: Progress, decision: tuple | Move) -> None:
     """Apply a decision and note the wall tiles it placed, each with the points it scored, and
     the summary of a round it ended."""
     walls = [board.wall for board in state.players]  # read-only tuples: the state before
@@ -325,13 +366,15 @@ def _apply_decision(state: GameState, progress: Progress, decision: tuple) -> No
              "score": scores[seat]} for seat, board in enumerate(state.players)]}
 
 
-def _parse(state: GameState, text: str) -> tuple:
+def _parse(state: GameState, text: str) -> tuple | Move:
     if state.phase == PLACE and text.isdigit():
         return (state.placing[1], int(text) - 1)
     try:
         decision = parse_decision(text)
     except NotationError as exc:
         raise Refused(str(exc)) from None
+    if isinstance(decision, Move):
+        return decision  # the engine says whether it is on offer now
     if state.phase == PLACE and len(decision) == 3:
         _seat, row, columns = state.placing
         raise Refused(f"a wall column is asked for now: the {NAMES[state.players[_seat].line_colour[row]]} "

@@ -3,6 +3,10 @@
 Everything here is read from the game state and its resolved ``Rules``
 (the printed wall, the floor's costs, which drafts are legal, what a
 placement scores); nothing names a variant and nothing re-implements a rule.
+The plugins' memory, secrets and moves are passed on as they are (plain
+values, labels and notation): the page needs no code of a plugin's. The
+state given is the one its client may know (``Table.seen_by``): the view
+shows every secret that state holds.
 The format is the protocol of ``docs/serve.md``.
 """
 
@@ -13,10 +17,11 @@ from typing import Sequence
 
 # Engine (azul_core.engine.* after the layout move) and the terminal's wording of moves.
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
+from azul_core.engine.moves import plain
 from azul_core.engine.notation import format_decision
-from azul_core.engine.state import CENTRE, DRAFT, FLOOR, OVER, PLACE
+from azul_core.engine.state import CENTRE, CHOOSE, DRAFT, FLOOR, OVER, PLACE
 from azul_core.players.render import floor_costs, placement_points, printed_wall, short_effect, winner_line
-from azul_core.rules import PATTERN_LINES, WALL_SIZE
+from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
 
 COLOUR_LEGEND = [{"name": NAMES[c], "letter": LETTERS[c]} for c in COLOURS]
 
@@ -87,6 +92,8 @@ def _rest(state, offered, seats, last_round, variant_name: str) -> tuple[dict, d
         "lid": sum(state.lid),
         "last_round": last_round,
         "final": build_final(state, [s.name for s in seats]) if over else None,
+        "memory": {plugin: plain(value) for plugin, value in state.memory.items()},
+        "secrets": {plugin: [plain(value) for value in values] for plugin, values in state.secrets.items()},
     }
     return head, tail
 
@@ -135,20 +142,33 @@ def build_final(state, names: Sequence[str]) -> dict:
             "tie_break": text if len(tied) > 1 else None, "text": text}
 
 
+def plugin_move(move: Move) -> dict:
+    """A plugin's move as the page shows it: a button with the plugin's label, sending ``move``."""
+    return {"move": move.notation, "name": move.name, "args": list(move.args),
+            "label": move.label or move.notation, "exclusive": move.exclusive}
+
+
 def build_legal(state) -> dict:
-    """The decisions the seat to move may send, with what each does."""
+    """The decisions the seat to move may send, with what each does: drafts, wall columns and
+    the plugins' moves on offer (``moves``; in phase "choose", the only ones)."""
     if state.phase == PLACE:
         return {"drafts": [], "columns": [
             {"move": format_decision(d), "row": d[0], "column": d[1], "points": placement_points(state, d)}
-            for d in state.legal_decisions()]}
+            for d in state.legal_decisions()], "moves": []}
+    if state.phase == CHOOSE:
+        return {"drafts": [], "columns": [], "moves": [plugin_move(move) for move in state.choices]}
     if state.phase != DRAFT:
-        return {"drafts": [], "columns": []}
+        return {"drafts": [], "columns": [], "moves": []}
     drafts = []
+    moves = []
     # What a draft does depends on the colour, how many tiles it takes, whether the marker
     # comes with them and the line: drafts alike in those share the words.
     effects: dict[tuple, str] = {}
     marker = state.marker_in_centre
     for decision in state.legal_decisions():
+        if isinstance(decision, Move):
+            moves.append(plugin_move(decision))
+            continue
         source, colour, line = decision
         key = (colour, state.sources[source][colour], source == CENTRE and marker, line)
         effect = effects.get(key)
@@ -173,16 +193,16 @@ def build_legal(state) -> dict:
                                    "why": state.why_not(seat, colour, line),
                                    "effect": short_effect(state, decision)})
         drafts.sort(key=lambda d: (d["source"], COLOURS[NAMES.index(d["colour"])], d["line"]))
-    return {"drafts": drafts, "columns": []}
+    return {"drafts": drafts, "columns": [], "moves": moves}
 
 
 _NAME_JSON = [json.dumps(name) for name in NAMES]
 
 
 def build_legal_json(state) -> str:
-    """``build_legal`` as compact JSON. The common case (drafts, none misplaced) is written
-    straight to text: it is the largest part of a move's work on the server."""
-    if state.phase != DRAFT or state.rules.misplaced_to_floor:
+    """``build_legal`` as compact JSON. The common case (drafts, none misplaced, no plugin's
+    move) is written straight to text: it is the largest part of a move's work on the server."""
+    if state.phase != DRAFT or state.rules.misplaced_to_floor or state.rules.offers_moves:
         return _dumps(build_legal(state))
     effects: dict[tuple, str] = {}
     marker = state.marker_in_centre
@@ -196,8 +216,8 @@ def build_legal_json(state) -> str:
             effect = effects[key] = json.dumps(short_effect(state, decision))
         parts.append(f'{{"move":"{format_decision(decision)}","source":{source},"colour":{_NAME_JSON[colour]},'
                      f'"line":{line},"misplaced":false,"why":null,"effect":{effect}}}')
-    return f'{{"drafts":[{",".join(parts)}],"columns":[]}}'
+    return f'{{"drafts":[{",".join(parts)}],"columns":[],"moves":[]}}'
 
 
-__all__ = ["build_view", "build_view_json", "build_legal", "build_legal_json", "build_final",
+__all__ = ["build_view", "build_view_json", "build_legal", "build_legal_json", "build_final", "plugin_move",
            "COLOUR_LEGEND", "FLOOR"]

@@ -27,3 +27,23 @@ def trust(variant: str):
     run its plugins (None for a built-in variant)."""
     from azul_core.variants.loading import Trust
     return Trust.of([variant]) if variant.endswith((".yaml", ".yml", ".toml")) else None
+
+#: the examples of plugin moves, memory and secrets (issue 20)
+PASS_ONCE = str(ROOT / "examples" / "pass-once" / "pass-once.yaml")
+FACTORY_ONE_SHIFT = str(ROOT / "examples" / "factory-one-shift" / "factory-one-shift.yaml")
+SECRET_GOAL = str(ROOT / "examples" / "secret-goal" / "secret-goal.yaml")
+#: each seat's secret is a word (tests/rl/house_rules/secret_words.py): easy to look for in text
+SECRET_WORDS = str(Path(__file__).resolve().parent / "house_rules" / "secret-words.yaml")
+PLUGIN_MOVES = [(PASS_ONCE, 2), (FACTORY_ONE_SHIFT, 2), (SECRET_GOAL, 3)]
+#: a secret decides whether a seat may pass (tests/rl/house_rules/secret_pass.py)
+SECRET_PASS = str(Path(__file__).resolve().parent / "house_rules" / "secret-pass.yaml")
+
+#: tile kinds (issue 20): an extra kind of tile (a wild tile, letter J), other counts per colour
+WILD_TILES = str(ROOT / "examples" / "wild-tiles" / "wild-tiles.yaml")
+#: 16 white tiles instead of 20 (tests/rl/house_rules/fewer_white.py): the standard layout
+FEWER_WHITE = str(Path(__file__).resolve().parent / "house_rules" / "fewer-white.yaml")
+#: the wild tiles and 16 white tiles together
+WILD_FEWER_WHITE = str(Path(__file__).resolve().parent / "house_rules" / "wild-fewer-white.yaml")
+#: 1200 blue tiles (tests/rl/house_rules/many_blue.py): a count beyond 1000
+MANY_BLUE = str(Path(__file__).resolve().parent / "house_rules" / "many-blue.yaml")
+TILE_KINDS = [(WILD_TILES, 2), (FEWER_WHITE, 2), (WILD_FEWER_WHITE, 3)]

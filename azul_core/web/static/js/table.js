@@ -4,6 +4,7 @@ import { el, fill, plural } from "./dom.js";
 import { TableConnection } from "./connection.js";
 import { drawSupply, drawBoard, sourceName } from "./board.js";
 import { drawRoundSummary, drawFinal } from "./summary.js";
+import { drawMoves, drawPluginInfo } from "./plugins.js";
 
 const $ = (id) => document.getElementById(id);
 // In the protocol's drafts, line 5 is the floor (0-4 are the pattern lines).
@@ -73,7 +74,7 @@ function keepChoiceIfStillLegal() {
 
 function legalMoves() {
   if (!app.legal) return [];
-  return [...(app.legal.drafts || []), ...(app.legal.columns || [])];
+  return [...(app.legal.drafts || []), ...(app.legal.columns || []), ...(app.legal.moves || [])];
 }
 
 function myTurn() {
@@ -169,6 +170,9 @@ function render() {
     mine: seat === app.you, toMove: seat === view.to_move, targets: seat === app.you ? targets : null, onTarget: target,
   })));
   $("last-move").textContent = app.last?.text ? `Last move: ${app.last.text}` : "";
+  const info = drawPluginInfo(view);
+  $("plugin-info").hidden = !info;
+  fill($("plugin-info"), info);
   renderPlay();
   renderSummaries();
   renderAdmin();
@@ -210,6 +214,10 @@ function renderPlay() {
       $("pending-warning").hidden = false;
     }
   }
+  // A house rule's moves on offer: a button each, chosen then confirmed like a draft.
+  const moves = myTurn() ? app.legal.moves || [] : [];
+  $("plugin-moves").hidden = !moves.length;
+  fill($("plugin-moves"), drawMoves(moves, app.pending, target));
   $("prompt").textContent = prompt();
 }
 
@@ -220,7 +228,7 @@ function prompt() {
   if (!myTurn()) {
     const mover = view.to_move === null ? null : view.seats[view.to_move];
     if (!mover) return "";
-    const what = view.phase === "place" ? "choose a wall space" : "move";
+    const what = view.phase === "place" ? "choose a wall space" : view.phase === "choose" ? "choose" : "move";
     return mover.bot ? `${mover.name} (bot) is about to ${what}…` : `Waiting for ${mover.name} to ${what}.`;
   }
   if (app.legal.columns?.length) {
@@ -229,7 +237,13 @@ function prompt() {
       ? "Confirm the wall space, or click another highlighted one."
       : `Your pattern line ${row + 1} is full: choose where its tile goes on your wall (the highlighted spaces).`;
   }
-  if (!app.selected) return "Your turn: click a colour in a factory or the centre.";
+  if (app.legal.moves?.length && !app.legal.drafts?.length) {
+    return app.pending ? "Confirm your choice, or click another one." : "Choose one of the moves on offer.";
+  }
+  if (!app.selected) {
+    const also = app.legal.moves?.length ? ", or a move of the house rule" : "";
+    return `Your turn: click a colour in a factory or the centre${also}.`;
+  }
   if (!app.pending) {
     const count = countOf(app.selected.source, app.selected.colour);
     return `Now click a highlighted pattern line or the floor for ${plural(count, `${app.selected.colour} tile`)}.`;
@@ -245,6 +259,7 @@ function countOf(source, colour) {
 function describe(move) {
   const found = legalMoves().find((m) => m.move === move);
   if (!found) return `Send ${move}?`;
+  if (found.label !== undefined) return `${found.label} (${move}).`;
   if (found.column !== undefined && found.source === undefined) {
     const points = found.points !== undefined ? `, for ${plural(found.points, "point")}` : "";
     return `Put the tile of pattern line ${found.row + 1} in wall column ${found.column + 1}${points} (${move}).`;
