@@ -318,9 +318,16 @@ class Outlooks:
 
     def _one_more_per_row(self, wall, seat, state):
         spaces = self.rules.wall_spaces
+        layout = self.model.layout
         for row in range(WALL_SIZE):
             cells = wall[row]
             if None not in cells:
+                continue
+            if layout is not None:  # a printed wall: the first colour missing, where it is printed
+                for colour in range(SLOTS_PER_ROW):
+                    if colour not in cells:
+                        wall = wall_with(wall, row, layout[row * SLOTS_PER_ROW + colour], colour)
+                        break
                 continue
             for colour in range(SLOTS_PER_ROW):
                 if colour not in cells:
@@ -387,16 +394,23 @@ class Outlooks:
         weight = self.WEIGHT
         for gain, missing in groups:
             gain *= weight
-            product = 1.0
+            # The product of the chances, and per slot the product of the others' (a slot
+            # with no chance stops the group unless it is the one filled).
+            product, hopeless, without = 1.0, 0, -1
             for slot in missing:
-                product *= chance[slot]
-            expected += gain * product
-            for slot in missing:
-                others = 1.0
-                for other in missing:
-                    if other != slot:
-                        others *= chance[other]
-                slot_bonus[slot] += gain * others * (1.0 - chance[slot])
+                odds = chance[slot]
+                if odds:
+                    product *= odds
+                else:
+                    hopeless += 1
+                    without = slot
+            if not hopeless:
+                expected += gain * product
+                for slot in missing:
+                    odds = chance[slot]
+                    slot_bonus[slot] += gain * product / odds * (1.0 - odds)
+            elif hopeless == 1:
+                slot_bonus[without] += gain * product
         return Outlook(float(now), expected, slot_bonus)
 
 
