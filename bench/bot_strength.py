@@ -136,6 +136,19 @@ def games_per_cpu_second(variant_ref: str, spec: str, games: int, seed) -> float
     return games / (time.process_time() - started)
 
 
+class _InProcess:
+    """``map`` in this process, one game after the other (``--workers 1``)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def map(self, function, jobs):
+        return map(function, jobs)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("a")
@@ -150,15 +163,18 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--speed", type=int, default=0, metavar="N",
                         help="also each bot's games per CPU-second over N games against itself")
+    parser.add_argument("--progress", action="store_true", help="a line on stderr after each game")
     options = parser.parse_args()
     jobs = [(options.variant, options.a, options.b, game, options.seed, options.think, options.iterations,
              options.cpu) for game in range(options.games)]
     started = time.perf_counter()
-    if options.workers > 1:
-        with ProcessPoolExecutor(options.workers) as pool:
-            results = list(pool.map(play_one, jobs))
-    else:
-        results = [play_one(job) for job in jobs]
+    results = []
+    with ProcessPoolExecutor(options.workers) if options.workers > 1 else _InProcess() as pool:
+        for game, result in enumerate(pool.map(play_one, jobs)):
+            results.append(result)
+            if options.progress:
+                print(f"game {game}: {options.a} {result['score'][0]} - {result['score'][1]} {options.b}",
+                      file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started
     n = len(results)
     share = sum(r["result"] for r in results) / n
