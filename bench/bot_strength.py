@@ -9,7 +9,8 @@
 Bots: ``random``, ``greedy``, ``mcts`` (the package's), ``old-greedy`` and
 ``old-mcts`` (the bots as they were before issue 22, frozen in
 ``bench/frozen_bots.py``), and options of the search bot as
-``mcts:beyond=0``, ``mcts:whole_game=0`` (``name:key=value,...``).
+``mcts:beyond=0``, ``mcts:whole_game=0``, ``mcts:iterations=900``
+(``name:key=value,...``; ``iterations`` there is that bot's own playout budget).
 
 Game i deals from ``random.Random(f"{seed}:{i}:deal")``; bot A takes seat 0 in
 even games and seat 1 in odd ones. A shared victory counts half. Prints A's
@@ -61,7 +62,10 @@ def make(spec: str, seed, think, iterations, cpu: bool):
             from azul_core.players.search import MctsBot as Search
         else:
             from frozen_bots import OldMctsBot as Search
-        return Search(seed=seed, think=think, iterations=iterations, clock=clock, **options)
+        settings = {"seed": seed, "think": think, "iterations": iterations, "clock": clock, **options}
+        if "iterations" in options:  # a playout budget of its own: no time budget
+            settings["think"] = None
+        return Search(**settings)
     if name == "old-greedy":
         from frozen_bots import OldGreedyBot
         return OldGreedyBot(seed=seed)
