@@ -216,8 +216,8 @@ class Outlooks:
     and (for a bonus that reads the game) the plugins' memory and secrets alone, so a
     bot's choices never depend on what was asked before."""
 
-    #: Entries kept before starting afresh.
-    LIMIT = 20_000
+    #: Entries kept (per table) before starting afresh: a few MB.
+    LIMIT = 5_000
     #: How likely a slot is to be filled before the game ends, at most: lower for longer
     #: pattern lines (the tiles are harder to gather).
     CHANCE = 0.8
@@ -257,7 +257,7 @@ class Outlooks:
             key = (key, tuple(sorted(state.memory.items())), tuple(sorted(state.secrets.items())))
         found = self.known.get(key)
         if found is None:
-            if len(self.known) > self.LIMIT:
+            if len(self.known) > self.LIMIT or len(self.by_wall) > self.LIMIT or len(self.levels) > self.LIMIT:
                 self.known.clear()
                 self.by_wall.clear()
                 self.levels.clear()
