@@ -370,7 +370,7 @@ def azul_offer_moves(stage: str, seat: int, game: GameView, memory: Any, secret:
     """Offer this plugin's moves to the seat about to decide.
 
     ``stage`` is ``"turn"`` at the start of a drafting turn (the moves are
-    offered beside the drafts; a move with ``exclusive=True`` is offered
+    offered beside the drafts; a move declared with ``exclusive=True`` is offered
     instead of them) or ``"after_draft"`` right after ``seat`` drafted,
     before its turn passes (the moves offered then are the only choices, so
     offer a way to decline, such as ``Move("keep")``; the turn passes when no

@@ -118,8 +118,9 @@ class Move:
     plugin's) are the move itself, written ``+name`` or ``+name:2:4`` in a
     game record. ``label`` is the words players see on a button or in a
     list ("Pass this turn"); it does not take part in comparing moves.
-    ``exclusive``: while a move offered with ``exclusive=True`` is on offer,
-    the seat can't draft (a choice that must come first).
+    ``exclusive``: while a move declared with ``exclusive=True`` is on offer,
+    the seat can't draft (a choice that must come first); the declaration
+    decides it, whatever an offer says.
 
     A plugin declares every move it may ever offer (``azul_declare_moves``),
     offers some of them when a seat is to move (``azul_offer_moves``) and says

@@ -1,9 +1,13 @@
 """Load test of the online table (``azul serve``), on loopback only, bounded in count and time.
 
-For each N (default 50, 200, 500): start ``azul serve --port 0`` on a fresh data folder, create
-N four-player standard tables, open four WebSocket clients per table (one per seat) and let
-each client play random legal moves on its turn until every table has made ``--moves``
-moves (or ``--limit`` seconds passed). Reported per N:
+For each N (default 50, 200, 500): start ``azul serve --port 0`` on a fresh data folder (or
+``--processes`` of them on one fresh PostgreSQL schema with ``--database``), create N
+four-player standard tables, open four WebSocket clients per table (one per seat; with several
+processes the seats of a table are spread over them, as a proxy without sticky sessions would)
+and let each client play random legal moves on its turn until every table has made ``--moves``
+moves (or ``--limit`` seconds passed). The clients ask for changes (``update`` messages) unless
+``--whole`` asks for the whole state each time, as before; they read the version and the legal
+moves from a message and do not apply the changes (a page would). Reported per N:
 
 - moves per second accepted by the server (all tables together);
 - the 50th and 99th percentile time from a move sent to the moment the last of its
@@ -17,6 +21,7 @@ The load generator runs in this process on the other core.
 
     python bench/web_load.py                      # 50, 200, 500 tables, think 1 s
     python bench/web_load.py --tables 200 --think 0 --moves 30 --json
+    python bench/web_load.py --tables 500 --database postgresql://azul@127.0.0.1/azul --processes 2
 """
 
 from __future__ import annotations
@@ -35,6 +40,9 @@ import sys
 import tempfile
 import time
 import urllib.request
+import uuid
+from contextlib import contextmanager
+from urllib.parse import quote
 
 VERSION = re.compile(r'"version":(\d+)')
 
@@ -54,8 +62,11 @@ class Table:
 
 
 class Run:
-    def __init__(self, url: str, tables: int, moves: int, think: float, limit: float, seed: int):
-        self.url = url
+    def __init__(self, urls: list[str], tables: int, moves: int, think: float, limit: float, seed: int,
+                 whole: bool = False):
+        self.urls = urls
+        self.url = urls[0]
+        self.whole = whole
         self.count = tables
         self.moves = moves
         self.think = think
@@ -65,12 +76,15 @@ class Run:
         self.accepted = 0
         self.refused = 0
         self.errors = 0
+        #: bytes the clients received after the state on joining (every message, all clients)
+        self.received = 0
 
     def create_tables(self) -> list[Table]:
         tables = []
         body = json.dumps({"variant": "standard", "seats": [{"name": f"P{i}"} for i in range(4)]}).encode()
         for number in range(self.count):
-            request = urllib.request.Request(self.url + "/api/tables", data=body, method="POST",
+            url = self.urls[number % len(self.urls)]
+            request = urllib.request.Request(url + "/api/tables", data=body, method="POST",
                                              headers={"Content-Type": "application/json"})
             with urllib.request.urlopen(request, timeout=30) as answer:
                 tables.append(Table(number, json.loads(answer.read()), self.moves))
@@ -78,15 +92,21 @@ class Run:
 
     async def client(self, table: Table, seat: int, ready: asyncio.Barrier, start: asyncio.Event) -> None:
         from websockets.asyncio.client import connect
-        ws_url = self.url.replace("http://", "ws://") + f"/ws/{table.id}"
+        url = self.urls[(table.number + seat) % len(self.urls)]
+        ws_url = url.replace("http://", "ws://") + f"/ws/{table.id}"
         async with connect(ws_url, proxy=None, max_size=2 ** 20, compression=None) as socket:
-            await socket.send(json.dumps({"type": "hello", "secret": table.secrets[seat], "version": None}))
+            await socket.send(json.dumps({"type": "hello", "secret": table.secrets[seat], "version": None,
+                                          "changes": not self.whole}))
             await ready.wait()
             await start.wait()
             # The first state may have come before the start: read it now.
+            joined = False
             async for text in socket:
                 now = time.perf_counter()
-                if not text.startswith('{"type":"state"'):
+                if joined:  # the state on joining is whole either way: not counted
+                    self.received += len(text)
+                joined = True
+                if not text.startswith(('{"type":"state"', '{"type":"update"')):
                     if text.startswith('{"type":"refused"'):
                         self.refused += 1
                     continue
@@ -107,7 +127,7 @@ class Run:
                 message = json.loads(text)
                 legal = message["legal"]
                 options = legal["columns"] or legal["drafts"]
-                if not options or message["view"]["phase"] == "over":
+                if not options:
                     table.done.set()
                     return
                 if table.sent >= table.budget:
@@ -142,10 +162,12 @@ class Run:
         return elapsed
 
 
-def start_server(data: str) -> tuple[subprocess.Popen, str]:
+def start_server(data: str, database: str | None = None) -> tuple[subprocess.Popen, str]:
     command = [sys.executable, "-c", "from azul_core.cli import main; main()", "serve", "--host", "127.0.0.1",
                "--port", "0", "--data", data, "--bot-delay", "0", "--tables-per-hour", "1000000",
-               "--max-open-tables", "1000000"]
+               "--max-open-tables", "1000000", *(["--database", database] if database else []),
+               # every client is one address here (loopback): no per-address bound; room for 2,000
+               "--max-connections-per-address", "0", "--max-connections", "10000"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
     line = process.stdout.readline()
@@ -162,24 +184,63 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def measure(tables: int, moves: int, think: float, limit: float, seed: int) -> dict:
-    with tempfile.TemporaryDirectory() as data:
-        process, url = start_server(data)
+@contextmanager
+def fresh_schema(database: str | None):
+    """The database URL with a schema of its own for one run (dropped after); None: SQLite."""
+    if database is None:
+        yield None
+        return
+    import psycopg
+    schema = f"azul_bench_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(database, autocommit=True) as admin:
+        admin.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield database + ("&" if "?" in database else "?") + "options=" + quote(f"-csearch_path={schema}")
+    finally:
+        with psycopg.connect(database, autocommit=True) as admin:
+            admin.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def postgres_cpu_seconds() -> float:
+    """CPU of every PostgreSQL process of the machine (the bench's are most of it)."""
+    total = 0.0
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open(f"/proc/{pid}/comm") as stream:
+                    if stream.read().strip() != "postgres":
+                        continue
+                total += cpu_seconds(int(pid))
+            except OSError:
+                continue
+    return total
+
+
+def measure(tables: int, moves: int, think: float, limit: float, seed: int, whole: bool = False,
+            database: str | None = None, processes: int = 1) -> dict:
+    with tempfile.TemporaryDirectory() as data, fresh_schema(database) as url_of_schema:
+        started = []
         try:
-            run = Run(url, tables, moves, think, limit, seed)
+            for number in range(processes):
+                started.append(start_server(os.path.join(data, str(number)), url_of_schema))
+            run = Run([url for _process, url in started], tables, moves, think, limit, seed, whole)
             created = run.create_tables()
-            cpu_before = cpu_seconds(process.pid)
+            cpu_before = sum(cpu_seconds(process.pid) for process, _url in started)
+            database_before = postgres_cpu_seconds() if database else 0.0
             mine_before = resource.getrusage(resource.RUSAGE_SELF)
             elapsed = asyncio.run(run.play(created))
-            server_cpu = cpu_seconds(process.pid) - cpu_before
+            server_cpu = sum(cpu_seconds(process.pid) for process, _url in started) - cpu_before
+            database_cpu = postgres_cpu_seconds() - database_before if database else 0.0
             mine = resource.getrusage(resource.RUSAGE_SELF)
             client_cpu = mine.ru_utime + mine.ru_stime - mine_before.ru_utime - mine_before.ru_stime
         finally:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(20)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            for process, _url in started:
+                process.send_signal(signal.SIGTERM)
+            for process, _url in started:
+                try:
+                    process.wait(20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
     latencies = sorted(run.latencies)
 
     def percentile(p: float) -> float | None:
@@ -187,14 +248,17 @@ def measure(tables: int, moves: int, think: float, limit: float, seed: int) -> d
             return None
         return latencies[min(len(latencies) - 1, int(p / 100 * len(latencies)))] * 1000
 
-    return {"tables": tables, "clients": tables * 4, "think_s": think, "moves": run.accepted,
+    return {"tables": tables, "clients": tables * 4, "think_s": think, "updates": "whole" if whole else "changes",
+            "store": "postgresql" if database else "sqlite", "processes": processes, "moves": run.accepted,
             "seconds": round(elapsed, 2), "moves_per_s": round(run.accepted / elapsed, 1) if elapsed else None,
             "p50_ms": round(percentile(50), 1) if latencies else None,
             "p99_ms": round(percentile(99), 1) if latencies else None,
             "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
             "server_cpu_s": round(server_cpu, 2),
             "server_cpu_ms_per_move": round(server_cpu / run.accepted * 1000, 2) if run.accepted else None,
+            "database_cpu_ms_per_move": round(database_cpu / run.accepted * 1000, 2) if run.accepted else None,
             "client_cpu_s": round(client_cpu, 2),
+            "kb_received_per_move": round(run.received / run.accepted / 1024, 1) if run.accepted else None,
             "load_average": round(os.getloadavg()[0], 1),
             "refused": run.refused, "client_errors": run.errors}
 
@@ -206,20 +270,30 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a client waits before moving")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds a run may last at most")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--whole", action="store_true", help="clients ask for the whole state at each move")
+    parser.add_argument("--database", metavar="URL",
+                        help="a PostgreSQL database to serve from (each run in a fresh schema of it)")
+    parser.add_argument("--processes", type=int, default=1, help="server processes (with --database)")
     parser.add_argument("--json", action="store_true")
     options = parser.parse_args()
+    if options.processes > 1 and not options.database:
+        parser.error("several processes share tables only through --database")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # 4 sockets per table, both ends
     results = []
     for count in (int(n) for n in options.tables.split(",")):
-        result = measure(count, options.moves, options.think, options.limit, options.seed)
+        result = measure(count, options.moves, options.think, options.limit, options.seed, options.whole,
+                         options.database, options.processes)
         results.append(result)
         if not options.json:
-            print(f"{count:4d} tables ({count * 4} clients), think {options.think:g} s: "
+            print(f"{count:4d} tables ({count * 4} clients), think {options.think:g} s, {result['updates']}, "
+                  f"{result['store']} x {options.processes} process(es): "
                   f"{result['moves']} moves in {result['seconds']} s = {result['moves_per_s']} moves/s; "
                   f"move -> all 4 clients p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms; "
-                  f"server {result['server_cpu_ms_per_move']} CPU ms/move, load generator "
-                  f"{result['client_cpu_s']} CPU s; load average {result['load_average']}; "
+                  f"server {result['server_cpu_ms_per_move']} CPU ms/move, database "
+                  f"{result['database_cpu_ms_per_move']} CPU ms/move, load generator "
+                  f"{result['client_cpu_s']} CPU s; clients received {result['kb_received_per_move']} KB/move; "
+                  f"load average {result['load_average']}; "
                   f"refused {result['refused']}, client errors {result['client_errors']}", flush=True)
     if options.json:
         print(json.dumps(results, indent=2))

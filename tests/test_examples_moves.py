@@ -252,3 +252,15 @@ def test_a_record_whose_memory_was_changed_is_invalid(tmp_path):
     report = json.loads(result.stdout)
     assert "the plugins' memory differs from the replay" in report["errors"][0]["message"]
     assert scores(game) == game.scores()
+
+
+def test_wild_tiles_a_draft_says_what_it_takes_along():
+    from azul_core.players.render import describe_decision, short_effect
+    game = new_game(WILD)
+    set_table(game, ["BJKK", "RRYY"])
+    assert describe_decision(game, (1, 0, 1), ["ana", "bo"]) == \
+        "ana takes 1 blue and 1 wild from factory 1 to line 2 (complete)"
+    assert describe_decision(game, (1, 0, 0), ["ana", "bo"]) == \
+        "ana takes 1 blue and 1 wild from factory 1 to line 1 (complete), 1 to the floor"
+    assert short_effect(game, (1, 0, 1)).startswith("1 blue and 1 wild to line 2 full")
+    assert describe_decision(game, (2, 2, 5), ["ana", "bo"]) == "ana takes 2 red from factory 2 to the floor"

@@ -579,6 +579,39 @@ def test_hook_azul_offer_moves():
         plain_game.apply(Move("pass"))
 
 
+def test_an_exclusive_move_comes_before_the_drafts_and_may_keep_the_turn():
+    class ChooseFirst:
+        """Each round, every seat first says 'ready' (a choice before drafting)."""
+
+        READY = Move("ready", label="Ready", exclusive=True)
+
+        @hookimpl
+        def azul_declare_moves(self):
+            return [self.READY]
+
+        @hookimpl
+        def azul_round_start(self, game):
+            return (False,) * game.players
+
+        @hookimpl
+        def azul_offer_moves(self, stage, seat, memory):
+            return [Move("ready")] if stage == "turn" and not memory[seat] else None  # undeclared flag
+
+        @hookimpl
+        def azul_apply_move(self, seat, memory):
+            return Outcome(memory=memory[:seat] + (True,) + memory[seat + 1:], ends_turn=False)
+
+    game = new_game(plugins=[ChooseFirst()])
+    set_table(game, ["BYRR", "KKWW"])
+    assert game.legal_decisions() == [ChooseFirst.READY]      # exclusive as declared
+    with pytest.raises(IllegalDecision, match=r"choose first: Ready \(\+ready\)"):
+        play(game, ["1B1"])
+    play(game, ["+ready"])
+    assert game.to_move == 0 and (1, 0, 0) in game.legal_decisions()   # same seat, now drafts
+    play(game, ["1B1"])
+    assert game.legal_decisions() == [ChooseFirst.READY] and game.to_move == 1
+
+
 def test_hook_azul_apply_move():
     class PaidPass(PassOnce):
         @hookimpl
@@ -727,6 +760,23 @@ def test_hook_azul_draft_takes():
     with pytest.raises(PluginError, match="a draft takes every tile of its colour"):
         play(game, ["1R3"])
     assert table_of(game)["factories"][0] == "RRJJ"   # nothing changed
+
+
+@pytest.mark.parametrize("extra, why", [
+    (ExtraTile("B", "wild", 5), "letter 'B'"),
+    (ExtraTile("J", "red", 5), "name 'red' is a colour's"),
+    (ExtraTile("J", "marker", 5), "the marker's"),
+    (ExtraTile("J", "wild", 5, look="gold"), "look 'gold'"),
+    (ExtraTile("J", "wild", 10_001), "out of range"),
+])
+def test_extra_tiles_are_checked_when_the_table_is_laid(extra, why):
+    class Odd:
+        @hookimpl
+        def azul_game_setup(self, answer):
+            return dataclasses.replace(answer, extra_tiles=(extra,))
+
+    with pytest.raises(PluginError, match=why):
+        new_game(plugins=[Odd()])
 
 
 def test_hook_azul_stands_in():

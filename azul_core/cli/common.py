@@ -17,6 +17,7 @@ def text_console(**options):
     (never in the middle of one); written to a file or a pipe, each line stays whole."""
     from rich.console import Console
 
+    options.setdefault("markup", False)  # names and variant names are text, never markup
     console = Console(highlight=False, **options)
     console.soft_wrap = not console.is_terminal
     return console
@@ -144,8 +145,9 @@ def seed_value(text: str | None):
     ``None`` stays ``None``."""
     if text is None:
         return None
+    from azul_core.engine.notation import is_ascii_number
     text = text.strip()
-    return int(text) if text.lstrip("-").isdigit() and len(text) < 100 else text
+    return int(text) if is_ascii_number(text.removeprefix("-")) and len(text) < 100 else text
 
 
 def one_line(message: str) -> str:

@@ -9,6 +9,7 @@ import typer
 
 from azul_core.cli.app import app
 from azul_core.cli.common import USAGE, PlayoutsOption, ThinkOption, check_budget, fail, seed_value
+from azul_core.cli.safe_text import safe_line
 
 DEFAULT_PLAYERS = "human,mcts"
 
@@ -71,7 +72,7 @@ def play_command(
                                       playouts=playouts)
     except SessionError as exc:
         for line in exc.lines:
-            typer.echo(f"azul: {line}", err=True)
+            typer.echo(f"azul: {safe_line(line)}", err=True)
         raise typer.Exit(exc.code) from None
     except (PluginError, BotError) as exc:
         fail(str(exc))
@@ -94,7 +95,7 @@ def _join(url: str, variant: str | None, trust: bool, *others) -> None:
         code = RemoteSession(url, trust=consent).run()
     except SessionError as exc:
         for line in exc.lines:
-            typer.echo(f"azul: {line}", err=True)
+            typer.echo(f"azul: {safe_line(line)}", err=True)
         raise typer.Exit(exc.code) from None
     if code:
         raise typer.Exit(code)

@@ -17,7 +17,8 @@ r N         start of round N   R:A  round R after action A (A=0: right after the
 first, end  first or last position
 q           leave"""
 
-_AT = re.compile(r"^\s*(\d+)\s*:\s*(\d+)\s*$")
+# ASCII digits, a few of them: "٣" is not 3 here, and 5,000 digits are not a number int() takes.
+_AT = re.compile(r"^\s*([0-9]{1,9})\s*:\s*([0-9]{1,9})\s*$")
 
 
 @app.command("replay")
@@ -159,10 +160,10 @@ class _Viewer:
                 return
             elif line in ("help", "h", "?"):
                 self.say(REPLAY_HELP)
-            elif _AT.match(line) or re.match(r"^(r|round)\s*\d+$", line):
+            elif _AT.match(line) or re.match(r"^(r|round)\s*[0-9]{1,9}$", line):
                 match = _AT.match(line)
                 wanted = (int(match.group(1)), int(match.group(2))) if match else \
-                    (int(re.sub(r"\D", "", line)), 0)
+                    (int(re.sub(r"[^0-9]", "", line)), 0)
                 moved = self.find(*wanted)
                 if moved is None:
                     self.say(self.missing(*wanted))

@@ -26,6 +26,11 @@ def serve_command(
         "--data", metavar="DIR",
         help="Folder of the tables' database. Default: $XDG_DATA_HOME/azul/serve "
              "(~/.local/share/azul/serve).")] = None,
+    database: Annotated[Optional[str], typer.Option(
+        "--database", metavar="URL",
+        help="Keep the tables in PostgreSQL (postgresql://USER:PASSWORD@HOST/DB) instead of SQLite "
+             "under --data; several azul serve processes may then share them. Needs the "
+             "'postgres' extra (pip install 'azul-variants[postgres]').")] = None,
     variants: Annotated[Optional[list[Path]], typer.Option(
         "--variants", metavar="DIR",
         help="Also offer the variant files in this folder and its subfolders (their plugins "
@@ -66,11 +71,48 @@ def serve_command(
              "Anyone who knows it foresees the deals: for tests and demonstrations only.")] = None,
     access_log: Annotated[bool, typer.Option(
         "--access-log", help="Log every request (addresses and paths; never a secret).")] = False,
+    public_url: Annotated[Optional[str], typer.Option(
+        "--public-url", metavar="URL",
+        help="The address people use (https://azul.example.org): links start with it, and its "
+             "host name and origin are accepted. Requests naming any other host name are refused "
+             "(421), except IP addresses, localhost and this machine's names: DNS rebinding.")] = None,
+    keep_unjoined: Annotated[float, typer.Option(
+        "--keep-unjoined", metavar="HOURS",
+        help="Hours a table whose seats nobody opened stays (all-bot tables too); until then it "
+             "counts as open.")] = 1.0,
+    request_timeout: Annotated[float, typer.Option(
+        "--request-timeout", metavar="SECONDS",
+        help="A request must arrive whole within this time, else the connection is closed "
+             "(slow or silent clients).")] = 10.0,
+    max_connections: Annotated[int, typer.Option(
+        "--max-connections", help="Connections at most; beyond, requests get 503 (the limit of "
+                                  "open files is raised to fit when it can be).")] = 1000,
+    max_connections_per_address: Annotated[int, typer.Option(
+        "--max-connections-per-address", metavar="N",
+        help="Connections (WebSockets included) one client address may hold, an IPv6 /64 as "
+             "one; 0: no limit. Off with --proxy-headers (limit them at the proxy).")] = 50,
+    bot_workers: Annotated[int, typer.Option(
+        "--bot-workers", metavar="N",
+        help="Worker processes search bots (mcts, plugins' bots) think in; tables take turns. "
+             "0: one per core but one, at most 4.")] = 0,
+    search_tables_per_address: Annotated[int, typer.Option(
+        "--search-tables-per-address", metavar="N",
+        help="Unfinished tables with a search bot one client address may have at once.")] = 3,
+    ws_ping: Annotated[float, typer.Option(
+        "--ws-ping", metavar="SECONDS",
+        help="Ping each WebSocket this often; one that answers no ping within as long is "
+             "closed.")] = 20.0,
 ) -> None:
     """Run the online table: create a table at http://HOST:PORT/, send each friend their link.
 
-    Tables are kept in SQLite under --data: stop the server (Ctrl-C, even kill -9) and start it
-    again, every table continues where it was. docs/serve.md explains running it for friends.
+    Tables are kept in SQLite under --data (or in PostgreSQL with --database): stop the server
+    (Ctrl-C, even kill -9) and start it again, every table continues where it was. docs/serve.md
+    explains running it for friends, and several processes on one PostgreSQL database.
+
+    Against hostile clients: tables per hour count an IPv6 /64 as one address; a table nobody
+    joined expires after --keep-unjoined; slow or silent requests are closed (--request-timeout);
+    connections are bounded (--max-connections, --max-connections-per-address); search bots
+    think in --bot-workers processes; a Host name not served (--public-url) is refused.
     """
     if not 0 <= port <= 65535:
         fail(f"--port must be 0 to 65535, not {port}", USAGE)
@@ -80,12 +122,32 @@ def serve_command(
     for name, value in (("--keep-finished", keep_finished), ("--keep-idle", keep_idle)):
         if not value > 0:
             fail(f"{name} must be a positive number of days, not {value}", USAGE)
+    if database is not None and not database.startswith(("postgresql://", "postgres://")):
+        fail("--database takes a PostgreSQL URL (postgresql://USER:PASSWORD@HOST/DB); "
+             "SQLite tables live under --data", USAGE)
     if not think > 0:
         fail(f"--think must be a positive number of seconds, not {think}", USAGE)
     if bot_delay < 0:
         fail(f"--bot-delay can't be negative ({bot_delay})", USAGE)
     if ws_max_size < 1024:
         fail(f"--ws-max-size must be 1024 bytes or more, not {ws_max_size}", USAGE)
+    for name, value in (("--keep-unjoined", keep_unjoined), ("--request-timeout", request_timeout),
+                        ("--ws-ping", ws_ping)):
+        if not value > 0:
+            fail(f"{name} must be a positive number, not {value}", USAGE)
+    if bot_workers < 0:
+        fail(f"--bot-workers can't be negative ({bot_workers})", USAGE)
+    if search_tables_per_address < 1:
+        fail(f"--search-tables-per-address must be 1 or more, not {search_tables_per_address}", USAGE)
+    if max_connections < 1:
+        fail(f"--max-connections must be 1 or more, not {max_connections}", USAGE)
+    if max_connections_per_address < 0:
+        fail(f"--max-connections-per-address can't be negative ({max_connections_per_address})", USAGE)
+    if public_url is not None:
+        from urllib.parse import urlsplit
+        parts = urlsplit(public_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            fail(f"--public-url must be an http:// or https:// address, not '{public_url}'", USAGE)
     for folder in variants or []:
         if not folder.is_dir():
             fail(f"--variants {folder}: no such folder")
@@ -93,14 +155,19 @@ def serve_command(
     from azul_core.web.app import Config
     from azul_core.web.serving import ServeOptions, serve
 
-    tables = Config(data=data if data is not None else data_folder() / "serve",
+    tables = Config(data=data if data is not None else data_folder() / "serve", database_url=database,
                     variant_dirs=tuple(variants or ()), allowed_origins=tuple(allow_origin or ()),
                     think=think, bot_delay=bot_delay, tables_per_hour=tables_per_hour,
                     max_open_tables=max_open_tables, keep_finished_days=keep_finished, keep_idle_days=keep_idle,
+                    keep_unjoined_hours=keep_unjoined, bot_workers=bot_workers,
+                    search_tables_per_address=search_tables_per_address,
                     durable=durable, max_message=min(4096, ws_max_size), seed=seed)
     options = ServeOptions(tables, host=host, port=port, proxy_headers=proxy_headers,
                            forwarded_allow_ips=forwarded_allow_ips, ws_max_size=ws_max_size,
-                           access_log=access_log)
+                           access_log=access_log, request_timeout=request_timeout,
+                           max_connections=max_connections,
+                           max_connections_per_address=max_connections_per_address, ws_ping=ws_ping,
+                           public_url=public_url)
     code = serve(options)
     if code:
         raise typer.Exit(code)

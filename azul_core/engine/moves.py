@@ -106,6 +106,8 @@ class PluginHooks:
                               f"{MAX_DECLARED_MOVES} in a variant", hook="azul_declare_moves")
         #: the declared moves in a fixed order (the RL adapters' action numbers)
         self.moves: tuple[Move, ...] = tuple(self.declared)
+        #: whether any move comes before the drafts when offered (else drafts need no check)
+        self.any_exclusive = any(move.exclusive for move in self.moves)
         self.offers_moves = bool(self.by_hook["azul_offer_moves"])
         self.remembers = any(self.by_hook[hook] for hook in
                              ("azul_initial_memory", "azul_after_draft", "azul_round_start"))
@@ -198,9 +200,11 @@ class PluginHooks:
                                                   if owner is None else f"a move of plugin '{owner}'"))
                     raise _refused(impl, "azul_offer_moves", move, why)
                 if move not in moves:
+                    # As declared: its label (unless the offer gives another) and whether it
+                    # is exclusive (the declaration alone says).
                     declared = self.by_notation[move.notation]
-                    moves.append(move if move.label or not declared.label else
-                                 Move(move.name, move.args, declared.label, move.exclusive))
+                    moves.append(declared if not move.label or move.label == declared.label else
+                                 Move(move.name, move.args, move.label, declared.exclusive))
         return moves
 
     def outcome(self, state: Any, move: Move, seat: int) -> tuple[Outcome, str]:

@@ -28,6 +28,13 @@ class NotationError(ValueError):
     """Text that is not a decision; the message says what was expected."""
 
 
+def is_ascii_number(text: str) -> bool:
+    """Whether ``text`` is a whole number in ASCII digits. ``str.isdigit`` also says yes to
+    "²" (which ``int`` refuses) and to "٣" (which ``int`` reads as 3): a number typed in a
+    move, or read from a file, is 0-9 only."""
+    return text.isascii() and text.isdigit()
+
+
 def format_decision(decision: tuple | Move) -> str:
     """A decision in record notation."""
     if isinstance(decision, Move):
@@ -68,16 +75,17 @@ def parse_plugin_move(text: str) -> Move:
 def _parse_words(text: str) -> tuple:
     words = [w for w in re.split(r"[\s,]+", text.lower()) if w and w not in ("to", "line", "onto", "from", "factory")]
     if len(words) == 3 and words[0] in ("w", "wall"):
-        if words[1].isdigit() and words[2].isdigit() and 1 <= int(words[1]) <= 5 and 1 <= int(words[2]) <= 5:
+        row, column = words[1], words[2]
+        if is_ascii_number(row) and is_ascii_number(column) and 1 <= int(row) <= 5 and 1 <= int(column) <= 5:
             return (int(words[1]) - 1, int(words[2]) - 1)
     if len(words) == 3:
         source_word, colour_word, line_word = words
         source = _SOURCE_WORDS.get(source_word)
-        if source is None and source_word.isdigit() and 1 <= int(source_word) <= 9:
+        if source is None and is_ascii_number(source_word) and 1 <= int(source_word) <= 9:
             source = int(source_word)
         colour = _COLOUR_WORDS.get(colour_word)
         line = _LINE_WORDS.get(line_word)
-        if line is None and line_word.isdigit() and 1 <= int(line_word) <= 5:
+        if line is None and is_ascii_number(line_word) and 1 <= int(line_word) <= 5:
             line = int(line_word) - 1
         if source is not None and colour is not None and line is not None:
             return (source, colour, line)

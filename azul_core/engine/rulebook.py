@@ -142,7 +142,7 @@ SUSPECT = {
     "azul_draft_allowed": "r.__class__ is not bool",
     "azul_wall_spaces": "r.__class__ is not tuple or len(r) != 1 or r[0].__class__ is not int "
                         "or not 0 <= r[0] < 5 or wall[row][r[0]] is not None",
-    "azul_line_accepts": "r.__class__ is not bool or (r and line_colour is not None and colour != line_colour)",
+    "azul_line_accepts": "r.__class__ is not bool or r and colour != line_colour and line_colour is not None",
     "azul_placement_score": "r.__class__ is not int or r < 0 or r > 1000000",
     "azul_floor_penalty": "r.__class__ is not int or r > 0 or r < -1000000",
     "azul_game_over": "r.__class__ is not bool",
@@ -176,7 +176,7 @@ def _table_problem(table: TableSetup) -> str | None:
     extras = table.extra_tiles
     if extras.__class__ is not tuple or len(extras) > MAX_EXTRA_KINDS:
         return f"extra_tiles must be a tuple of at most {MAX_EXTRA_KINDS} ExtraTile"
-    letters = set("BYRKWM")
+    letters, names = set("BYRKWM"), set()
     for extra in extras:
         if not isinstance(extra, ExtraTile):
             return f"extra_tiles holds {_short(extra)}, not an ExtraTile"
@@ -186,6 +186,9 @@ def _table_problem(table: TableSetup) -> str | None:
         letters.add(extra.letter)
         if extra.name.__class__ is not str or not re.fullmatch("[a-z][a-z -]{0,19}", extra.name):
             return f"extra tile name {extra.name!r} must be a lower-case word (at most 20 letters)"
+        if extra.name in NAMES or extra.name in names or extra.name == "marker":
+            return f"extra tile name {extra.name!r} is a colour's, the marker's or another tile's"
+        names.add(extra.name)
         if extra.count.__class__ is not int or not 0 <= extra.count <= MAX_TABLE_TILES:
             return f"extra tile count {extra.count!r} is out of range (0 to {MAX_TABLE_TILES})"
         if extra.look.__class__ is not str or not re.fullmatch("#[0-9a-fA-F]{6}", extra.look):
@@ -330,6 +333,9 @@ class Rules:
         #: a draft asks plugins something beyond the compiled rules (memory, follow-up moves)
         self.draft_asks_plugins: bool = (self.offers_moves or bool(self.plugin_hooks.by_hook["azul_after_draft"])
                                          or self.draft_takes is not None)
+        #: a random draft is drawn from the list of legal decisions (a plugin restricts drafts
+        #: or offers moves) rather than counted
+        self.drafts_listed: bool = self.draft_allowed is not None or self.offers_moves
         for hook in hookspecs.PER_PLUGIN_HOOKS:
             impls = self.plugin_hooks.by_hook[hook]
             if impls:

@@ -133,7 +133,7 @@ class GameState:
     __slots__ = ("rules", "table", "players", "bag", "lid", "sources", "tiles_on_table",
                  "colour_sources", "marker_in_centre", "marker_holder", "first_player", "current",
                  "round", "phase", "pending", "placing", "winners", "round_scores", "removed",
-                 "memory", "secrets", "choices", "idle", "kinds")
+                 "memory", "secrets", "choices", "idle", "kinds", "plain_drafts")
 
     def __init__(self, rules: Rules | None = None, players: int = 2, first_player: int = 0):
         if rules is None:  # clone() fills every slot
@@ -173,6 +173,9 @@ class GameState:
         self.choices: tuple[Move, ...] = ()
         #: plugin moves taken since the last draft (see IDLE_TURNS_PER_SEAT)
         self.idle = 0
+        #: a draft asks no plugin beyond the compiled rules and takes one kind of tile: the
+        #: fast path of random playouts
+        self.plain_drafts = not (rules.draft_asks_plugins or kinds > 5)
 
     # ------------------------------------------------------------------ views
 
@@ -219,6 +222,7 @@ class GameState:
         other.choices = self.choices
         other.idle = self.idle
         other.kinds = self.kinds
+        other.plain_drafts = self.plain_drafts
         return other
 
     def for_seat(self, seat: int | None) -> "GameState":
@@ -333,10 +337,11 @@ class GameState:
 
     def _start_drafting(self, dealt: int) -> None:
         self.tiles_on_table = dealt
+        kinds = range(self.kinds)
         held = [0] * self.kinds
         for source in self.sources:
-            for colour, count in enumerate(source):
-                if count:
+            for colour in kinds:
+                if source[colour]:
                     held[colour] += 1
         self.colour_sources = held
         if self.kinds > 5 and dealt and not any(held[:5]):
@@ -385,7 +390,7 @@ class GameState:
         included) that take it, offers m * w drafts (listed only where a plugin restricts drafts).
         """
         if self.phase == DRAFT:
-            if self.rules.draft_allowed is not None or self.rules.offers_moves:
+            if self.rules.drafts_listed:
                 drafts = self.legal_decisions()
                 return drafts[int(random() * len(drafts))]
             key = self.players[self.current].accept_key
@@ -558,7 +563,7 @@ class GameState:
         decision that is legal by construction: random playouts run here.
         """
         decision = self.random_decision(random)
-        if self.rules.draft_asks_plugins or self.kinds > 5:
+        if not self.plain_drafts:
             self.apply(decision)  # plugin hooks run: the state is restored if one fails
         elif self.phase == DRAFT:
             self._take(*decision)  # type: ignore[misc]  # a draft tuple here
@@ -593,13 +598,14 @@ class GameState:
             if (source, colour, line) not in drafts:
                 raise IllegalDecision(f"the rules ({rules.deciders.get('azul_draft_allowed', '?')}) "
                                       f"forbid this draft now")
-        if rules.offers_moves and any(move.exclusive for move in self.turn_moves()):
+        if rules.offers_moves and rules.plugin_hooks.any_exclusive and \
+                any(move.exclusive for move in self.turn_moves()):
             raise IllegalDecision("choose first: " + ", ".join(
                 f"{move} ({move.notation})" for move in self.turn_moves() if move.exclusive))
         ends_round = taken == self.tiles_on_table
         fills = line != FLOOR and rules.tile_at_turn_end and \
             board.line_count[line] + taken >= rules.capacity[line]
-        if rules.draft_takes is not None or self.kinds > 5:
+        if not self.plain_drafts and (rules.draft_takes is not None or self.kinds > 5):
             self._restored_on_plugin_error(self._take_mixed, source, colour, line)
         elif ends_round or fills or rules.draft_asks_plugins:
             self._restored_on_plugin_error(self._take, source, colour, line)
@@ -648,7 +654,7 @@ class GameState:
                         if not centre[other]:
                             held[other] += 1
                         centre[other] += tiles
-            sources[source] = [0] * self.kinds
+            sources[source] = [0, 0, 0, 0, 0]  # _take_mixed drafts where there are more kinds
         self.tiles_on_table -= taken
         # Lay them on the line; what does not fit falls to the floor.
         overflow = taken
@@ -663,16 +669,29 @@ class GameState:
         if overflow:
             self._to_floor(board, colour, overflow)
         if rules.draft_asks_plugins:
-            self.idle = 0
-            hooks = rules.plugin_hooks
-            if hooks.by_hook["azul_after_draft"]:
-                hooks.drafted(self, source, colour, taken, line, seat)
-            if rules.offers_moves:
-                choices = hooks.offered(self, "after_draft", seat)
-                if choices:
-                    self.choices = tuple(choices)
-                    self.phase = CHOOSE
-                    return
+            self._after_draft(source, colour, taken, line, seat)
+            return
+        if self.pending and not self._tile_pending():
+            return
+        if self.tiles_on_table:
+            self.current = (seat + 1) % len(self.players)
+        else:
+            self._next_turn()
+
+    def _after_draft(self, source: int, colour: int, taken: int, line: int, seat: int) -> None:
+        """The plugins' part of a draft: their memory, then the choices they offer before the
+        turn passes (phase CHOOSE), or the end of the turn."""
+        rules = self.rules
+        self.idle = 0
+        hooks = rules.plugin_hooks
+        if hooks.by_hook["azul_after_draft"]:
+            hooks.drafted(self, source, colour, taken, line, seat)
+        if rules.offers_moves:
+            choices = hooks.offered(self, "after_draft", seat)
+            if choices:
+                self.choices = tuple(choices)
+                self.phase = CHOOSE
+                return
         self._end_turn(seat)
 
     def _end_turn(self, seat: int) -> None:
@@ -749,17 +768,9 @@ class GameState:
         if self.tiles_on_table and not any(held[:5]):
             self._sweep_leftovers()
         if rules.draft_asks_plugins:
-            self.idle = 0
-            hooks = rules.plugin_hooks
-            if hooks.by_hook["azul_after_draft"]:
-                hooks.drafted(self, source, colour, taken, line, seat)
-            if rules.offers_moves:
-                choices = hooks.offered(self, "after_draft", seat)
-                if choices:
-                    self.choices = tuple(choices)
-                    self.phase = CHOOSE
-                    return
-        self._end_turn(seat)
+            self._after_draft(source, colour, taken, line, seat)
+        else:
+            self._end_turn(seat)
 
     def _sweep_leftovers(self) -> int:
         """No colour is left to draft: the extra tiles left on the table are discarded
@@ -877,15 +888,12 @@ class GameState:
         board.score += points
         board.placement_points += points
         # The line was full; one of its tiles (of its own colour) went to the wall.
-        extra = board.line_extra[row]
-        if extra:
-            board.line_extra[row] = ()
-            for kind in extra:
-                self._discard(rules.line_pile, kind, 1)
-        if rules.line_pile == "lid":
-            self.lid[colour] += rules.capacity[row] - 1 - len(extra)
+        if board.line_extra[row]:
+            self._discard_stand_ins(board, row, colour)
+        elif rules.line_pile == "lid":
+            self.lid[colour] += rules.capacity[row] - 1
         else:
-            self._discard(rules.line_pile, colour, rules.capacity[row] - 1 - len(extra))
+            self._discard(rules.line_pile, colour, rules.capacity[row] - 1)
         board.line_count[row] = 0
         board.line_colour[row] = -1
         if self.rules.tiled_line_waits:
@@ -900,6 +908,15 @@ class GameState:
         else:
             board.accept[row] = mask
             board.accept_key = board.accept_key & _OTHER_LINES[row] | _SCATTER[row][mask]
+
+    def _discard_stand_ins(self, board: PlayerBoard, row: int, colour: int) -> None:
+        """Discard the rest of a tiled line that held extra tiles standing in for its colour:
+        each as itself."""
+        extra, pile = board.line_extra[row], self.rules.line_pile
+        board.line_extra[row] = ()
+        for kind in extra:
+            self._discard(pile, kind, 1)
+        self._discard(pile, colour, self.rules.capacity[row] - 1 - len(extra))
 
     def _line_falls(self, board: PlayerBoard, row: int) -> None:
         colour = board.line_colour[row]

@@ -269,14 +269,15 @@ def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_ind
                                   f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}",
                                   game_index) from exc
     state = _start_state(rules, players).clone()
-    starter = state.first_player = rules.opening_seat(players, seed_text)
     moves = [_mover(bot, name) for bot, name in zip(bots, bot_names)]
     recorder = None
-    if record:
-        from azul_core.records.game_record import Recorder
-        recorder = Recorder(variant_ref or rules.name, list(bot_names), seed_text)
-        recorder.first_player = state.first_player
     try:
+        # A plugin's azul_first_player runs here: inside the handling of plugin errors.
+        starter = state.first_player = rules.opening_seat(players, seed_text)
+        if record:
+            from azul_core.records.game_record import Recorder
+            recorder = Recorder(variant_ref or rules.name, list(bot_names), seed_text)
+            recorder.first_player = state.first_player
         while state.phase != OVER:
             if state.phase == DEAL:
                 if state.round > MAX_ROUNDS:
@@ -566,11 +567,15 @@ def _end_workers(pool) -> None:
 
 def _watch_parent(parent: int) -> None:
     """In a worker: end this process when the parent is gone (a SIGKILL leaves no time to say).
-    Ctrl-C reaches the whole process group: the parent alone handles it, and ends the workers."""
+    Ctrl-C reaches the whole process group: the parent alone handles it, and ends the workers.
+    A worker is forked while the parent's SIGTERM handler (``_TerminateAsException``) is in
+    place: the default is put back, so that ending a worker ends it quietly instead of raising
+    in it (a traceback on the terminal, or a worker stuck holding the pool's queue lock)."""
     import signal
     import threading
     import time
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
     def watch():
         while True:

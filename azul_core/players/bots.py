@@ -46,7 +46,7 @@ class RandomBot:
     def play(self, state) -> tuple:
         """Choose and apply in one step, the same game as ``state.apply(self.choose(state))``
         but faster: a game runner calls ``play`` where a bot has it."""
-        if state.rules.deals_secrets:  # chosen from what this seat may know, applied to the game
+        if state.secrets:  # chosen from what this seat may know, applied to the game
             decision = self.choose(seen_by_mover(state))
             state.apply(decision)
             return decision

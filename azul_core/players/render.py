@@ -17,6 +17,7 @@ from rich.text import Text
 
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
 from azul_core.engine.moves import plain
+from azul_core.engine.notation import is_ascii_number
 from azul_core.engine.state import CENTRE, CHOOSE, DEAL, FLOOR, OVER, PLACE, wall_with
 from azul_core.players.move_words import labelled, moves_on_offer
 from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
@@ -35,7 +36,9 @@ CLOSED = "x"
 
 
 def make_console(**options) -> Console:
-    """A console no wider than the layout (NO_COLOR and non-terminals are honoured by rich)."""
+    """A console no wider than the layout (NO_COLOR and non-terminals are honoured by rich).
+    Markup is off: a player's name such as ``[/]`` or ``[link=...]`` is text, never markup."""
+    options.setdefault("markup", False)
     console = Console(**options)
     if console.width > WIDTH and "width" not in options:
         console.width = WIDTH
@@ -314,9 +317,9 @@ def describe_decision(state, decision: tuple, names: Sequence[str] | None = None
         return (f"{name} {'place' if person else 'places'} the {NAMES[board.line_colour[row]]} "
                 f"tile of line {row + 1} in wall column {column + 1} (+{placement_points(state, decision)})")
     source, colour, line = decision
-    phrase = f"{name} {'take' if person else 'takes'} {state.sources[source][colour]} {NAMES[colour]} " \
-             f"from {source_name(source)}"
     effect = _draft_effect(state, decision)
+    phrase = f"{name} {'take' if person else 'takes'} {state.sources[source][colour]} {NAMES[colour]}" \
+             f"{_along_words(effect)} from {source_name(source)}"
     if effect["misplaced"]:
         phrase += f" for line {line + 1}, but {effect['misplaced']}: all to the floor"
     elif line == FLOOR:
@@ -344,11 +347,31 @@ def placement_points(state, decision: tuple) -> int:
 _PILE_WORDS = {"lid": "to the lid", "bag": "back into the bag", "out": "out of the game"}
 
 
+def _taken_along(state, decision: tuple) -> tuple[list[int], int]:
+    """The extra tiles a draft takes along (kinds, one entry a tile) and how many of them may
+    stand in on its line, as the variant's hooks say (none in most variants)."""
+    rules = state.rules
+    if rules.draft_takes is None:
+        return [], 0
+    source, colour, line = decision
+    seat, tiles = state.to_move, state.sources[source]
+    amounts = rules.draft_takes(tuple(tiles), colour, source, seat, state)
+    if amounts is None:
+        return [], 0
+    along = [kind for kind, count in enumerate(amounts) if kind != colour for _ in range(count)]
+    standing = 0
+    if line != FLOOR and rules.stands_in is not None:
+        standing = sum(1 for kind in along if rules.stands_in(kind, colour, line, seat, state))
+    return along, standing
+
+
 def _draft_effect(state, decision: tuple) -> dict:
-    """Where a draft's tiles go: how many to the line, the floor, the lid; the marker."""
+    """Where a draft's tiles go: how many to the line, the floor, the lid; the marker; the
+    tiles of another kind it takes along (``along``, their names)."""
     source, colour, line = decision
     board = state.players[state.to_move]
     taken = state.sources[source][colour]
+    along, standing = _taken_along(state, decision)
     marker = source == CENTRE and state.marker_in_centre
     room = state.rules.floor_spaces - len(board.floor)
     if marker and state.rules.marker.placement == "floor":
@@ -357,12 +380,22 @@ def _draft_effect(state, decision: tuple) -> dict:
     put = complete = 0
     if line != FLOOR and not misplaced:
         free = state.rules.capacity[line] - board.line_count[line]
-        put = min(taken, free)
+        put = min(taken, free) + min(standing, max(free - taken, 0))
         complete = put == free
-    falling = taken - put
+    falling = taken + len(along) - put
     lid = max(falling - max(room, 0), 0)
+    names = state.table.kind_names
     return {"taken": taken, "line": put, "complete": complete, "floor": falling - lid,
-            "lid": lid, "marker": marker, "misplaced": misplaced}
+            "lid": lid, "marker": marker, "misplaced": misplaced,
+            "along": [names[kind] for kind in along]}
+
+
+def _along_words(effect: dict) -> str:
+    """' and 1 wild' for the tiles of another kind a draft takes along."""
+    counts: dict[str, int] = {}
+    for name in effect["along"]:
+        counts[name] = counts.get(name, 0) + 1
+    return "".join(f" and {count} {name}" for name, count in counts.items())
 
 
 def short_effect(state, decision: tuple) -> str:
@@ -373,7 +406,7 @@ def short_effect(state, decision: tuple) -> str:
         return f"wall column {decision[1] + 1}, +{placement_points(state, decision)}"
     _source, colour, line = decision
     effect = _draft_effect(state, decision)
-    parts = [f"{effect['taken']} {NAMES[colour]}"]
+    parts = [f"{effect['taken']} {NAMES[colour]}{_along_words(effect)}"]
     if effect["line"]:
         parts[0] += f" to line {line + 1}" + (" full" if effect["complete"] else "")
         if effect["floor"]:
@@ -401,7 +434,7 @@ def legal_filter(text: str) -> tuple[int | None, int | None]:
     for word in text.lower().replace(",", " ").split():
         if word in ("c", "centre", "center"):
             source = CENTRE
-        elif word.isdigit() and 1 <= int(word) <= 9:
+        elif is_ascii_number(word) and 1 <= int(word) <= 9:
             source = int(word)
         elif word in COLOUR_OF_NAME or word.upper() in COLOUR_OF_LETTER:
             colour = COLOUR_OF_NAME.get(word, COLOUR_OF_LETTER.get(word.upper()))
@@ -530,8 +563,8 @@ def draw_round_summary(round_number: int, placements, start, state, names: Seque
     grid = Table.grid(padding=(0, 0, 0, 2), pad_edge=True)
     grid.add_column(no_wrap=True)
     grid.add_column()  # wraps between words, under itself
-    for row in rows:
-        grid.add_row(*row)
+    for name, account in rows:
+        grid.add_row(Text(name), Text(account))  # Text: a name is never read as markup
     return Group(heading, grid)
 
 
@@ -557,7 +590,7 @@ def draw_result(state, names: Sequence[str]) -> Group:
         bonus = dict()
         for label, points in board.bonuses:
             bonus[label] = bonus.get(label, 0) + points
-        table.add_row(names[seat], str(board.placement_points), str(board.penalty_points),
+        table.add_row(Text(names[seat]), str(board.placement_points), str(board.penalty_points),
                       *[f"+{bonus.get(label, 0)}" for label in labels],
                       str(board.complete_rows()), str(board.score))
     return Group(table, Text(winner_line(state, names), style="bold"))

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from azul_core.colours import NAMES
-from azul_core.engine.notation import NotationError, parse_decision
+from azul_core.engine.notation import NotationError, is_ascii_number, parse_decision
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import CHOOSE, DEAL, DRAFT, PLACE, Decision, GameState, IllegalDecision
 from azul_core.players.move_words import match_move, move_text
@@ -533,7 +533,7 @@ class GameSession:
             return self._parse_choice(line)
         if state.phase == PLACE:
             row, columns = state.placing[1], state.placing[2]
-            if line.isdigit():
+            if is_ascii_number(line):
                 return (row, int(line) - 1)
         try:
             decision = parse_decision(line)
@@ -564,7 +564,7 @@ class GameSession:
         """One of the choices after a draft: its number, its move, or words of its label."""
         choices = list(self.state.choices)
         listed = "; ".join(f"{number} {move_text(move)}" for number, move in enumerate(choices, 1))
-        if line.isdigit():
+        if is_ascii_number(line) and len(line) < 4:
             if 1 <= int(line) <= len(choices):
                 return choices[int(line) - 1]
             self.say(f"Choose 1 to {len(choices)}: {listed}.")

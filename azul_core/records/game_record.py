@@ -45,10 +45,14 @@ _SHOWN_CHARS = 40
 class RecordError(Exception):
     """A record that can't be read: not JSON, not an ``azul-record/1``, a field of the wrong type."""
 
-    def __init__(self, reason: str, origin: str = ""):
+    def __init__(self, reason: str, origin: str = "", round: int | None = None,
+                 action: int | None = None):
         super().__init__(f"{origin}: {reason}" if origin else reason)
         self.reason = reason
         self.origin = origin
+        #: where in the record, when it is in a round or an action (1-based, as ``ReplayError``)
+        self.round = round
+        self.action = action
 
 
 class ReplayError(Exception):
@@ -202,8 +206,18 @@ def parse_record(text: str | bytes, origin: str = "", max_bytes: int = MAX_RECOR
     for path, problem in walk_problems(data):
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
         raise RecordError(f"{_show(where) if len(where) > _SHOWN_CHARS else where or 'the record'}: "
-                          f"{problem}", origin)
+                          f"{problem}", origin, *_round_and_action(path))
     return record_from_data(data, origin)
+
+
+def _round_and_action(path: tuple) -> tuple[int | None, int | None]:
+    """The round and action (1-based) a JSON path such as ``rounds[0].actions[2]`` points into."""
+    round_number = action = None
+    if len(path) >= 2 and path[0] == "rounds" and isinstance(path[1], int):
+        round_number = path[1] + 1
+        if len(path) >= 4 and path[2] == "actions" and isinstance(path[3], int):
+            action = path[3] + 1
+    return round_number, action
 
 
 class _DuplicateKey(ValueError):
@@ -705,7 +719,7 @@ def validate_record(path: str | Path, max_bytes: int = MAX_RECORD_BYTES, trust: 
     try:
         record = read_record(path, max_bytes)
     except RecordError as exc:
-        return _report(str(path), None, [_error(exc.reason)])
+        return _report(str(path), None, [_error(exc.reason, exc.round, exc.action)])
     return check_record(record, str(path), trust)
 
 
@@ -795,8 +809,8 @@ def _check_end(record: GameRecord, state: GameState, errors: list, score_error: 
                              f"the replay {state.winners}"))
 
 
-def _error(message: str, round: int | None = None) -> dict:
-    return {"round": round, "action": None, "seat": None, "text": None, "message": message}
+def _error(message: str, round: int | None = None, action: int | None = None) -> dict:
+    return {"round": round, "action": action, "seat": None, "text": None, "message": message}
 
 
 def _report(path: str, record: GameRecord | None, errors: list[dict],

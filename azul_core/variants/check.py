@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from azul_core.engine.notation import is_ascii_number
 from azul_core.variants.files import Problem
 
 #: A game that has not ended after this many rounds never will (about 7 is usual).
@@ -146,7 +147,7 @@ def _plugin_problem(variant, where: str, exc) -> Problem:
     """A plugin failure, placed at the plugin's own file and line when known."""
     location = getattr(exc, "location", "")
     file, _, line = location.rpartition(":")
-    if file and line.isdigit():
+    if file and is_ascii_number(line):
         return Problem(file, int(line), 1, f"{where}: {exc}")
     file, line = _origin(variant, "plugins")
     return Problem(file, line, 1, f"{where}: {exc}")
@@ -155,6 +156,6 @@ def _plugin_problem(variant, where: str, exc) -> Problem:
 def _origin(variant, key: str) -> tuple[str, int]:
     origin = variant.origins.get(key, "")
     file, _, line = origin.rpartition(":")
-    if file and line.isdigit():
+    if file and is_ascii_number(line):
         return file, int(line)
     return str(variant.path), 1

@@ -29,6 +29,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from azul_core.engine.notation import is_ascii_number
 from azul_core.engine.plugins import (
     LoadedPlugin,
     PluginError,
@@ -706,7 +707,8 @@ def _describe(value: Any) -> str:
 def _normalise(setting: Setting, value: Any) -> Any:
     """TOML keys are always strings: read '2' as 2 in a mapping of numbers."""
     if setting.kind == "int_map" and isinstance(value, dict):
-        return {int(k) if isinstance(k, str) and k.lstrip("-").isdigit() else k: v for k, v in value.items()}
+        return {int(k) if isinstance(k, str) and is_ascii_number(k.removeprefix("-")) else k: v
+                for k, v in value.items()}
     return value
 
 

@@ -1,11 +1,15 @@
 """The web table: a Starlette application (HTTP API, pages, WebSocket) over the store.
 
 ``create_app(config)`` builds it; ``azul serve`` runs it with uvicorn. One
-process, one event loop: a decision is judged, committed to SQLite and
-applied without an ``await`` in between, so the decisions of one table are
-serialised by construction; a decision for a version that has passed is
-refused. Bots think in a worker thread on a copy of the state and send their
-decision through the same path.
+event loop per process: a decision is judged, committed to the store and
+applied without an ``await`` in between; the store's version check refuses
+a decision for a version that has passed, so the decisions of one table are
+serialised even when several processes share a PostgreSQL store. Such
+processes hear each other's moves from the store (``TableStore.changes``),
+read the events they lack and tell their own clients. Search bots think in
+worker processes (``web.bots``), the quick ones in a thread on a copy of the
+state; either sends its decision through the same path. With a shared store,
+one process at a time lets a table's bot move.
 
 The protocol is documented in ``docs/serve.md``.
 """
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import time
@@ -21,7 +26,7 @@ from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -33,12 +38,19 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from azul_core.engine.notation import format_decision
 from azul_core.players.registry import make_bot
 from azul_core.records.game_record import dumps_record
+from azul_core.web.bots import BotPool, default_workers, is_search_bot
 from azul_core.web.capabilities import bearer, digest, new_token
 from azul_core.web.catalog import Catalog, build_catalog
-from azul_core.web.store import SeatRow, Store, TableRow
-from azul_core.web.table import Refused, Table
+from azul_core.web.storage import open_store
+from azul_core.web.store import SeatRow, TableRow, TableStore
+from azul_core.web.table import Refused, Stale, Table
 
 log = logging.getLogger("azul.web")
+
+#: seconds between two attempts to claim a bot's turn another process holds
+BOT_CLAIM_RETRY = 0.5
+#: seconds between two looks at a shared store's tables beyond its notices
+SHARED_REFRESH = 30.0
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
@@ -50,6 +62,11 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 
 MAX_NAME = 32
 MAX_BODY = 16 * 1024
+#: seconds between purges of old tables (tables nobody joined expire within the hour)
+PURGE_EVERY = 300
+#: a bot's move the store could not take is tried again after this many seconds, doubling up to
+#: the second figure (the table goes on once the disk has room again)
+BOT_RETRY_FIRST, BOT_RETRY_MOST = 1.0, 60.0
 
 
 @dataclass
@@ -57,6 +74,9 @@ class Config:
     """What the operator decides (``azul serve`` options)."""
 
     data: Path
+    #: a ``postgresql://`` URL: tables kept there, shared with other server processes; None:
+    #: an SQLite database in ``data`` that this process alone uses
+    database_url: str | None = None
     variant_dirs: tuple[Path, ...] = ()
     #: largest WebSocket message accepted from a client, in bytes
     max_message: int = 4096
@@ -68,12 +88,23 @@ class Config:
     keep_finished_days: float = 30.0
     #: days an unfinished table nobody moves in stays
     keep_idle_days: float = 30.0
+    #: hours a table whose seats no person ever opened stays (all-bot tables too), from its creation
+    keep_unjoined_hours: float = 1.0
     #: seconds a bot waits before it moves, so people see each move
     bot_delay: float = 0.6
     #: thinking time of the search bot (mcts), seconds a move
     think: float | None = 1.0
+    #: worker processes search bots think in (0: one per core but one, at most four)
+    bot_workers: int = 0
+    #: unfinished tables with a search bot one client address (an IPv6 /64) may have at once
+    search_tables_per_address: int = 3
     #: more origins allowed to POST and open WebSockets (besides the server's own)
     allowed_origins: tuple[str, ...] = ()
+    #: host names the server answers to (``Host``), besides IP addresses; empty: any name
+    #: (``azul serve`` always gives some: localhost, this machine's name, ``--public-url``'s)
+    allowed_hosts: tuple[str, ...] = ()
+    #: the address people use (``--public-url``): the links given out start with it
+    public_url: str | None = None
     #: fsync every commit (survives a power cut; a killed process loses nothing either way)
     durable: bool = False
     #: makes each new table's seed (the deals); tests give a fixed sequence
@@ -85,6 +116,10 @@ class Config:
     @property
     def database(self) -> Path:
         return Path(self.data) / "tables.sqlite3"
+
+    def open_store(self) -> TableStore:
+        """The store of the tables (``StoreError`` if it can't be opened or is in use)."""
+        return open_store(self.database_url or self.database, durable=self.durable)
 
 
 class HTTPError(Exception):
@@ -102,6 +137,11 @@ class Client:
     table: Table
     seat: int | None
     with_record: bool = False
+    #: told what changed (``update`` messages) rather than the whole state each time
+    wants_changes: bool = False
+    #: the document last queued for it and its version (what the next update is diffed from)
+    seen: dict | None = None
+    seen_version: int = -1
     outbox: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(maxsize=256))
 
     def send(self, message: str) -> bool:
@@ -115,23 +155,33 @@ class Client:
 class Server:
     """The application's state: store, variants, tables in memory, limits."""
 
-    def __init__(self, config: Config, catalog: Catalog | None = None):
+    def __init__(self, config: Config, catalog: Catalog | None = None, store: TableStore | None = None):
         self.config = config
         self.catalog = catalog if catalog is not None else build_catalog(list(config.variant_dirs))
-        self.store: Store | None = None
+        self.store: TableStore | None = store
         self.tables: dict[str, Table] = {}
         self.created_by: dict[str, deque] = defaultdict(deque)
+        #: the tables with a search bot each client address created (or handed a seat to one)
+        self.search_tables: dict[str, set[str]] = defaultdict(set)
         self.tasks: set[asyncio.Task] = set()
+        #: when a full server last purged (at most every 10 s: each purge is a write)
+        self.purged_at = float("-inf")
+        self.bot_pool = BotPool(config.bot_workers or default_workers(), config.think)
 
     # ------------------------------------------------------------ lifecycle
 
     def open(self) -> None:
-        self.store = Store(self.config.database, durable=self.config.durable)
+        if self.store is None:
+            self.store = self.config.open_store()
         self.purge()
+        if self.store.shared:
+            self.spawn(self.follow_other_processes())
+            self.spawn(self.look_again_now_and_then())
 
     def close(self) -> None:
         for task in list(self.tasks):
             task.cancel()
+        self.bot_pool.close()
         if self.store is not None:
             self.store.close()
             self.store = None
@@ -140,7 +190,8 @@ class Server:
     def purge(self) -> int:
         now = time.time()
         purged = self.store.purge(now - self.config.keep_finished_days * 86400,
-                                  now - self.config.keep_idle_days * 86400)
+                                  now - self.config.keep_idle_days * 86400,
+                                  now - self.config.keep_unjoined_hours * 3600)
         if purged:
             log.info("purged %d idle tables", purged)
             for table_id in [t for t in self.tables if not self.store.exists(t)]:
@@ -148,7 +199,7 @@ class Server:
         return purged
 
     async def housekeeping(self) -> None:
-        """Every minute: forget tables nobody looks at; every hour: purge old ones."""
+        """Every minute: forget tables nobody looks at; every few minutes: purge old ones."""
         last_purge = time.monotonic()
         while True:
             await asyncio.sleep(60)
@@ -156,9 +207,12 @@ class Server:
             for table_id, table in list(self.tables.items()):
                 if not table.clients and table.bot_task is None and table.last_used < idle:
                     del self.tables[table_id]
-            if time.monotonic() - last_purge > 3600:
+            if time.monotonic() - last_purge > PURGE_EVERY:
                 last_purge = time.monotonic()
-                self.purge()
+                try:
+                    self.purge()
+                except Exception as exc:  # the store failed: tried again next time
+                    log.error("purging old tables failed: %s: %s", type(exc).__name__, exc)
 
     def spawn(self, coroutine) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -184,6 +238,8 @@ class Server:
                         table_id[:6], row.variant)
             return None
         table = Table.replay(row, events, offered)
+        if self.store.shared:
+            table.present_elsewhere = self.store.present_elsewhere(table_id)
         self.tables[table_id] = table
         self.kick_bot(table)
         return table
@@ -224,7 +280,11 @@ class Server:
                 secret = new_token()
                 secrets[number] = secret
                 seats.append(SeatRow(number, clean_name(name, number), None, digest(secret)))
+        client = client_key(client)
         self.check_limits(client)
+        searching = any(is_search_bot(seat.bot) for seat in seats)
+        if searching:
+            self.check_search_bots(client)
         watch, admin = new_token(), new_token()
         now = time.time()
         if self.config.seed_factory:
@@ -235,8 +295,14 @@ class Server:
             seed = new_token()
         row = TableRow(new_token(), key, str(seed), now, now, None, 0, digest(watch), digest(admin), seats)
         table, events = Table.new(row, offered)
-        self.store.create(row, events)
+        try:
+            self.store.create(row, events)
+        except Exception as exc:  # a full disk, a database gone: the table was not created
+            log.error("a new table could not be stored: %s: %s", type(exc).__name__, exc)
+            raise HTTPError(503, "the server could not store the new table: try again later") from None
         self.created_by[client].append(time.monotonic())
+        if searching:
+            self.search_tables[client].add(row.id)
         self.tables[row.id] = table
         self.kick_bot(table)
         return table, secrets, watch, admin
@@ -253,20 +319,85 @@ class Server:
             for address in [a for a, times in self.created_by.items() if not times]:
                 del self.created_by[address]
         if self.store.open_tables() >= self.config.max_open_tables:
-            raise HTTPError(503, "the server holds as many open tables as it may: try again later")
+            if time.monotonic() - self.purged_at > 10:  # tables nobody joined may have expired
+                self.purged_at = time.monotonic()
+                self.purge()
+            if self.store.open_tables() >= self.config.max_open_tables:
+                raise HTTPError(503, "the server holds as many open tables as it may: try again later")
+
+    def check_search_bots(self, client: str, table_id: str | None = None) -> None:
+        """One address has at most ``search_tables_per_address`` unfinished tables with a
+        search bot (they share the bot workers with everybody)."""
+        mine = self.search_tables[client]
+        for other in list(mine):
+            table = self.tables.get(other)
+            if table is None or table.over:
+                mine.discard(other)
+        if not mine:
+            del self.search_tables[client]
+        if table_id in mine:
+            return
+        limit = self.config.search_tables_per_address
+        if len(mine) >= limit:
+            raise HTTPError(429, f"{limit} tables with a search bot at once from one address: "
+                                 "finish one first, or choose a quicker bot (greedy, random)")
+
+    def joined(self, table: Table) -> None:
+        """A person opened a seat of ``table``: it is kept as long as a table in play."""
+        if table.row.joined is not None:
+            return
+        table.row.joined = time.time()
+        try:
+            self.store.mark_joined(table.id, table.row.joined)
+        except Exception as exc:  # kept in memory; written again when the table is next loaded
+            table.row.joined = None
+            log.error("table %s: could not note that a seat was opened: %s: %s",
+                      table.id[:6], type(exc).__name__, exc)
 
     # ------------------------------------------------------------ telling the clients
 
     def broadcast(self, table: Table) -> None:
-        """Send the table's state to every client of it (each seat sees its own legal moves)."""
+        """Tell every client of the table its new state (each seat sees its own legal moves):
+        what changed since the last it was told, or all of it to a client that did not ask
+        for changes. Clients told the same thing share one message."""
         messages: dict[tuple, str] = {}
+        diffs: dict[tuple, str] = {}
         for client in list(table.clients):
-            key = (client.seat, client.with_record)
-            message = messages.get(key)
-            if message is None:
-                message = messages[key] = table.state_message(client.seat, client.with_record)
+            if client.wants_changes and client.seen is not None:
+                key: tuple = (client.seat, client.with_record, id(client.seen), client.seen_version)
+                message = messages.get(key)
+                if message is None:
+                    message = messages[key] = table.update_message(
+                        client.seat, client.with_record, client.seen_version, client.seen, diffs)
+            else:
+                key = (client.seat, client.with_record)
+                message = messages.get(key)
+                if message is None:
+                    message = messages[key] = table.state_message(client.seat, client.with_record)
             if not client.send(message):
                 self.drop(client)
+                continue
+            client.seen = table.document(client.seat, client.with_record)
+            client.seen_version = table.version
+
+    def send_state(self, client: Client) -> None:
+        """All of the table's state to one client (joining, or asking after a gap)."""
+        table = client.table
+        if client.send(table.state_message(client.seat, client.with_record)):
+            client.seen = table.document(client.seat, client.with_record)
+            client.seen_version = table.version
+        else:
+            self.drop(client)
+
+    def seat_came_or_went(self, table: Table, seat: int) -> None:
+        """A client of ``seat`` connected or left: told to this process's clients of the table
+        and, through a shared store, to the other processes."""
+        if self.store is not None and self.store.shared:
+            try:
+                self.store.set_presence(table.id, seat, table.clients_of(seat))
+            except Exception:  # who is connected is not worth failing a connection for
+                log.warning("could not tell the other processes who is at table %s", table.id[:6], exc_info=True)
+        self.tell_presence(table)
 
     def tell_presence(self, table: Table) -> None:
         table.forget_cache()
@@ -291,26 +422,61 @@ class Server:
                 table.bot_task = None
 
     async def bot_turns(self, table: Table) -> None:
+        failures = 0
+        claimed = False
         try:
             while (seat := table.bot_to_move()) is not None and self.tables.get(table.id) is table:
                 if self.config.bot_delay:
                     await asyncio.sleep(self.config.bot_delay)
+                if self.store is None:
+                    break
+                if not claimed:
+                    # With a shared store another process may be letting this bot move: wait for
+                    # its move (or for it to die, which frees the claim), then look again.
+                    claimed = self.store.claim_bot_turn(table.id)
+                    if not claimed:
+                        await asyncio.sleep(BOT_CLAIM_RETRY)
+                        continue
+                    self.catch_up(table)
+                    if table.bot_to_move() != seat:
+                        continue
                 version = table.version
-                bot = table.bots.get(seat)
-                if bot is None:
-                    bot = table.bots[seat] = make_bot(
-                        table.seats[seat].bot, table.offered.variant.rules,
-                        seed=f"{table.row.seed}:seat:{seat}", think=self.config.think)
-                # The game as this seat may know it: a bot never sees another seat's secret.
-                snapshot = table.seen_by(seat).clone()
-                decision = await asyncio.to_thread(bot.choose, snapshot)
+                name = table.seats[seat].bot
+                if is_search_bot(name):
+                    # In a worker process: the event loop only awaits the answer. The worker
+                    # replays the record and gives the bot the game as this seat may know it.
+                    ref = str(table.offered.path) if table.offered.path is not None else table.offered.key
+                    text = await self.bot_pool.choose(ref, table.record(seat).to_dict(), name,
+                                                      f"{table.row.seed}:seat:{seat}:version:{version}")
+                else:
+                    bot = table.bots.get(seat)
+                    if bot is None:
+                        bot = table.bots[seat] = make_bot(
+                            name, table.offered.variant.rules,
+                            seed=f"{table.row.seed}:seat:{seat}", think=self.config.think)
+                    # The game as this seat may know it: a bot never sees another seat's secret.
+                    snapshot = table.seen_by(seat).clone()
+                    text = format_decision(await asyncio.to_thread(bot.choose, snapshot))
                 if table.version != version or self.store is None:
                     continue
                 try:
-                    table.decide(seat, version, format_decision(decision), self.store, by_bot=True)
+                    table.decide(seat, version, text, self.store, by_bot=True)
+                except Stale as exc:
+                    if self.catch_up(table):  # another process moved first: look again
+                        continue
+                    log.warning("bot %s refused at table %s: %s", table.seats[seat].bot, table.id[:6], exc)
+                    break
                 except Refused as exc:
                     log.warning("bot %s refused at table %s: %s", table.seats[seat].bot, table.id[:6], exc)
                     break
+                except Exception as exc:  # the store failed (a full disk): the move was not taken
+                    failures += 1
+                    delay = min(BOT_RETRY_FIRST * 2 ** (failures - 1), BOT_RETRY_MOST)
+                    log.error("table %s: a bot's move could not be stored (%s: %s); trying again in %g s",
+                              table.id[:6], type(exc).__name__, exc, delay)
+                    await asyncio.sleep(delay)
+                    continue
+                failures = 0
                 self.broadcast(table)
         except asyncio.CancelledError:
             raise
@@ -318,6 +484,71 @@ class Server:
             log.exception("a bot failed at table %s", table.id[:6])
         finally:
             table.bot_task = None
+            if claimed and self.store is not None:
+                with contextlib.suppress(Exception):
+                    self.store.release_bot_turn(table.id)
+
+    # ------------------------------------------------------------ other processes (shared store)
+
+    def catch_up(self, table: Table) -> bool:
+        """Apply the events other processes committed at this table since this copy's version
+        and tell its clients; True if there were any."""
+        if self.store is None or not self.store.shared:
+            return False
+        events = self.store.events_after(table.id, table.version)
+        if not events:
+            return False
+        table.follow(events)
+        self.broadcast(table)
+        self.kick_bot(table)
+        return True
+
+    async def follow_other_processes(self) -> None:
+        """Hear the moves committed by every process; those of tables held here are read and
+        told to their clients. Listening again after a lost connection, every table held here
+        is brought up to date (what was said meanwhile was not heard)."""
+        while True:
+            try:
+                async for change in self.store.changes():
+                    if change is None:  # listening (again): catch up on whatever was missed
+                        self.catch_up_all()
+                        continue
+                    table_id, version = change
+                    table = self.tables.get(table_id)
+                    if table is None:
+                        continue
+                    if version is None:  # another process's clients of the table came or went
+                        elsewhere = self.store.present_elsewhere(table_id)
+                        if elsewhere != table.present_elsewhere:
+                            table.present_elsewhere = elsewhere
+                            self.tell_presence(table)
+                    elif table.version < version:
+                        self.catch_up(table)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("lost the store's notifications (%s): listening again", exc)
+            await asyncio.sleep(1)
+
+    async def look_again_now_and_then(self) -> None:
+        """Every half minute, what no notice says: the seats of a process that died (its
+        clients' pages reconnect elsewhere and say so, but a closed page does not)."""
+        while True:
+            await asyncio.sleep(SHARED_REFRESH)
+            try:
+                self.catch_up_all()
+            except Exception as exc:
+                log.warning("could not look at the shared store (%s)", exc)
+
+    def catch_up_all(self) -> None:
+        stored = self.store.versions(list(self.tables))
+        for table_id, table in list(self.tables.items()):
+            if stored.get(table_id, table.version) > table.version:
+                self.catch_up(table)
+            elsewhere = self.store.present_elsewhere(table_id)
+            if elsewhere != table.present_elsewhere:
+                table.present_elsewhere = elsewhere
+                self.tell_presence(table)
 
 
 def clean_name(name: Any, seat: int) -> str:
@@ -333,17 +564,75 @@ def clean_name(name: Any, seat: int) -> str:
     return cleaned
 
 
-def origin_allowed(headers, allowed: tuple[str, ...]) -> bool:
-    """A browser's request comes from this server's own pages (or an operator-allowed origin).
-    No Origin header: not a browser (scripts, the terminal client), allowed."""
+def client_key(host: str | None) -> str:
+    """The client a limit counts: an IPv4 address, an IPv6 address by its /64 (one home or one
+    server holds a whole /64, so counting single addresses would give it billions), and every
+    client that is not an address (a proxy's made-up header) together."""
+    try:
+        address = ipaddress.ip_address((host or "").split("%", 1)[0])
+    except ValueError:
+        return "not an address"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(address) >> 64 << 64, 64)))
+    return str(address)
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_HTTP_SCHEME = {"ws": "http", "wss": "https", "http": "http", "https": "https"}
+
+
+def _origin_of(url: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an origin such as ``https://example.org:8443``; None if it is not one."""
+    try:
+        parts = urlsplit(url)
+        scheme = _HTTP_SCHEME.get(parts.scheme.lower())
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return None
+    if scheme is None or not host:
+        return None
+    return scheme, host.lower(), port if port is not None else _DEFAULT_PORTS[scheme]
+
+
+def origin_allowed(scheme: str, headers, allowed: tuple[str, ...]) -> bool:
+    """A browser's request comes from this server's own pages (or an operator-allowed origin):
+    scheme, host and port all equal. No Origin header: not a browser (scripts, the terminal
+    client), allowed. ``scheme``: the request's (``https`` behind a proxy with --proxy-headers)."""
     origin = headers.get("origin")
     if origin is None:
         return True
-    if origin in allowed:
+    theirs = _origin_of(origin)
+    if theirs is None:
+        return False
+    if theirs in {_origin_of(other) for other in allowed}:
         return True
-    parts = urlsplit(origin)
-    host = headers.get("host", "")
-    return parts.scheme in ("http", "https") and bool(parts.netloc) and parts.netloc.lower() == host.lower()
+    return theirs == _origin_of(f"{scheme}://{headers.get('host', '')}")
+
+
+def host_allowed(host_header: str | None, allowed_hosts: tuple[str, ...]) -> bool:
+    """The ``Host`` names this server: an IP address, or a name the operator serves under
+    (DNS rebinding points a name of the attacker's at this server: that name is refused)."""
+    if not allowed_hosts:
+        return True
+    try:
+        host = urlsplit(f"//{host_header or ''}").hostname
+    except ValueError:
+        return False
+    if not host:
+        return False
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        return host.lower().rstrip(".") in {name.lower().rstrip(".") for name in allowed_hosts}
+
+
+def public_origin(url: str) -> str:
+    """The origin part of a ``--public-url`` (``https://azul.example.org``)."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, "", "", ""))
 
 
 # ---------------------------------------------------------------- the application
@@ -380,6 +669,26 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+class HostGuard:
+    """Requests for a host name this server does not serve are refused (421; a WebSocket
+    handshake: 403). ``/healthz`` answers whatever the name, for health checks."""
+
+    def __init__(self, app, allowed_hosts: tuple[str, ...]):
+        self.app = app
+        self.allowed_hosts = allowed_hosts
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket") and scope["path"] != "/healthz":
+            host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), None)
+            if not host_allowed(host, self.allowed_hosts):
+                if scope["type"] == "http":
+                    await _error(421, "this server does not answer to that host name")(scope, receive, send)
+                else:
+                    await send({"type": "websocket.close", "code": 4403})
+                return
+        await self.app(scope, receive, send)
+
+
 def _error(status: int, reason: str) -> JSONResponse:
     return JSONResponse({"error": reason}, status_code=status)
 
@@ -391,10 +700,10 @@ def _page(name: str) -> Response:
     return FileResponse(path, media_type="text/html; charset=utf-8")
 
 
-def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
+def create_app(config: Config, catalog: Catalog | None = None, store: TableStore | None = None) -> Starlette:
     """The ASGI application of one server (``catalog``: the variants, built from the config's
-    folders when not given)."""
-    server = Server(config, catalog)
+    folders when not given; ``store``: already opened, else the config's is opened at start)."""
+    server = Server(config, catalog, store)
 
     async def home(request: Request) -> Response:
         return _page("home.html")
@@ -411,7 +720,7 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
         return JSONResponse(server.catalog.describe())
 
     async def read_json(request: Request) -> Any:
-        if not origin_allowed(request.headers, config.allowed_origins):
+        if not origin_allowed(request.url.scheme, request.headers, config.allowed_origins):
             raise HTTPError(403, "this request comes from another site's page")
         body = b""
         async for chunk in request.stream():
@@ -422,6 +731,8 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
             return json.loads(body or b"null")
         except (ValueError, UnicodeDecodeError):
             raise HTTPError(400, "the request is not JSON") from None
+        except RecursionError:
+            raise HTTPError(400, "the request's JSON is nested too deeply") from None
 
     async def create(request: Request) -> Response:
         try:
@@ -430,7 +741,8 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
             table, secrets, watch, admin = server.create_table(body, client)
         except HTTPError as exc:
             return _error(exc.status, exc.reason)
-        base = f"{str(request.base_url).rstrip('/')}/t/{table.id}"
+        root = config.public_url or str(request.base_url)
+        base = f"{root.rstrip('/')}/t/{table.id}"
         seats = [{"seat": seat.seat, "name": seat.name, "bot": seat.bot,
                   "url": f"{base}#seat={secrets[seat.seat]}" if seat.seat in secrets else None}
                  for seat in table.seats]
@@ -468,15 +780,25 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
         if bot not in table.offered.bots:
             return _error(400, f"unknown bot {str(bot)[:40]!r} (bots: {', '.join(table.offered.bots)})")
         try:
+            if is_search_bot(bot):
+                client = client_key(request.client.host if request.client else None)
+                server.check_search_bots(client, table.id)
             table.hand_to_bot(seat, bot, server.store)
+        except HTTPError as exc:
+            return _error(exc.status, exc.reason)
+        except Stale as exc:
+            server.catch_up(table)
+            return _error(409, str(exc))
         except Refused as exc:
             return _error(409, str(exc))
+        if is_search_bot(bot):
+            server.search_tables[client].add(table.id)
         server.broadcast(table)
         server.kick_bot(table)
         return JSONResponse({"seat": seat, "bot": bot})
 
     async def websocket_endpoint(websocket: WebSocket) -> None:
-        if not origin_allowed(websocket.headers, config.allowed_origins):
+        if not origin_allowed(websocket.url.scheme, websocket.headers, config.allowed_origins):
             await websocket.close(code=4403)
             return
         await websocket.accept()
@@ -486,8 +808,9 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
             return
         try:
             hello = await asyncio.wait_for(_receive(websocket, config.max_message), 30)
-        except (asyncio.TimeoutError, _TooLarge, WebSocketDisconnect, ValueError) as exc:
+        except (asyncio.TimeoutError, _TooLarge, _TooDeep, WebSocketDisconnect, ValueError) as exc:
             code, reason = ((1009, "message too large") if isinstance(exc, _TooLarge) else
+                            (4400, "the message is nested too deeply") if isinstance(exc, _TooDeep) else
                             (4400, "the first message must be a hello"))
             with contextlib.suppress(Exception):
                 await _close(websocket, code, reason)
@@ -507,11 +830,13 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
         if not known:
             await _close(websocket, 4401, "this link's secret is wrong: ask for the link again")
             return
-        client = Client(websocket, table, seat, bool(hello.get("record")))
+        if seat is not None and not table.seats[seat].bot:
+            server.joined(table)
+        client = Client(websocket, table, seat, hello.get("record") is True, hello.get("changes") is True)
         table.clients.add(client)
-        client.send(table.state_message(seat, client.with_record))
+        server.send_state(client)
         if seat is not None:
-            server.tell_presence(table)
+            server.seat_came_or_went(table, seat)
         writer = asyncio.create_task(_write(client))
         try:
             while True:
@@ -519,6 +844,9 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
                     message = await _receive(websocket, config.max_message)
                 except _TooLarge:
                     await _close(websocket, 1009, f"messages are at most {config.max_message} bytes")
+                    return
+                except _TooDeep:
+                    await _close(websocket, 4400, "the message is nested too deeply")
                     return
                 except ValueError:
                     client.send(json.dumps({"type": "refused", "move": None, "version": table.version,
@@ -529,11 +857,15 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
                 kind = message.get("type")
                 if kind == "ping":
                     client.send('{"type":"pong"}')
+                elif kind == "sync":
+                    server.send_state(client)
                 elif kind == "move":
                     move = message.get("move")
                     try:
                         table.decide(seat, message.get("version"), move, server.store)
                     except Refused as exc:
+                        if isinstance(exc, Stale):
+                            server.catch_up(table)
                         client.send(json.dumps({"type": "refused", "move": move if isinstance(move, str)
                                                 else None, "version": table.version, "reason": str(exc)}))
                         continue
@@ -546,12 +878,15 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
                     server.kick_bot(table)
         except WebSocketDisconnect:
             pass
+        except Exception:  # a bug: logged, and the client told so (it reconnects)
+            log.exception("the connection to table %s failed", table.id[:6])
+            await _close(websocket, 1011, "the server failed: open the link again")
         finally:
             writer.cancel()
             if client in table.clients:
                 table.clients.discard(client)
                 if seat is not None:
-                    server.tell_presence(table)
+                    server.seat_came_or_went(table, seat)
             table.last_used = time.monotonic()
 
     @contextlib.asynccontextmanager
@@ -575,14 +910,23 @@ def create_app(config: Config, catalog: Catalog | None = None) -> Starlette:
         WebSocketRoute("/ws/{table}", websocket_endpoint),
         Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
-    wrapped = SecurityHeaders(app)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Exception: _server_error})
+    wrapped = SecurityHeaders(HostGuard(app, config.allowed_hosts))
     wrapped.server = server
     return wrapped
 
 
 class _TooLarge(Exception):
     pass
+
+
+class _TooDeep(Exception):
+    pass
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    """A bug's answer: JSON like every other error (the traceback goes to the log)."""
+    return _error(500, "the server failed on this request")
 
 
 async def _receive(websocket: WebSocket, limit: int) -> Any:
@@ -595,7 +939,10 @@ async def _receive(websocket: WebSocket, limit: int) -> Any:
         data = message.get("bytes") or b""
     if len(data) > limit:
         raise _TooLarge()
-    return json.loads(data)
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise _TooDeep() from None
 
 
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:

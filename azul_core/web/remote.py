@@ -1,9 +1,10 @@
 """``azul play --join SEAT_URL``: sit at an online table from the terminal.
 
 The seat's link is opened over the table's WebSocket (the secret, from the
-link's fragment, goes in the first message). Every update carries the game
-record so far; it is replayed here through the engine, so the board and the
-prompt are the ones of a local game (``render.draw_game``, ``draw_legal``,
+link's fragment, goes in the first message). The first state carries the
+game record so far and each update what changed in it (a move, a new round);
+the record is replayed here through the engine, so the board and the prompt
+are the ones of a local game (``render.draw_game``, ``draw_legal``,
 the same move notation). The server alone judges a move: a refused one is
 shown with the server's reason.
 
@@ -21,15 +22,26 @@ from urllib.parse import urlsplit
 
 from azul_core.colours import NAMES
 from azul_core.engine.moves import plain
-from azul_core.engine.notation import NotationError, parse_decision
+from azul_core.engine.notation import NotationError, is_ascii_number, parse_decision
 from azul_core.engine.state import CHOOSE, DRAFT, PLACE
 from azul_core.players.render import draw_game, draw_legal, draw_result, make_console
 from azul_core.players.session import HELP_TEXT, QUIT_WORDS, SessionError
 from azul_core.records.game_record import RecordError, ReplayError, record_from_data, record_variant, replay_state
 from azul_core.rules import Move
+from azul_core.safe_text import safe_line
+from azul_core.web.patches import apply
 
 #: How long a lost connection is tried again before giving up, in seconds.
 RECONNECT_FOR = 60.0
+#: A player's name from the server is cut to this many characters (the server's own limit is 32).
+MAX_NAME_SHOWN = 40
+
+
+def from_server(text: object, limit: int = 300) -> str:
+    """Text a server sent, safe to print: the server may be hostile (a link from a stranger), so
+    its names, move words and reasons are escaped and cut like any other input (``safe_line``).
+    Rich never reads them as markup either: they are printed as ``Text``."""
+    return safe_line("" if text is None else str(text), limit)
 
 
 def parse_seat_url(url: str) -> tuple[str, str, str]:
@@ -63,6 +75,8 @@ class RemoteSession:
         self.trust = trust
         self.socket = None
         self.message: dict | None = None
+        #: the state last received, to which updates apply (None: wait for a whole state)
+        self.seen: dict | None = None
         self.state = None
         self.names: list[str] = []
         self.variant = None
@@ -84,7 +98,8 @@ class RemoteSession:
             try:
                 self.socket = self.connect(self.ws_url)
                 self.socket.send(json.dumps({"type": "hello", "secret": self.secret,
-                                             "version": version, "record": True}))
+                                             "version": version, "record": True, "changes": True}))
+                self.seen = None
                 return
             except (OSError, WebSocketException) as exc:
                 if version is None or time.monotonic() > deadline:
@@ -94,19 +109,49 @@ class RemoteSession:
                 delay = min(delay * 2, 5)
 
     def receive(self) -> dict:
-        """The next message; a lost connection is opened again (the server sends the current
-        state on the hello)."""
+        """The next message, an update made a whole state; a lost connection is opened again
+        (the server sends the current state on the hello)."""
         from websockets.exceptions import ConnectionClosed
         while True:
             try:
-                return json.loads(self.socket.recv())
+                message = json.loads(self.socket.recv())
+                if not isinstance(message, dict):
+                    continue
+                if message.get("type") == "state":
+                    self.seen = message
+                elif message.get("type") == "update":
+                    message = self._updated(message)
+                    if message is None:
+                        continue
+                return message
             except ConnectionClosed as exc:
                 code = exc.rcvd.code if exc.rcvd is not None else None
                 if code is not None and 4000 <= code < 4500:
-                    reason = exc.rcvd.reason or "the server refused this link"
+                    reason = from_server(exc.rcvd.reason or "the server refused this link")
                     raise SessionError(f"--join: {reason}") from None
                 self.say("Connection lost; trying again...", "yellow")
                 self.open(self.message["version"] if self.message else None)
+
+    def _updated(self, update: dict) -> dict | None:
+        """The state an update leads to; None (and the whole state asked for) when it does not
+        follow the state last received."""
+        seen = self.seen
+        if seen is None:
+            return None  # the whole state is on its way
+        document = {"view": seen.get("view"), "last": seen.get("last"), "record": seen.get("record")}
+        try:
+            if update.get("base") != seen.get("version"):
+                raise ValueError("a version was missed")
+            document = apply(document, update.get("changes"))
+            if not isinstance(document, dict):
+                raise ValueError("not a state")
+        except (ValueError, TypeError):
+            self.seen = None
+            self.socket.send(json.dumps({"type": "sync"}))
+            return None
+        self.seen = {**document, "type": "state", "version": update.get("version"), "you": seen.get("you"),
+                     "legal": update.get("legal")}
+        return self.seen
 
     # ------------------------------------------------------------ the game
 
@@ -130,7 +175,7 @@ class RemoteSession:
             self.state = replay_state(record, self.variant)
         except ReplayError as exc:
             raise SessionError(f"--join: the table's record does not replay here: {exc}") from None
-        self.names = list(record.players)
+        self.names = [from_server(name, MAX_NAME_SHOWN) for name in record.players]
 
     def run(self) -> int:
         self.open(None)
@@ -153,9 +198,9 @@ class RemoteSession:
             message = self.receive()
             kind = message.get("type")
             if kind == "error":
-                raise SessionError(f"--join: {message.get('reason', 'refused by the server')}")
+                raise SessionError(f"--join: {from_server(message.get('reason') or 'refused by the server')}")
             if kind == "refused":
-                reason = str(message.get("reason") or "refused")
+                reason = from_server(message.get("reason") or "refused")
                 self.say(f"{reason[:1].upper()}{reason[1:]}. Type ? for the legal moves.")
                 if self.message is not None:
                     self._turn(you)
@@ -171,8 +216,8 @@ class RemoteSession:
                 if you is not None:
                     self.say("Type a move like 2R4 or '2 red 4', ? for the legal moves, help for help.")
             last = message.get("last")
-            if last and not first:
-                self.say(last.get("text") or last.get("move", ""))
+            if isinstance(last, dict) and not first:
+                self.say(from_server(last.get("text") or last.get("move")))
             if self.state.over:
                 self._draw()
                 self.console.print(draw_result(self.state, self.names))
@@ -211,7 +256,7 @@ class RemoteSession:
 
     def _last_text(self) -> str | None:
         last = self.message.get("last") if self.message else None
-        return last.get("text") if last else None
+        return from_server(last.get("text")) if isinstance(last, dict) and last.get("text") else None
 
     def _prompt(self, you: int) -> str:
         state = self.state
@@ -253,7 +298,7 @@ class RemoteSession:
         """Say at once what the notation gets wrong; warn of a draft that falls to the floor.
         The server still judges the move."""
         state = self.state
-        if state.phase == PLACE and line.isdigit():
+        if state.phase == PLACE and is_ascii_number(line):
             return True
         try:
             decision = parse_decision(line)

@@ -1,21 +1,32 @@
-"""The tables on disk: SQLite (stdlib ``sqlite3``) in WAL mode, one writer, append-only events.
+"""Where the tables are kept: the ``TableStore`` interface and its SQLite implementation.
 
 A table is its seats and a list of events (the round deals, the decisions,
 seats handed to bots) numbered by version. An event is committed before
 anybody hears of it, in one transaction with an optimistic version check
 (``UPDATE tables ... WHERE version = ?``), so a decision sent twice, or by
-two clients at once, is applied once. Restarting the server replays each
-table's events through the engine: every table continues where it was.
+two clients (or two server processes) at once, is applied once. Restarting
+the server replays each table's events through the engine: every table
+continues where it was.
+
+``SQLiteStore`` (stdlib ``sqlite3``, WAL mode) is the default and belongs to
+one server process: it holds a lock on its folder, and a second server on the
+same folder refuses to start. ``store_postgres.PostgresStore`` is shared by
+design: several processes serve the same tables and hear each other's moves.
 
 Only hashes of the secrets are stored, never a secret.
 """
 
 from __future__ import annotations
 
+import abc
+import logging
+import os
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import AsyncIterator
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -27,7 +38,8 @@ CREATE TABLE IF NOT EXISTS tables (
     finished REAL,
     version INTEGER NOT NULL,
     watch_hash TEXT NOT NULL,
-    admin_hash TEXT NOT NULL
+    admin_hash TEXT NOT NULL,
+    joined REAL
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
@@ -48,6 +60,8 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE INDEX IF NOT EXISTS tables_by_age ON tables (finished, updated);
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, number INTEGER NOT NULL);
 """
+
+log = logging.getLogger("azul.web")
 
 #: Event kinds: the factories laid at a round's start ("BBYR KKWW ..."), a decision in
 #: record notation, a seat handed to a bot (text: the bot's name).
@@ -74,6 +88,8 @@ class TableRow:
     watch_hash: str
     admin_hash: str
     seats: list[SeatRow]
+    #: when a person first opened a seat's link (None: never; such a table is kept only briefly)
+    joined: float | None = None
 
 
 @dataclass
@@ -87,14 +103,99 @@ class StoreError(Exception):
     """The database can't be opened or written."""
 
 
-class Store:
-    """The SQLite database of one server. Used from the event loop's thread only."""
+class StoreInUse(StoreError):
+    """Another server process holds this store, and it is not one to share."""
+
+
+class TableStore(abc.ABC):
+    """The tables of a server, used from its event loop's thread only (each call is short and
+    synchronous, so that a decision is judged, committed and applied with no ``await`` between)."""
+
+    #: several server processes may serve the same tables from this store at once
+    shared = False
+
+    @abc.abstractmethod
+    def describe(self) -> str:
+        """Where the tables are, for the start-up line (no password)."""
+
+    @abc.abstractmethod
+    def close(self) -> None: ...
+
+    @abc.abstractmethod
+    def create(self, row: TableRow, events: list[Event]) -> None: ...
+
+    @abc.abstractmethod
+    def append(self, table_id: str, version: int, events: list[Event], finished: bool) -> bool:
+        """Add ``events`` after ``version``; False (nothing written) if the table is no longer
+        at that version."""
+
+    @abc.abstractmethod
+    def purge(self, finished_before: float, idle_before: float, unjoined_before: float | None = None) -> int:
+        """Delete finished tables untouched since ``finished_before``, unfinished ones
+        untouched since ``idle_before``, and tables created before ``unjoined_before`` that no
+        person ever joined; how many."""
+
+    @abc.abstractmethod
+    def mark_joined(self, table_id: str, when: float) -> None:
+        """Note that a person first opened a seat of the table (the first time only)."""
+
+    @abc.abstractmethod
+    def load(self, table_id: str) -> tuple[TableRow, list[Event]] | None: ...
+
+    @abc.abstractmethod
+    def events_after(self, table_id: str, version: int) -> list[Event]:
+        """The events of a table after ``version``, in order (another process's moves)."""
+
+    @abc.abstractmethod
+    def exists(self, table_id: str) -> bool: ...
+
+    @abc.abstractmethod
+    def tables_created(self) -> int:
+        """Tables ever created here (a counter kept across purges)."""
+
+    @abc.abstractmethod
+    def open_tables(self) -> int: ...
+
+    @abc.abstractmethod
+    def table_ids(self, unfinished_only: bool = False) -> list[str]: ...
+
+    # A shared store's extra duties; a store of one process has nothing to share.
+
+    def claim_bot_turn(self, table_id: str) -> bool:
+        """True if this process may let a bot move at this table now (no other process is)."""
+        return True
+
+    def release_bot_turn(self, table_id: str) -> None:  # noqa: B027 (nothing to release by default)
+        """The bot of this process has moved (or given up)."""
+
+    @abc.abstractmethod
+    def versions(self, table_ids: list[str]) -> dict[str, int]:
+        """The stored version of each table (those that still exist)."""
+
+    def changes(self) -> AsyncIterator[tuple[str, int | None] | None]:
+        """Shared stores only: None once listening (what was committed before was not heard),
+        then (table id, version) of each move any process commits, as it is committed, and
+        (table id, None) when another process's clients of a seat come or go."""
+        raise NotImplementedError
+
+    def set_presence(self, table_id: str, seat: int, clients: int) -> None:  # noqa: B027 (one process: nobody to tell)
+        """This process holds ``clients`` connections of that seat (told to the other processes)."""
+
+    def present_elsewhere(self, table_id: str) -> set[int]:
+        """The seats of a table that other live processes have clients of."""
+        return set()
+
+
+class SQLiteStore(TableStore):
+    """The SQLite database of one server process, which holds a lock on it."""
 
     def __init__(self, path: Path | str, durable: bool = False):
         self.path = Path(path)
+        self.lock = None
         try:
             if str(path) != ":memory:":
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.lock = _hold_lock(self.path.with_name(self.path.name + ".lock"))
             self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             # NORMAL: a commit survives the process being killed (kill -9); FULL also a power cut.
@@ -102,11 +203,35 @@ class Store:
             self.db.execute("PRAGMA foreign_keys=ON")
             self.db.execute("PRAGMA busy_timeout=5000")
             self.db.executescript(SCHEMA)
+            columns = {r[1] for r in self.db.execute("PRAGMA table_info(tables)")}
+            if "joined" not in columns:  # a database of an older version: its tables count as joined
+                self.db.executescript("ALTER TABLE tables ADD COLUMN joined REAL; "
+                                      "UPDATE tables SET joined = created;")
         except (sqlite3.Error, OSError) as exc:
+            self._unlock()
             raise StoreError(f"can't open the database {path}: {exc}") from None
+        self.checkpoints = None
+        if str(path) != ":memory:":
+            # A checkpoint copies the log into the database and waits for the disk (fsync): made
+            # by a commit, it would hold the event loop, every table's moves with it, for as long
+            # as a busy disk takes (up to 0.3 s measured). Made in a thread of its own instead.
+            self.db.execute("PRAGMA wal_autocheckpoint=0")
+            self.checkpoints = _Checkpoints(self.path)
+
+    def describe(self) -> str:
+        return str(self.path)
 
     def close(self) -> None:
+        if self.checkpoints is not None:
+            self.checkpoints.stop()
+            self.checkpoints = None
         self.db.close()
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self.lock is not None:
+            self.lock.close()  # closing the file releases its lock
+            self.lock = None
 
     # ------------------------------------------------------------ writing
 
@@ -114,9 +239,9 @@ class Store:
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (row.id, row.variant, row.seed, row.created, row.updated, row.finished,
-                        len(events), row.watch_hash, row.admin_hash))
+                        len(events), row.watch_hash, row.admin_hash, row.joined))
             db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
                            [(row.id, s.seat, s.name, s.bot, s.secret_hash) for s in row.seats])
             db.execute("INSERT INTO counters VALUES ('tables', 1) "
@@ -126,7 +251,7 @@ class Store:
                             for version, e in enumerate(events, 1)])
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            _rollback(db)
             raise
 
     def append(self, table_id: str, version: int, events: list[Event], finished: bool) -> bool:
@@ -151,31 +276,39 @@ class Store:
                                (event.text, table_id, event.seat))
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            _rollback(db)
             raise
         return True
 
-    def purge(self, finished_before: float, idle_before: float) -> int:
-        """Delete finished tables untouched since ``finished_before`` and unfinished ones
-        untouched since ``idle_before``; how many."""
+    def mark_joined(self, table_id: str, when: float) -> None:
+        """A person opened one of the table's seats (the first time counts)."""
+        self.db.execute("UPDATE tables SET joined = ? WHERE id = ? AND joined IS NULL", (when, table_id))
+
+    def purge(self, finished_before: float, idle_before: float, unjoined_before: float | None = None) -> int:
+        """Delete finished tables untouched since ``finished_before``, unfinished ones
+        untouched since ``idle_before``, and tables created before ``unjoined_before`` whose
+        seats no person ever opened (all-bot tables too); how many."""
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
             ids = [r[0] for r in db.execute(
                 "SELECT id FROM tables WHERE (finished IS NOT NULL AND updated < ?) "
-                "OR (finished IS NULL AND updated < ?)", (finished_before, idle_before))]
+                "OR (finished IS NULL AND updated < ?) OR (joined IS NULL AND created < ?)",
+                (finished_before, idle_before, -1.0 if unjoined_before is None else unjoined_before))]
             for table_id in ids:
                 db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            _rollback(db)
             raise
         return len(ids)
 
     # ------------------------------------------------------------ reading
 
     def load(self, table_id: str) -> tuple[TableRow, list[Event]] | None:
-        found = self.db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
+        found = self.db.execute(
+            "SELECT id, variant, seed, created, updated, finished, version, watch_hash, admin_hash, joined "
+            "FROM tables WHERE id = ?", (table_id,)).fetchone()
         if found is None:
             return None
         seats = [SeatRow(*r) for r in self.db.execute(
@@ -183,18 +316,96 @@ class Store:
             (table_id,))]
         events = [Event(kind, text, seat) for kind, text, seat in self.db.execute(
             "SELECT kind, text, seat FROM events WHERE table_id = ? ORDER BY version", (table_id,))]
-        return TableRow(*found, seats=seats), events
+        return TableRow(*found[:9], seats=seats, joined=found[9]), events
+
+    def events_after(self, table_id: str, version: int) -> list[Event]:
+        return [Event(kind, text, seat) for kind, text, seat in self.db.execute(
+            "SELECT kind, text, seat FROM events WHERE table_id = ? AND version > ? ORDER BY version",
+            (table_id, version))]
 
     def exists(self, table_id: str) -> bool:
         return self.db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None
+
+    def versions(self, table_ids: list[str]) -> dict[str, int]:
+        found = {}
+        for table_id in table_ids:
+            row = self.db.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is not None:
+                found[table_id] = row[0]
+        return found
 
     def tables_created(self) -> int:
         """Tables ever created here (a counter kept across purges)."""
         return self.db.execute("SELECT COALESCE(MAX(number), 0) FROM counters WHERE name = 'tables'").fetchone()[0]
 
     def open_tables(self) -> int:
-        return self.db.execute("SELECT COUNT(*) FROM tables WHERE finished IS NULL").fetchone()[0]
+        """Unfinished tables, and tables no person joined (all-bot ones) until they are purged."""
+        return self.db.execute("SELECT COUNT(*) FROM tables WHERE finished IS NULL OR joined IS NULL").fetchone()[0]
 
     def table_ids(self, unfinished_only: bool = False) -> list[str]:
         query = "SELECT id FROM tables" + (" WHERE finished IS NULL" if unfinished_only else "")
         return [r[0] for r in self.db.execute(query)]
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    """Roll back the transaction if SQLite has not already (it does on a full disk, and a second
+    ROLLBACK would raise "no transaction is active" in place of the error that matters)."""
+    if db.in_transaction:
+        db.execute("ROLLBACK")
+
+
+class _Checkpoints:
+    """A thread that checkpoints the write-ahead log every second (PASSIVE: it never makes the
+    writer wait), on a connection of its own; sqlite3 lets go of the interpreter lock meanwhile."""
+
+    EVERY = 1.0
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="azul-sqlite-checkpoints", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA busy_timeout=5000")
+            while not self.stopping.wait(self.EVERY):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.Error as exc:  # e.g. a full disk: the log grows meanwhile
+                    log.warning("could not checkpoint %s: %s", self.path, exc)
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.Error as exc:
+            log.warning("could not checkpoint %s: %s", self.path, exc)
+        finally:
+            db.close()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join(30)
+
+
+def _hold_lock(path: Path):
+    """An open file holding an exclusive lock on ``path`` (released when closed, or when the
+    process dies, even by kill -9); ``StoreInUse`` if another process holds it."""
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system: no lock (one server per folder is then on trust)
+        return None
+    stream = open(path, "a+")
+    try:
+        fcntl.flock(stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        stream.seek(0)
+        holder = stream.read().strip()
+        stream.close()
+        raise StoreInUse(
+            f"another azul serve{f' (pid {holder})' if holder.isdigit() else ''} is using the tables in "
+            f"{path.parent}: stop it first, or give this one another --data (several servers can share "
+            "the tables of a PostgreSQL --database)") from None
+    stream.seek(0)
+    stream.truncate()
+    stream.write(f"{os.getpid()}\n")
+    stream.flush()
+    return stream

@@ -21,21 +21,26 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from azul_core.colours import COLOUR_OF_LETTER, LETTERS, NAMES
-from azul_core.engine.notation import NotationError, format_decision, parse_decision
+from azul_core.colours import NAMES
+from azul_core.engine.notation import NotationError, format_decision, is_ascii_number, parse_decision
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import CHOOSE, DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters, wall_with
 from azul_core.players.render import describe_decision
 from azul_core.records.game_record import GameRecord, ResultRecord, RoundRecord, sealed_for
 from azul_core.rules import Move
 from azul_core.web.capabilities import matches
-from azul_core.web.store import BOT, MOVE, Event, SeatRow, Store, TableRow
+from azul_core.web.patches import diff
+from azul_core.web.store import BOT, MOVE, Event, SeatRow, TableRow, TableStore
 from azul_core.web.store import DEAL as DEAL_EVENT
-from azul_core.web.views import build_legal_json, build_view_json
+from azul_core.web.views import build_legal_json, build_view
 
 
 class Refused(Exception):
     """A decision the table does not take; the message says why, in words."""
+
+
+class Stale(Refused):
+    """The store holds a later version than this copy of the table (another process moved)."""
 
 
 @dataclass
@@ -64,6 +69,8 @@ class Table:
     progress: Progress
     version: int
     clients: set = field(default_factory=set)
+    #: seats whose clients are connected to other server processes (a shared store)
+    present_elsewhere: set = field(default_factory=set)
     bots: dict = field(default_factory=dict)
     #: the bot task running for this table, if any
     bot_task: Any = None
@@ -76,7 +83,7 @@ class Table:
     @classmethod
     def new(cls, row: TableRow, offered) -> tuple["Table", list[Event]]:
         """A new table and its first events (round 1's deal, and whatever follows by itself)."""
-        state = GameState(offered.variant.rules, len(row.seats))
+        state = _opening_state(row, offered)
         table = cls(row, offered, state, [], _fresh_progress(state), 0)
         events: list[Event] = []
         table._follow_up(state, table.progress, events)
@@ -86,7 +93,7 @@ class Table:
     @classmethod
     def replay(cls, row: TableRow, events: list[Event], offered) -> "Table":
         """A stored table, its events applied again through the engine."""
-        state = GameState(offered.variant.rules, len(row.seats))
+        state = _opening_state(row, offered)
         # The secrets are dealt with round 1's generator, before its factories (as
         # ``GameState.deal`` does live): dealt again from the seed, they are the same.
         state.deal_secrets(_round_rng(row.seed, 1))
@@ -128,11 +135,14 @@ class Table:
         return matches(secret, self.row.admin_hash)
 
     def connected(self) -> list[bool]:
-        present = [False] * len(self.seats)
+        present = [seat in self.present_elsewhere for seat in range(len(self.seats))]
         for client in self.clients:
             if client.seat is not None:
                 present[client.seat] = True
         return present
+
+    def clients_of(self, seat: int) -> int:
+        return sum(1 for client in self.clients if client.seat == seat)
 
     def bot_to_move(self) -> int | None:
         if self.over:
@@ -154,14 +164,38 @@ class Table:
         hide, else nothing (one answer for every client)."""
         return seat if self.state.secrets and not self.over else "all"
 
-    def view_json(self, seat: int | None = None) -> str:
-        """The view of the client at ``seat`` (None: watching), as JSON."""
+    def view(self, seat: int | None) -> dict:
+        """What the client at ``seat`` (None: watching) sees: the game as that seat may know it
+        (``seen_by``). Never changed once made: the clients' last documents are kept to diff the
+        next ones against."""
         key = ("view", self._secret_key(seat))
         cached = self._cache.get(key)
         if cached is None:
-            cached = self._cache[key] = build_view_json(
+            cached = self._cache[key] = build_view(
                 self.seen_by(seat), self.offered, self.seats, self.connected(), self.progress.last_round,
                 self.offered.key, self._boards_seen)
+        return cached
+
+    def document(self, seat: int | None, with_record: bool = False) -> dict:
+        """Everything a client is told that ``update`` messages diff: its view, the last
+        move, the record if it asked for it."""
+        view = self.view(seat)
+        # Seats that see the same view share one document, so their updates are one diff.
+        key = ("document", id(view), with_record)
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = {"view": view, "last": self.progress.last}
+            if with_record:
+                cached["record"] = self._record_dict(seat)
+            self._cache[key] = cached
+        return cached
+
+    def _record_dict(self, seat: int | None) -> dict:
+        """The record as ``seat`` may see it (the other seats' secrets sealed until the end)."""
+        key = ("record", self._secret_key(seat))
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = self._cache[key] = self.record(seat).to_dict()
         return cached
 
     def legal_json(self) -> str:
@@ -171,19 +205,32 @@ class Table:
             cached = self._cache["legal"] = build_legal_json(self.seen_by(self.state.to_move))
         return cached
 
-    def state_message(self, seat: int | None, with_record: bool = False) -> str:
-        """The ``state`` message for a client sitting at ``seat`` (None: watching)."""
+    def _legal_for(self, seat: int | None) -> str:
         mover = not self.over and seat is not None and seat == self.state.to_move \
             and not self.seats[seat].bot
-        last = self._cache.get("last")
-        if last is None:
-            last = self._cache["last"] = json.dumps(self.progress.last, separators=(",", ":"))
-        text = (f'{{"type":"state","version":{self.version},"you":{"null" if seat is None else seat},'
-                f'"view":{self.view_json(seat)},"legal":{self.legal_json() if mover else "null"},'
-                f'"last":{last}')
-        if with_record:
-            text += f',"record":{json.dumps(self.record(seat).to_dict(), separators=(",", ":"))}'
-        return text + "}"
+        return self.legal_json() if mover else "null"
+
+    def state_message(self, seat: int | None, with_record: bool = False) -> str:
+        """The ``state`` message for a client sitting at ``seat`` (None: watching): all of it."""
+        document = self.document(seat, with_record)
+        key = ("json", id(document))
+        text = self._cache.get(key)
+        if text is None:
+            text = self._cache[key] = _dumps(document)
+        return (f'{{"type":"state","version":{self.version},"you":{"null" if seat is None else seat},'
+                f'"legal":{self._legal_for(seat)},{text[1:]}')
+
+    def update_message(self, seat: int | None, with_record: bool, base: int, seen: dict, diffs: dict) -> str:
+        """The ``update`` message for a client at ``seat`` that was told ``seen`` at version
+        ``base``: what changed since (the legal moves whole: they change with every move).
+        ``diffs`` keeps the diffs made for one broadcast (clients told the same share one)."""
+        document = self.document(seat, with_record)
+        key = (id(seen), id(document))
+        changes = diffs.get(key)
+        if changes is None:
+            changes = diffs[key] = _dumps(diff(seen, document))
+        return (f'{{"type":"update","version":{self.version},"base":{base},'
+                f'"legal":{self._legal_for(seat)},"changes":{changes}}}')
 
     def record(self, seat: int | None = None) -> GameRecord:
         """The game so far as an ``azul-record/1`` record, as ``seat`` may see it: until the
@@ -198,14 +245,15 @@ class Table:
         kinds = [seat.bot or "human" for seat in self.seats]
         # The seed deals every round: told only when no round is left to deal.
         seed = self.row.seed if self.over else None
+        first = self.offered.variant.rules.opening_seat(len(self.seats), self.row.seed)
         record = GameRecord(self.offered.key, [seat.name for seat in self.seats], rounds,
-                            seed, result, None, {"player_kinds": kinds},
+                            seed, result, None, {"player_kinds": kinds}, first,
                             secrets=dict(state.secrets), memory=dict(state.memory) or None)
         return sealed_for(record, seat, self.over)
 
     # ------------------------------------------------------------ deciding
 
-    def decide(self, seat: int | None, version: Any, text: Any, store: Store, by_bot: bool = False) -> None:
+    def decide(self, seat: int | None, version: Any, text: Any, store: TableStore, by_bot: bool = False) -> None:
         """Take a decision sent for ``seat`` at ``version``: judged, committed, applied.
         ``Refused`` (nothing changed) says why not."""
         state = self.state
@@ -240,20 +288,31 @@ class Table:
         progress.last = {"seat": seat, "move": events[0].text, "text": description}
         self._follow_up(after, progress, events)
         if not store.append(self.id, self.version, events, after.phase == OVER):
-            raise Refused("the table has moved on: look again")
+            raise Stale("the table has moved on: look again")
         self._commit_events(after, progress, events)
 
-    def hand_to_bot(self, seat: int, bot: str, store: Store) -> None:
+    def hand_to_bot(self, seat: int, bot: str, store: TableStore) -> None:
         if self.over:
             raise Refused("the game is over")
         if self.seats[seat].bot:
             raise Refused(f"seat {seat} is played by the bot '{self.seats[seat].bot}' already")
         events = [Event(BOT, bot, seat)]
         if not store.append(self.id, self.version, events, False):
-            raise Refused("the table has moved on: try again")
+            raise Stale("the table has moved on: try again")
         self.seats[seat].bot = bot
         self.bots.pop(seat, None)
         self._commit_events(self.state, self.progress, events)
+
+    def follow(self, events: list[Event]) -> None:
+        """Apply events that another process committed after this copy's version."""
+        state = self.state.clone()
+        progress = self.progress.copy()
+        for event in events:
+            _apply_event(state, progress, event, self.seats)
+            if event.kind == BOT:
+                self.seats[event.seat].bot = event.text
+                self.bots.pop(event.seat, None)
+        self._commit_events(state, progress, events)
 
     def _follow_up(self, state: GameState, progress: Progress, events: list[Event]) -> None:
         """What the server does by itself after a decision: deal each new round; place a tile
@@ -263,7 +322,8 @@ class Table:
                 # Sorted first: the bag's order is not in the record, the seed alone deals.
                 state.bag.sort()
                 state.deal(_round_rng(self.row.seed, state.round))
-                events.append(Event(DEAL_EVENT, " ".join(letters(c) for c in state.sources[1:])))
+                kind_letters = state.table.kind_letters  # a variant's extra tiles have letters too
+                events.append(Event(DEAL_EVENT, " ".join(letters(c, kind_letters) for c in state.sources[1:])))
                 _start_round(state, progress)
             elif state.phase == PLACE and len(state.placing[2]) == 1:
                 decision = state.legal_decisions()[0]
@@ -290,6 +350,10 @@ class Table:
         self.last_used = time.monotonic()
 
 
+def _dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
 # ---------------------------------------------------------------- events through the engine
 
 
@@ -308,6 +372,14 @@ def describe(state: GameState, decision: tuple | Move, names: list[str]) -> str:
     return describe_decision(state, decision, names)
 
 
+def _opening_state(row: TableRow, offered) -> GameState:
+    """A table's game before its first deal: the variant's rules choose who starts round 1
+    (``azul_first_player``) from the table's seed, so a restarted server chooses the same."""
+    rules = offered.variant.rules
+    players = len(row.seats)
+    return GameState(rules, players, rules.opening_seat(players, row.seed))
+
+
 def _fresh_progress(state: GameState) -> Progress:
     seats = state.num_players
     return Progress([[] for _ in range(seats)], [0] * seats)
@@ -318,17 +390,19 @@ def _start_round(state: GameState, progress: Progress) -> None:
     progress.penalty_at_start = [board.penalty_points for board in state.players]
 
 
-def _counts(letters_laid: str) -> list[int]:
-    counts = [0] * len(LETTERS)
+def _counts(letters_laid: str, kind_letters: str) -> list[int]:
+    """A factory's letters as counts of each kind (``table.kind_letters``: the colours', then
+    the extra tiles')."""
+    counts = [0] * len(kind_letters)
     for letter in letters_laid:
-        counts[COLOUR_OF_LETTER[letter]] += 1
+        counts[kind_letters.index(letter)] += 1
     return counts
 
 
 def _apply_event(state: GameState, progress: Progress, event: Event, seats: list[SeatRow]) -> None:
     if event.kind == DEAL_EVENT:
         factories = event.text.split(" ") if event.text else []
-        state.deal_tiles([_counts(f) for f in factories])
+        state.deal_tiles([_counts(f, state.table.kind_letters) for f in factories])
         _start_round(state, progress)
     elif event.kind == MOVE:
         before = state.clone()
@@ -367,7 +441,7 @@ def _apply_decision(state: GameState, progress: Progress, decision: tuple | Move
 
 
 def _parse(state: GameState, text: str) -> tuple | Move:
-    if state.phase == PLACE and text.isdigit():
+    if state.phase == PLACE and is_ascii_number(text):
         return (state.placing[1], int(text) - 1)
     try:
         decision = parse_decision(text)

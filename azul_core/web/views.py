@@ -26,21 +26,35 @@ from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
 COLOUR_LEGEND = [{"name": NAMES[c], "letter": LETTERS[c]} for c in COLOURS]
 
 
-def _tile_name(tile: int) -> str:
-    return "marker" if tile == MARKER else NAMES[tile]
+def _tile_name(tile: int, names: Sequence[str]) -> str:
+    return "marker" if tile == MARKER else names[tile]
 
 
-def _tiles(counts: Sequence[int]) -> list[str]:
-    return [NAMES[c] for c in COLOURS for _ in range(counts[c])]
+def _tiles(counts: Sequence[int], names: Sequence[str] = NAMES) -> list[str]:
+    """Tiles by kind, in kind order: ``[0, 2, 0, 0, 0, 1]`` -> ``["yellow", "yellow", "wild"]``
+    (``names``: ``table.kind_names`` where the variant has extra tiles)."""
+    return [names[kind] for kind in (COLOURS if len(counts) == 5 else range(len(counts)))
+            for _ in range(counts[kind])]
+
+
+def _kinds(table) -> list[dict]:
+    """The variant's tiles beyond the five colours, as the page draws them."""
+    return [{"name": extra.name, "letter": extra.letter, "look": extra.look} for extra in table.extra_tiles]
 
 
 def _board(state, seat: int, seats, connected: Sequence[bool], printed, costs, over: bool) -> dict:
     board = state.players[seat]
+    extra_kinds = state.kinds > len(COLOURS)
+    names = state.table.kind_names if extra_kinds else NAMES
     lines = []
     for row in range(PATTERN_LINES):
         count = board.line_count[row]
-        lines.append({"capacity": row + 1, "colour": NAMES[board.line_colour[row]] if count else None,
-                      "count": count, "closed": board.accept[row] == 0})
+        line = {"capacity": row + 1, "colour": NAMES[board.line_colour[row]] if count else None,
+                "count": count, "closed": board.accept[row] == 0}
+        if extra_kinds:
+            # The tiles standing in for the colour: counted in ``count``, named by their kind.
+            line["extra"] = [names[kind] for kind in board.line_extra[row]]
+        lines.append(line)
     wall = []
     for row in range(WALL_SIZE):
         cells = []
@@ -51,7 +65,7 @@ def _board(state, seat: int, seats, connected: Sequence[bool], printed, costs, o
             cells.append({"colour": NAMES[tile] if tile is not None else pattern_name,
                           "tile": tile is not None, "pattern": pattern_name})
         wall.append(cells)
-    floor = [{"tile": _tile_name(board.floor[space]) if space < len(board.floor) else None,
+    floor = [{"tile": _tile_name(board.floor[space], names) if space < len(board.floor) else None,
               "cost": cost} for space, cost in enumerate(costs)]
     return {"seat": seat, "name": seats[seat].name, "bot": seats[seat].bot,
             "connected": bool(connected[seat]), "score": board.score,
@@ -65,7 +79,7 @@ def _board_key(state, seat: int, seats, connected: Sequence[bool], over: bool) -
     return (tuple(board.line_count), tuple(board.line_colour), tuple(board.accept),
             tuple(map(tuple, board.wall)), tuple(board.floor), board.score,
             state.marker_holder == seat and not over, seats[seat].name, seats[seat].bot,
-            bool(connected[seat]))
+            bool(connected[seat]), tuple(board.line_extra) if state.kinds > len(COLOURS) else None)
 
 
 def _rest(state, offered, seats, last_round, variant_name: str) -> tuple[dict, dict]:
@@ -85,9 +99,13 @@ def _rest(state, offered, seats, last_round, variant_name: str) -> tuple[dict, d
         "placing": placing,
         "colours": COLOUR_LEGEND,
     }
+    names = NAMES
+    if state.kinds > len(COLOURS):
+        head["kinds"] = _kinds(state.table)
+        names = state.table.kind_names
     tail = {
-        "factories": [_tiles(source) for source in state.sources[1:]],
-        "centre": {"tiles": _tiles(state.sources[CENTRE]), "marker": state.marker_in_centre and not over},
+        "factories": [_tiles(source, names) for source in state.sources[1:]],
+        "centre": {"tiles": _tiles(state.sources[CENTRE], names), "marker": state.marker_in_centre and not over},
         "bag": len(state.bag),
         "lid": sum(state.lid),
         "last_round": last_round,
@@ -98,30 +116,25 @@ def _rest(state, offered, seats, last_round, variant_name: str) -> tuple[dict, d
     return head, tail
 
 
-def build_view(state, offered, seats, connected: Sequence[bool], last_round, variant_name: str) -> dict:
-    """The whole table as the page draws it (``seats``: the table's seat records)."""
+def build_view(state, offered, seats, connected: Sequence[bool], last_round, variant_name: str,
+               boards_seen: dict | None = None) -> dict:
+    """The whole table as the page draws it (``seats``: the table's seat records). A move
+    changes one or two boards: given ``boards_seen`` (seat -> (key, board), kept up to date
+    here), the others are the same objects as before, cheap to diff and never rebuilt."""
     printed, costs = printed_wall(state.rules), floor_costs(state.rules)
     over = state.phase == OVER
     head, tail = _rest(state, offered, seats, last_round, variant_name)
-    boards = [_board(state, seat, seats, connected, printed, costs, over) for seat in range(state.num_players)]
-    return {**head, "seats": boards, **tail}
-
-
-def build_view_json(state, offered, seats, connected: Sequence[bool], last_round, variant_name: str,
-                    boards_seen: dict) -> str:
-    """``build_view`` as compact JSON. A move changes one or two boards: the others' JSON is
-    reused from ``boards_seen`` (seat -> (key, json)), which this call keeps up to date."""
-    printed, costs = printed_wall(state.rules), floor_costs(state.rules)
-    over = state.phase == OVER
-    head, tail = _rest(state, offered, seats, last_round, variant_name)
-    parts = []
+    boards = []
     for seat in range(state.num_players):
+        if boards_seen is None:
+            boards.append(_board(state, seat, seats, connected, printed, costs, over))
+            continue
         key = _board_key(state, seat, seats, connected, over)
         seen = boards_seen.get(seat)
         if seen is None or seen[0] != key:
-            seen = boards_seen[seat] = (key, _dumps(_board(state, seat, seats, connected, printed, costs, over)))
-        parts.append(seen[1])
-    return f'{_dumps(head)[:-1]},"seats":[{",".join(parts)}],{_dumps(tail)[1:]}'
+            seen = boards_seen[seat] = (key, _board(state, seat, seats, connected, printed, costs, over))
+        boards.append(seen[1])
+    return {**head, "seats": boards, **tail}
 
 
 def _dumps(value) -> str:
@@ -219,5 +232,5 @@ def build_legal_json(state) -> str:
     return f'{{"drafts":[{",".join(parts)}],"columns":[],"moves":[]}}'
 
 
-__all__ = ["build_view", "build_view_json", "build_legal", "build_legal_json", "build_final", "plugin_move",
+__all__ = ["build_view", "build_legal", "build_legal_json", "build_final", "plugin_move",
            "COLOUR_LEGEND", "FLOOR"]

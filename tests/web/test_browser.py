@@ -562,5 +562,6 @@ def test_a_link_without_its_secret_can_not_open_the_table(browser, server, error
     page = browser.new_context().new_page()
     page.goto(table["seats"][0]["url"].split("#")[0] + "#seat=not-the-secret")
     page.wait_for_selector("#message:not([hidden])")
-    assert page.locator("#connection[data-status='refused']").count() == 1
+    # The status follows the message once the server has closed the socket: wait, don't race.
+    page.wait_for_selector("#connection[data-status='refused']", timeout=10_000)
     assert page.locator("#supply button.tile.pickable").count() == 0

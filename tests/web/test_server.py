@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 starlette = pytest.importorskip("starlette")
+import anyio  # noqa: E402  (installed with starlette)
+
 with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx works
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
@@ -28,6 +30,9 @@ from azul_core.web.catalog import build_catalog  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
+#: The longest a test waits for one message from the server: a broken server fails the test
+#: instead of hanging the suite.
+TIMEOUT = 20.0
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +79,21 @@ def create(client, variant="standard", seats=None, **headers):
     return client.post("/api/tables", json={"variant": variant, "seats": seats}, headers=headers)
 
 
+async def _within(seconds: float, receive):
+    with anyio.fail_after(seconds):
+        return await receive()
+
+
+def receive_json(ws, seconds: float = TIMEOUT):
+    """``ws.receive_json()`` of a test WebSocket, or a failure after ``seconds`` of silence."""
+    try:
+        message = ws.portal.call(_within, seconds, ws._send_rx.receive)
+    except TimeoutError:
+        raise AssertionError(f"the server sent nothing for {seconds} s") from None
+    ws._raise_on_close(message)
+    return json.loads(message["text"])
+
+
 def secret_of(url: str) -> str:
     return url.split("#", 1)[1].split("&")[0].split("=", 1)[1]
 
@@ -92,7 +112,7 @@ class Seat:
         self.next_state()
 
     def next_message(self):
-        return self.ws.receive_json()
+        return receive_json(self.ws)
 
     def next_state(self):
         """Read until the next state message (refusals are kept, presence skipped)."""
@@ -297,16 +317,16 @@ def test_a_wrong_secret_is_refused_and_a_watcher_can_not_move(client):
     created = create(client).json()
     with client.websocket_connect(f"/ws/{created['table']}") as ws:
         ws.send_json({"type": "hello", "secret": "not-the-secret", "version": None})
-        message = ws.receive_json()
+        message = receive_json(ws)
         assert message["type"] == "error" and "wrong" in message["reason"]
         with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
+            receive_json(ws)
         assert closed.value.code == 4401
     watcher = Seat(client, created["table"], secret_of(created["watch_url"]))
     watcher.move("1B1")
     assert "watch" in watcher.refused()["reason"]
     with client.websocket_connect("/ws/NoSuchTable") as ws:
-        assert ws.receive_json()["type"] == "error"
+        assert receive_json(ws)["type"] == "error"
 
 
 def test_refusals_say_why_and_change_nothing(client):
@@ -562,18 +582,18 @@ def test_a_websocket_from_another_site_or_a_huge_message_is_refused(client):
     created = create(client).json()
     with pytest.raises(WebSocketDisconnect):
         with client.websocket_connect(f"/ws/{created['table']}", headers={"Origin": "http://evil.example"}) as ws:
-            ws.receive_json()
+            receive_json(ws)
     with client.websocket_connect(f"/ws/{created['table']}") as ws:
         ws.send_text("x" * 5000)
-        assert ws.receive_json() == {"type": "error", "reason": "message too large"}
+        assert receive_json(ws) == {"type": "error", "reason": "message too large"}
         with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
+            receive_json(ws)
         assert closed.value.code == 1009
     seat = Seat(client, created["table"], secret_of(created["seats"][0]["url"]))
     seat.ws.send_text("y" * 5000)
     with pytest.raises(WebSocketDisconnect) as closed:
         while True:
-            seat.ws.receive_json()
+            receive_json(seat.ws)
     assert closed.value.code == 1009
 
 
@@ -582,10 +602,10 @@ def test_the_secret_may_come_in_a_bearer_header_and_hello_may_ask_for_the_record
     secret = secret_of(created["seats"][0]["url"])
     with client.websocket_connect(f"/ws/{created['table']}", headers={"Authorization": f"Bearer {secret}"}) as ws:
         ws.send_json({"type": "hello", "version": None, "record": True})
-        state = ws.receive_json()
+        state = receive_json(ws)
         assert state["you"] == 0 and state["record"]["format"] == "azul-record/1"
         ws.send_json({"type": "ping"})
-        replies = [ws.receive_json() for _ in range(2)]
+        replies = [receive_json(ws) for _ in range(2)]
         assert {"type": "pong"} in replies
         assert {"type": "presence", "connected": [True, False]} in replies
 
@@ -610,8 +630,8 @@ def test_finished_idle_tables_are_purged(tmp_path, catalog):
 
 
 def test_the_store_applies_a_version_once(tmp_path):
-    from azul_core.web.store import Event, SeatRow, Store, TableRow
-    store = Store(tmp_path / "t.sqlite3")
+    from azul_core.web.store import Event, SeatRow, SQLiteStore, TableRow
+    store = SQLiteStore(tmp_path / "t.sqlite3")
     row = TableRow("T", "standard", "s", 0.0, 0.0, None, 0, "w", "a", [SeatRow(0, "a", None, "h")])
     store.create(row, [Event("deal", "BBBB")])
     assert store.append("T", 1, [Event("move", "1B1", 0)], False)
@@ -634,7 +654,7 @@ def test_an_operator_seed_deals_the_same_tables_on_every_run(tmp_path, catalog):
 
 
 @pytest.mark.parametrize("variant, players", [("standard", 4), ("grey-wall", 3), ("duel", 2)])
-def test_the_fast_json_of_the_view_and_legal_moves_is_the_plain_one(catalog, variant, players):
+def test_the_view_reusing_boards_and_the_fast_legal_json_are_the_plain_ones(catalog, variant, players):
     from azul_core.web.store import SeatRow, TableRow
     from azul_core.web.table import Table
     from azul_core.web.views import build_legal, build_view
@@ -649,10 +669,19 @@ def test_the_fast_json_of_the_view_and_legal_moves_is_the_plain_one(catalog, var
     table, _events = Table.new(row, offered)
     rng = random.Random(7)
     while not table.over:
-        assert json.loads(table.view_json()) == build_view(table.state, offered, table.seats, table.connected(),
-                                                           table.progress.last_round, variant)
+        assert table.view(None) == build_view(table.state, offered, table.seats, table.connected(),
+                                              table.progress.last_round, variant)
         legal = json.loads(table.legal_json())
         assert legal == build_legal(table.state)
         table.decide(table.state.to_move, table.version, rng.choice(legal["columns"] or legal["drafts"])["move"],
                      Accepting())
-    assert json.loads(table.view_json())["final"]["winners"]
+    assert table.view(None)["final"]["winners"]
+
+
+def test_an_sqlite_store_is_one_process_s_and_a_second_opening_is_refused(tmp_path):
+    from azul_core.web.store import SQLiteStore, StoreInUse
+    store = SQLiteStore(tmp_path / "t.sqlite3")
+    with pytest.raises(StoreInUse, match="another azul serve .* --data"):
+        SQLiteStore(tmp_path / "t.sqlite3")
+    store.close()
+    SQLiteStore(tmp_path / "t.sqlite3").close()

@@ -169,3 +169,33 @@ def test_serve_refuses_bad_options_in_one_line(tmp_path):
     result = subprocess.run([sys.executable, "-c", "from azul_core.cli import main; main()", "serve",
                              "--variants", str(tmp_path / "nope")], capture_output=True, text=True)
     assert result.returncode == 1 and "no such folder" in result.stderr
+
+
+def test_a_second_server_on_the_same_data_refuses_to_start(tmp_path, servers):
+    first = servers(tmp_path / "data")
+    result = subprocess.run([sys.executable, "-c", "from azul_core.cli import main; main()", "serve",
+                             "--port", "0", "--data", str(tmp_path / "data")],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert f"another azul serve (pid {first.process.pid}) is using the tables in {tmp_path / 'data'}" \
+        in result.stderr
+    # The first one serves on; once it has stopped (even killed), the folder is free again.
+    assert json.loads(first.get("/healthz")) == {"ok": True}
+    first.stop(signal.SIGKILL)
+    again = servers(tmp_path / "data")
+    assert json.loads(again.get("/healthz")) == {"ok": True}
+
+
+def test_serve_says_in_one_line_what_is_wrong_with_a_database(tmp_path):
+    command = [sys.executable, "-c", "from azul_core.cli import main; main()", "serve", "--port", "0",
+               "--data", str(tmp_path / "data")]
+    result = subprocess.run([*command, "--database", str(tmp_path / "tables.db")], capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 2 and "--database takes a PostgreSQL URL" in result.stderr
+    pytest.importorskip("psycopg")
+    result = subprocess.run([*command, "--database", "postgresql://azul:hunter2@127.0.0.1:1/tables"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.startswith("azul: can't use the database PostgreSQL database 'tables' on 127.0.0.1:1: ")
+    assert result.stderr.count("\n") == 1 and "hunter2" not in result.stderr

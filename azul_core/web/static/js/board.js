@@ -1,6 +1,6 @@
 // Drawing the table from the server's view: factories, centre, and each player's board.
 // Nothing here decides a rule: what may be clicked comes from the server's legal moves.
-import { el, tile, LETTER } from "./dom.js";
+import { el, tile, LETTER, dress, extraKinds, letterOf, tileClass } from "./dom.js";
 
 export function sourceName(source) {
   return source === 0 ? "the centre" : `factory ${source}`;
@@ -20,7 +20,7 @@ export function drawSupply(view, picks, selected, onPick) {
         ? tiles.map((colour) => supplyTile(source, colour, picks, selected, onPick))
         : el("span", { class: "empty-note" }, "empty")));
   });
-  const centreTiles = [...view.centre.tiles].sort((a, b) => ORDER[a] - ORDER[b]);
+  const centreTiles = [...view.centre.tiles].sort((a, b) => (ORDER[a] ?? 5) - (ORDER[b] ?? 5));
   const centre = el("div", { class: "centre", id: "centre", "data-source": 0, role: "group", "aria-label": "the centre" },
     el("span", { class: "source-label" }, "centre"),
     el("div", { class: "centre-tiles" },
@@ -35,15 +35,24 @@ const ORDER = { blue: 0, yellow: 1, red: 2, black: 3, white: 4 };
 function supplyTile(source, colour, picks, selected, onPick) {
   const pickable = picks.has(`${source}:${colour}`);
   const chosen = selected && selected.source === source && selected.colour === colour;
-  const classes = ["tile", `t-${colour}`];
+  const classes = ["tile", tileClass(colour)];
   if (pickable) classes.push("pickable");
   if (chosen) classes.push("selected");
-  return el("button", {
+  return dress(el("button", {
     type: "button", class: classes.join(" "), "data-source": source, "data-colour": colour,
     title: `${colour} from ${sourceName(source)}`, "aria-label": `${colour} from ${sourceName(source)}`,
     "aria-pressed": chosen ? "true" : "false", disabled: !pickable,
     onclick: () => onPick(source, colour),
-  }, LETTER[colour]);
+  }, letterOf(colour)), colour);
+}
+
+/** The variant's tiles beyond the five colours, each with its letter and look; null when none. */
+export function drawKindsLegend() {
+  const kinds = extraKinds();
+  if (!kinds.length) return null;
+  return el("p", { class: "kinds-legend", id: "kinds-legend" }, "Also in the bag: ",
+    kinds.map(([name], index) => el("span", { class: "kind", "data-kind": name },
+      index ? ", " : "", tile(name, { class: `tile ${tileClass(name)} small` }), ` ${name}`)));
 }
 
 /**
@@ -89,18 +98,28 @@ function drawLine(line, row, targets, onTarget, placingRow) {
   const target = targets?.lines.get(row);
   if (target) targetClasses(classes, target.move, targets, target.misplaced);
   if (placingRow === row) classes.push("placing");
+  // Tiles of an extra kind standing in for the colour are counted in `count`; drawn on the wall side.
+  const extra = line.extra || [];
   const slots = [];
   for (let i = line.capacity - 1; i >= 0; i--) {
     // Right to left, as on the board: the line fills from the wall side.
-    slots.push(i < line.count ? tile(line.colour) : el("span", { class: "slot" }));
+    slots.push(i < line.count ? tile(i < extra.length ? extra[i] : line.colour) : el("span", { class: "slot" }));
   }
-  const label = `pattern line ${row + 1}: ${line.count ? `${line.count} ${line.colour}` : "empty"} of ${line.capacity}`
+  const label = `pattern line ${row + 1}: ${line.count ? lineTiles(line, extra) : "empty"} of ${line.capacity}`
     + (line.closed ? ", closed this round" : "");
   const attrs = { class: classes.join(" "), "data-line": row, "aria-label": label, title: label };
   if (target) {
     return el("button", { type: "button", ...attrs, onclick: () => onTarget(target.move) }, slots);
   }
   return el("div", attrs, slots);
+}
+
+/** "3 red", or with stand-ins "2 red and 1 wild". */
+function lineTiles(line, extra) {
+  const counts = new Map([[line.colour, line.count - extra.length]]);
+  for (const name of extra) counts.set(name, (counts.get(name) || 0) + 1);
+  const parts = [...counts].filter(([, count]) => count > 0).map(([name, count]) => `${count} ${name}`);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}` : parts.join("");
 }
 
 function drawCell(cell, row, column, targets, onTarget) {

@@ -50,7 +50,8 @@ export class TableConnection {
     }
     this.socket = socket;
     socket.addEventListener("open", () => {
-      socket.send(JSON.stringify({ type: "hello", secret: this.secret, version: this.handlers.version() }));
+      // changes: after the first state, each update says only what changed (docs/serve.md).
+      socket.send(JSON.stringify({ type: "hello", secret: this.secret, version: this.handlers.version(), changes: true }));
     });
     socket.addEventListener("message", (event) => {
       let message;

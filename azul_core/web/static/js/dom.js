@@ -37,12 +37,67 @@ export function fill(node, ...children) {
   return node;
 }
 
-/** A tile of a colour (or the start marker), with its letter for colour-blind players. */
+// A variant's tiles beyond the five colours (the view's `kinds`, e.g. a wild tile):
+// name -> {letter, look, ink}. Empty for most variants.
+const KINDS = new Map();
+const DEFAULT_LOOK = "#c9a227";
+
+/** Learn the variant's extra kinds of tile from a view (`view.kinds`; absent for most variants). */
+export function setKinds(kinds) {
+  KINDS.clear();
+  for (const kind of Array.isArray(kinds) ? kinds : []) {
+    const name = String(kind?.name ?? "");
+    if (!name || name in LETTER || name === "marker") continue;
+    // The server checks the look is #rrggbb; anything else falls back rather than reaching CSS.
+    const look = /^#[0-9a-f]{6}$/i.test(kind.look) ? kind.look : DEFAULT_LOOK;
+    KINDS.set(name, { letter: String(kind.letter ?? "?").slice(0, 1) || "?", look, ink: inkOn(look) });
+  }
+}
+
+/** The extra kinds, in the variant's order: [[name, {letter, look, ink}], ...]. */
+export function extraKinds() {
+  return [...KINDS.entries()];
+}
+
+/** Black or white text, whichever contrasts more with the colour `look` (#rrggbb), by its
+ * WCAG relative luminance: black above 0.179, where the two contrasts are equal. */
+export function inkOn(look) {
+  const channel = (at) => {
+    const value = parseInt(look.slice(at, at + 2), 16) / 255;
+    return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  return luminance > 0.179 ? "#000000" : "#ffffff";
+}
+
+/** The class that colours a tile: `t-red`, or `t-extra` for an extra kind (its look set by `dress`). */
+export function tileClass(name) {
+  return KINDS.has(name) ? "t-extra" : `t-${name}`;
+}
+
+/** The letter printed on a tile: the record notation's, an extra kind's own. */
+export function letterOf(name) {
+  return LETTER[name] ?? KINDS.get(name)?.letter ?? "?";
+}
+
+/** Give a tile of an extra kind its look. Set through the CSSOM: the CSP forbids style attributes. */
+export function dress(node, name) {
+  const kind = KINDS.get(name);
+  if (kind) {
+    node.style.setProperty("--look", kind.look);
+    node.style.setProperty("--look-ink", kind.ink);
+    node.dataset.kind = name;
+  }
+  return node;
+}
+
+/** A tile of a colour, of an extra kind (or the start marker), with its letter for colour-blind players. */
 export function tile(colour, attrs = {}, tag = "span") {
   if (colour === "marker") {
     return el(tag, { class: "tile marker", title: "start marker", "aria-label": "start marker", ...attrs }, "1");
   }
-  return el(tag, { class: `tile t-${colour}`, title: colour, "aria-label": colour, ...attrs }, LETTER[colour] ?? "?");
+  return dress(el(tag, { class: `tile ${tileClass(colour)}`, title: colour, "aria-label": colour, ...attrs },
+    letterOf(colour)), colour);
 }
 
 export function plural(n, word) {

@@ -1,10 +1,11 @@
 // The table page: reads its secret from the URL fragment, follows the game over a WebSocket,
 // and lets the seat's player choose moves among the ones the server says are legal.
-import { el, fill, plural } from "./dom.js";
+import { el, fill, plural, setKinds } from "./dom.js";
 import { TableConnection } from "./connection.js";
-import { drawSupply, drawBoard, sourceName } from "./board.js";
+import { drawSupply, drawBoard, drawKindsLegend, sourceName } from "./board.js";
 import { drawRoundSummary, drawFinal } from "./summary.js";
 import { drawMoves, drawPluginInfo } from "./plugins.js";
+import { applyChanges } from "./patches.js";
 
 const $ = (id) => document.getElementById(id);
 // In the protocol's drafts, line 5 is the floor (0-4 are the pattern lines).
@@ -25,6 +26,7 @@ const app = {
   summaryRound: null,
   finalShown: false,
   bots: null,
+  syncing: false, // asked for the whole state after a gap, not yet received
 };
 
 const connection = new TableConnection(app.table, app.secret, {
@@ -37,17 +39,26 @@ function receive(message) {
   if (message.type === "state") {
     // A reconnecting page may get an answer older than what it already shows: keep the newer.
     if (app.version !== null && message.version < app.version) return;
-    const moved = message.version !== app.version;
-    app.version = message.version;
-    app.view = message.view;
-    app.legal = message.legal || null;
+    app.syncing = false;
     app.you = message.you ?? null;
-    app.last = message.last || null;
-    if (moved) {
-      app.sent = null;
-      keepChoiceIfStillLegal();
+    show(message.version, { view: message.view, last: message.last || null }, message.legal);
+  } else if (message.type === "update") {
+    // What changed since the version this page shows. One missed (or a reconnection under way):
+    // ask for the whole state once and wait for it.
+    if (app.syncing) return;
+    let next = null;
+    if (app.view && message.base === app.version) {
+      try {
+        next = applyChanges({ view: app.view, last: app.last }, message.changes);
+      } catch {
+        next = null;
+      }
     }
-    render();
+    if (!next || !next.view) {
+      app.syncing = connection.send({ type: "sync" });
+      return;
+    }
+    show(message.version, next, message.legal);
   } else if (message.type === "refused") {
     app.sent = null;
     const what = message.move ? `Move ${message.move} refused: ` : "Refused: ";
@@ -62,6 +73,19 @@ function receive(message) {
   } else if (message.type === "error") {
     showMessage(message.reason || message.error || "the server reported an error", "refused");
   }
+}
+
+function show(version, seen, legal) {
+  const moved = version !== app.version;
+  app.version = version;
+  app.view = seen.view;
+  app.last = seen.last || null;
+  app.legal = legal || null;
+  if (moved) {
+    app.sent = null;
+    keepChoiceIfStillLegal();
+  }
+  render();
 }
 
 function keepChoiceIfStillLegal() {
@@ -144,6 +168,7 @@ function typed(event) {
 function render() {
   const view = app.view;
   if (!view) return;
+  setKinds(view.kinds);
   document.body.dataset.version = String(app.version);
   document.body.dataset.phase = view.phase;
   document.body.dataset.round = String(view.round);
@@ -161,7 +186,7 @@ function render() {
   const picks = new Set(drafts.map((d) => `${d.source}:${d.colour}`));
   $("supply").hidden = view.phase === "over";
   fill($("supply"), drawSupply(view, picks, mine ? app.selected : null, pick),
-    el("p", { class: "bag" }, `bag ${view.bag} · lid ${view.lid}`));
+    el("p", { class: "bag" }, `bag ${view.bag} · lid ${view.lid}`), drawKindsLegend());
 
   const targets = mine ? boardTargets() : null;
   const order = view.seats.map((_, i) => i);

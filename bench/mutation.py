@@ -1,0 +1,204 @@
+"""Mutation testing (mutmut) of the core's rules, records and table server.
+
+Do the tests notice a small change to the code?
+
+    pip install -e ".[test,mutation]"
+    python bench/mutation.py                 # every scope, one after the other
+    python bench/mutation.py engine records  # some scopes
+    python bench/mutation.py --list          # the scopes, their files and tests
+    python bench/mutation.py --recheck web   # after adding tests: try the survivors again
+    python bench/mutation.py --recheck-only web  # ... and nothing else
+
+Each scope mutates some modules and runs only the tests written for them (the whole suite
+for every mutant would take days on two cores). A scope runs in its own copy of the tree,
+``build/mutation/<scope>`` (mutmut writes its ``mutants/`` folder and its cache there, so a
+second run only tests what changed); the survivors of each scope are listed in
+``build/mutation/<scope>/survivors.txt`` (``--diffs``: with their diffs; else ``mutmut show
+NAME`` in that folder shows one) and a line per scope is printed at the end.
+docs/testing.md keeps the table of the last run and what was done about each survivor.
+
+It is not part of ``pytest`` or .ci/run: a run of a scope takes from half an hour to hours.
+Run it under ``nice -n 10`` on a shared machine; ``--children N`` sets mutmut's parallelism
+(default 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+
+#: scope -> (the files mutated, relative to the repository; the tests run for them)
+SCOPES: dict[str, tuple[list[str], list[str]]] = {
+    "records": (["azul_core/records/*.py"],
+                ["tests/test_records.py", "tests/test_reference_records.py", "tests/test_replayed_fills.py",
+                 "tests/test_guard_bounds.py", "tests/test_guard_trust.py"]),
+    "web": (["azul_core/web/table.py", "azul_core/web/app.py", "azul_core/web/store.py"],
+            ["tests/web/test_server.py", "tests/web/test_guard_server.py"]),
+    "engine": (["azul_core/engine/state.py", "azul_core/engine/rulebook.py", "azul_core/engine/view.py",
+                "azul_core/engine/notation.py"],
+               ["tests/test_standard_rules.py", "tests/test_hooks.py", "tests/test_rulebook_errors.py",
+                "tests/test_rule_api_traps.py", "tests/test_house_rules.py", "tests/test_grey_wall.py",
+                "tests/test_duel.py", "tests/test_duel_grey_wall.py", "tests/test_guard_stacking.py",
+                "tests/test_guard_hooks.py"]),
+    "variants": (["azul_core/variants/*.py"],
+                 ["tests/test_variant_files.py", "tests/test_variant_check.py", "tests/test_plugin_loading.py",
+                  "tests/test_hostile.py", "tests/test_guard_bounds.py", "tests/test_guard_trust.py",
+                  "tests/test_guard_variants.py"]),
+    # The plugin loader and the hook compiler: a scope of its own (a thousand mutants, most of
+    # them in the messages of plugins that fail to load).
+    "plugins": (["azul_core/engine/plugins.py"],
+                ["tests/test_hooks.py", "tests/test_rule_api_traps.py", "tests/test_plugin_loading.py",
+                 "tests/test_rulebook_errors.py", "tests/test_guard_stacking.py", "tests/test_guard_trust.py"]),
+}
+
+#: What a scope's copy of the tree holds (the tests read docs and examples too).
+TREE = ["azul_core", "plugins", "variants", "tests", "docs", "examples", "bench", "README.md", "pyproject.toml"]
+
+
+def mutmut_section(mutated: list[str], tests: list[str]) -> str:
+    def toml_list(items: list[str]) -> str:
+        return "[" + ", ".join(json.dumps(item) for item in items) + "]"
+    # The whole of azul_core is copied into mutants/ (it must import as one package); only the
+    # scope's files are mutated. plugins/ and variants/ are copied so that the tests' check
+    # "the installed package is this tree" compares equal files.
+    return (
+        "\n[tool.mutmut]\n"
+        'source_paths = ["azul_core"]\n'
+        f"only_mutate = {toml_list(mutated)}\n"
+        f"also_copy = {toml_list(['plugins', 'variants', 'docs', 'examples', 'bench', 'README.md'])}\n"
+        f"pytest_add_cli_args_test_selection = {toml_list(tests)}\n"
+        # the browser tests and the package builds are not mutation material
+        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not browser and not package"]\n'
+    )
+
+
+def tree_version() -> str:
+    """The commit the copy was made from, and whether the tree had changes beyond it."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=REPOSITORY, capture_output=True, text=True,
+                              check=False).stdout.strip()
+    commit = git("rev-parse", "HEAD") or "unknown"
+    return commit + (" (with uncommitted changes)" if git("status", "--porcelain", *TREE) else "")
+
+
+def copy_tree(target: Path) -> None:
+    """A fresh copy of the tree's files for this run; mutmut's own folder and cache are kept,
+    so that an unchanged function is not tested again."""
+    target.mkdir(parents=True, exist_ok=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", ".pytest_cache")
+    for name in TREE:
+        source, destination = REPOSITORY / name, target / name
+        if destination.is_dir():
+            shutil.rmtree(destination)
+        if source.is_dir():
+            shutil.copytree(source, destination, ignore=ignore)
+        elif source.exists():
+            shutil.copy2(source, destination)
+
+
+#: Verdicts that say a mutant was not caught (a timeout is a mutant that made the tests hang or
+#: loop: counted as caught).
+RECHECKED = ("survived", "no tests", "suspicious")
+
+
+def _statuses(mutmut: list[str], folder: Path) -> list[tuple[str, str]]:
+    """Every mutant of the scope and mutmut's verdict on it."""
+    listing = subprocess.run(mutmut + ["results", "--all", "true"], cwd=folder, capture_output=True,
+                             text=True, check=False).stdout
+    found = []
+    for line in listing.splitlines():
+        name, _, status = line.strip().rpartition(": ")
+        if name:
+            found.append((name, status))
+    return found
+
+
+def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False, diffs: bool = False) -> dict:
+    mutated, tests = SCOPES[scope]
+    missing = [t for t in tests if not (REPOSITORY / t).exists()]
+    if missing:  # a changed selection would throw away mutmut's cache: the list is fixed
+        raise SystemExit(f"{scope}: the test file {missing[0]} is missing")
+    folder = work / scope
+    tree = tree_version()
+    copy_tree(folder)
+    with open(folder / "pyproject.toml", "a", encoding="utf-8") as handle:
+        handle.write(mutmut_section(mutated, tests))
+    mutmut = [sys.executable, "-m", "mutmut"]
+    started = time.monotonic()
+    print(f"== {scope}: mutating {', '.join(mutated)}; tests: {' '.join(tests)}", flush=True)
+    if recheck != "only":
+        subprocess.run(mutmut + ["run", "--max-children", str(children)], cwd=folder, check=False)
+    if recheck:
+        # mutmut keeps a verdict once given: the survivors of earlier runs are tried again
+        # against today's tests (new tests are found and mapped to the code they run).
+        again = [name for name, status in _statuses(mutmut, folder) if status in RECHECKED]
+        if again:
+            print(f"== {scope}: trying {len(again)} earlier survivors again", flush=True)
+            subprocess.run(mutmut + ["run", "--max-children", str(children), *again], cwd=folder, check=False)
+    minutes = (time.monotonic() - started) / 60
+    statuses: dict[str, int] = {}
+    survivors = []
+    for name, status in _statuses(mutmut, folder):
+        statuses[status] = statuses.get(status, 0) + 1
+        if status in RECHECKED:
+            survivors.append((name, status))
+    with open(folder / "survivors.txt", "w", encoding="utf-8") as handle:
+        for name, status in survivors:
+            handle.write(f"{name}: {status}\n")
+            if diffs:  # a second or two each: mutmut starts anew for every one
+                diff = subprocess.run(mutmut + ["show", name], cwd=folder, capture_output=True, text=True,
+                                      check=False).stdout
+                handle.write(f"{diff}\n")
+    summary = {"scope": scope, "minutes": round(minutes, 1), "statuses": statuses,
+               "survivors": len(survivors), "tests": tests, "mutated": mutated, "tree": tree}
+    (folder / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    return summary
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("scopes", nargs="*", help=f"some of {', '.join(SCOPES)} (default: all)")
+    parser.add_argument("--work", type=Path, default=REPOSITORY / "build" / "mutation",
+                        help="where the scopes' copies and results go (default build/mutation)")
+    parser.add_argument("--children", type=int, default=2, help="mutants tested at once (default 2)")
+    parser.add_argument("--recheck", action="store_true",
+                        help="also try the survivors of earlier runs again (after adding tests)")
+    parser.add_argument("--recheck-only", action="store_true",
+                        help="only try the survivors of earlier runs again (the mutants not yet tried wait)")
+    parser.add_argument("--diffs", action="store_true",
+                        help="write each survivor's diff to survivors.txt (else its name: 'mutmut show NAME' "
+                             "in the scope's folder shows it)")
+    parser.add_argument("--list", action="store_true", help="show the scopes and stop")
+    args = parser.parse_args()
+    unknown = [s for s in args.scopes if s not in SCOPES]
+    if unknown:
+        parser.error(f"unknown scope {unknown[0]!r}: choose from {', '.join(SCOPES)}")
+    if args.list:
+        for scope, (mutated, tests) in SCOPES.items():
+            print(f"{scope}: {' '.join(mutated)}\n    tests: {' '.join(tests)}")
+        return 0
+    try:
+        import mutmut  # noqa: F401
+    except ImportError:
+        print('mutmut is not installed: pip install -e ".[test,mutation]"', file=sys.stderr)
+        return 1
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    results = [run_scope(scope, args.work, args.children, "only" if args.recheck_only else args.recheck,
+                         args.diffs) for scope in args.scopes or SCOPES]
+    for summary in results:
+        counts = ", ".join(f"{count} {status}" for status, count in sorted(summary["statuses"].items()))
+        print(f"{summary['scope']}: {counts} in {summary['minutes']} min, tree {summary['tree']}; "
+              f"survivors in {args.work / summary['scope'] / 'survivors.txt'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""The PostgreSQL the table server's tests use: ``AZUL_TEST_POSTGRES_URL`` (``.ci/run`` starts
+one and sets it). Without it these tests are skipped, unless ``AZUL_REQUIRE_POSTGRES=1`` (CI),
+where a missing database is a failure."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from urllib.parse import quote
+
+import pytest
+
+
+def postgres_url() -> str:
+    url = os.environ.get("AZUL_TEST_POSTGRES_URL")
+    required = os.environ.get("AZUL_REQUIRE_POSTGRES") == "1"
+    if not url:
+        if required:
+            pytest.fail("AZUL_REQUIRE_POSTGRES=1 but AZUL_TEST_POSTGRES_URL is not set")
+        pytest.skip("no PostgreSQL to test against (set AZUL_TEST_POSTGRES_URL)")
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        if required:
+            raise
+        pytest.skip("psycopg is not installed (pip install 'azul-variants[postgres]')")
+    return url
+
+
+@pytest.fixture
+def postgres():
+    """A URL of the test database whose tables live in a schema of their own, dropped after."""
+    import psycopg
+    url = postgres_url()
+    schema = f"azul_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield url + ("&" if "?" in url else "?") + "options=" + quote(f"-csearch_path={schema}")
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP SCHEMA {schema} CASCADE")

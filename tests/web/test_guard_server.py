@@ -1,0 +1,497 @@
+"""The table server's promises that a plausible slip would break unnoticed (issue 24).
+
+Moves only for the current version; only the creator's secret hands seats to bots, and only
+seats that exist; a move the store did not commit is neither applied nor told; a bot that was
+to move when the server stopped moves again once its table is opened after a restart; the
+Origin must be the server's own host and port; secrets are compared in constant time; the
+variant's rules choose who starts (``azul_first_player``).
+
+Every wait for the server has a timeout (``receive``): a broken server fails these tests in
+seconds instead of hanging the suite.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import random
+import warnings
+from pathlib import Path
+
+import pytest
+
+starlette = pytest.importorskip("starlette")
+import anyio  # noqa: E402  (installed with starlette)
+
+with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx works
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from azul_core.records.game_record import parse_record  # noqa: E402
+from azul_core.web import capabilities  # noqa: E402
+from azul_core.web.app import Config, create_app  # noqa: E402
+from azul_core.web.catalog import build_catalog  # noqa: E402
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+#: The longest a test waits for one message from the server.
+TIMEOUT = 20.0
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return build_catalog([EXAMPLES])
+
+
+def make_config(tmp_path, **options):
+    seeds = itertools.count(1)
+    options.setdefault("bot_delay", 0)
+    options.setdefault("think", 0.05)
+    return Config(data=tmp_path / "data", variant_dirs=(EXAMPLES,),
+                  seed_factory=lambda: f"guard-{next(seeds)}", **options)
+
+
+@contextlib.contextmanager
+def serving(config, catalog):
+    """A server in process and its ``Server`` object; sockets left open are closed first."""
+    app = create_app(config, catalog)
+    seats: list[Seat] = []
+    with TestClient(app) as client:
+        client.open_seats = seats
+        try:
+            yield client, app.server
+        finally:
+            for seat in seats:
+                seat.close()
+
+
+def create(client, variant="standard", seats=None, **headers):
+    seats = seats if seats is not None else [{"name": "North"}, {"name": "East"}]
+    return client.post("/api/tables", json={"variant": variant, "seats": seats}, headers=headers)
+
+
+def secret_of(url: str) -> str:
+    return url.split("#", 1)[1].split("&")[0].split("=", 1)[1]
+
+
+async def _within(seconds: float, receive):
+    with anyio.fail_after(seconds):
+        return await receive()
+
+
+def receive(ws, seconds: float = TIMEOUT) -> dict:
+    """The next JSON message of a test WebSocket, or a failure after ``seconds``."""
+    try:
+        message = ws.portal.call(_within, seconds, ws._send_rx.receive)
+    except TimeoutError:
+        raise AssertionError(f"the server sent nothing for {seconds} s") from None
+    ws._raise_on_close(message)
+    return json.loads(message["text"])
+
+
+class Seat:
+    """One open WebSocket of a table and the last state it received; every wait times out."""
+
+    def __init__(self, client, table, secret):
+        self.context = client.websocket_connect(f"/ws/{table}")
+        self.ws = self.context.__enter__()
+        self.closed = False
+        client.open_seats.append(self)
+        self.ws.send_json({"type": "hello", "secret": secret})
+        self.state = None
+        self.refusals: list[dict] = []
+        self.wait_for(lambda state: state is not None)
+
+    def next_message(self, seconds: float = TIMEOUT) -> dict:
+        message = receive(self.ws, seconds)
+        if message["type"] == "state":
+            self.state = message
+        elif message["type"] == "refused":
+            self.refusals.append(message)
+        return message
+
+    def wait_for(self, predicate) -> dict:
+        while not predicate(self.state):
+            self.next_message()
+        return self.state
+
+    def refused(self) -> dict:
+        while self.next_message()["type"] != "refused":
+            pass
+        return self.refusals[-1]
+
+    def quiet(self) -> None:
+        """The server has nothing more to tell this seat (a ping's pong comes first)."""
+        self.ws.send_json({"type": "ping"})
+        while (message := self.next_message())["type"] == "presence":
+            pass
+        assert message == {"type": "pong"}, message
+
+    def move(self, move, version=None):
+        self.ws.send_json({"type": "move", "move": move,
+                           "version": self.state["version"] if version is None else version})
+
+    def close(self):
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(Exception):
+                self.context.__exit__(None, None, None)
+
+
+def join(client, created, index):
+    return Seat(client, created["table"], secret_of(created["seats"][index]["url"]))
+
+
+def a_draft(state) -> str:
+    return state["legal"]["drafts"][0]["move"]
+
+
+# ---------------------------------------------------------------- versions
+
+
+@pytest.mark.parametrize("offset", [-1, 1, 2])
+def test_a_move_for_another_version_than_the_current_one_is_refused(tmp_path, catalog, offset):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        north, east = join(client, created, 0), join(client, created, 1)
+        version = north.state["version"]
+        north.move(a_draft(north.state), version + offset)
+        refusal = north.refused()
+        assert refusal["reason"].startswith(f"the table has moved on (version {version}, you sent "
+                                            f"{version + offset})")
+        east.quiet()
+        assert east.state["version"] == version
+        north.move(a_draft(north.state), version)  # the current version: taken
+        assert east.wait_for(lambda s: s["version"] > version)["last"]["seat"] == 0
+
+
+# ---------------------------------------------------------------- handing seats to bots
+
+
+def test_only_the_creators_secret_hands_a_seat_to_a_bot(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        path = f"/api/tables/{created['table']}/seats/1/bot"
+        for secret in (secret_of(created["watch_url"]), secret_of(created["seats"][1]["url"]), "nonsense"):
+            answer = client.post(path, json={"bot": "greedy"}, headers={"Authorization": f"Bearer {secret}"})
+            assert answer.status_code == 401, secret
+            assert answer.json()["error"] == "only the table's creator (the admin secret) may hand a seat to a bot"
+        assert client.post(path, json={"bot": "greedy"}).status_code == 401
+        admin = {"Authorization": f"Bearer {created['admin_secret']}"}
+        assert client.post(path, json={"bot": "greedy"}, headers=admin).status_code == 200
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_last_seat_may_go_to_a_bot_and_one_past_it_is_not_found(tmp_path, catalog, players):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client, seats=[{"name": f"P{n}"} for n in range(players)]).json()
+        admin = {"Authorization": f"Bearer {created['admin_secret']}"}
+        base = f"/api/tables/{created['table']}/seats"
+        past = client.post(f"{base}/{players}/bot", json={"bot": "random"}, headers=admin)
+        assert past.status_code == 404 and past.json()["error"] == f"no seat {players} at this table"
+        last = client.post(f"{base}/{players - 1}/bot", json={"bot": "random"}, headers=admin)
+        assert last.status_code == 200 and last.json() == {"seat": players - 1, "bot": "random"}
+
+
+# ---------------------------------------------------------------- the store commits first
+
+
+@pytest.mark.parametrize("failure", ["raises", "refuses"])
+def test_a_move_the_store_did_not_commit_is_neither_applied_nor_told(tmp_path, catalog, monkeypatch, failure):
+    config = make_config(tmp_path)
+    with serving(config, catalog) as (client, server):
+        created = create(client).json()
+        north, east = join(client, created, 0), join(client, created, 1)
+        version = north.state["version"]
+
+        def failing_append(*args, **kwargs):
+            if failure == "raises":
+                raise OSError("disk full")
+            return False  # another writer got there first
+
+        with monkeypatch.context() as patch:
+            patch.setattr(server.store, "append", failing_append)
+            north.move(a_draft(north.state))
+            reason = north.refused()["reason"]
+        assert reason == ("the server could not store the move: try again" if failure == "raises"
+                          else "the table has moved on: look again")
+        east.quiet()  # nobody was told of a move
+        watcher = Seat(client, created["table"], secret_of(created["watch_url"]))
+        assert watcher.state["version"] == version and watcher.state["view"]["to_move"] == 0
+        assert watcher.state["last"] is None
+        north.quiet()
+        north.move(a_draft(north.state))  # the store works again: the same move is taken
+        assert east.wait_for(lambda s: s["version"] > version)["last"]["seat"] == 0
+    with serving(config, catalog) as (client, _server):  # and it is the one on disk
+        assert join(client, created, 1).state["version"] == version + 1
+
+
+# ---------------------------------------------------------------- restarts
+
+
+def test_a_bot_that_was_to_move_when_the_server_stopped_moves_after_the_restart(tmp_path, catalog):
+    created = None
+    with serving(make_config(tmp_path, bot_delay=3600), catalog) as (client, _server):
+        created = create(client, seats=[{"bot": "greedy"}, {"name": "East"}]).json()
+        east = join(client, created, 1)
+        assert east.state["view"]["to_move"] == 0  # the bot's turn; it waits an hour to move
+        stopped_at = east.state["version"]
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        east = join(client, created, 1)
+        east.wait_for(lambda s: s["version"] > stopped_at)
+        assert east.state["last"]["seat"] == 0 and east.state["view"]["to_move"] == 1
+
+
+# ---------------------------------------------------------------- origins and secrets
+
+
+@pytest.mark.parametrize("origin, status", [
+    ("http://testserver", 201),            # the server's own pages
+    ("http://testserver:8001", 403),       # the same host, another port: another origin
+    ("https://testserver:443", 403),
+    ("http://testserver.evil.example", 403),
+    ("http://evil.example", 403),
+])
+def test_only_the_servers_own_origin_may_create_a_table(tmp_path, catalog, origin, status):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        assert create(client, Origin=origin).status_code == status
+
+
+def test_a_websocket_from_another_port_of_the_same_host_is_refused(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        with pytest.raises(Exception) as caught:
+            with client.websocket_connect(f"/ws/{created['table']}",
+                                          headers={"Origin": "http://testserver:8001"}) as ws:
+                ws.send_json({"type": "hello", "secret": secret_of(created["seats"][0]["url"])})
+                receive(ws)
+        assert getattr(caught.value, "code", None) == 4403
+
+
+def test_secrets_are_compared_in_constant_time(tmp_path, catalog, monkeypatch):
+    compared = []
+    constant_time = capabilities.hmac.compare_digest
+
+    def spy(a, b):
+        compared.append((a, b))
+        return constant_time(a, b)
+
+    monkeypatch.setattr(capabilities.hmac, "compare_digest", spy)
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client).json()
+        secret = secret_of(created["seats"][1]["url"])
+        assert join(client, created, 1).state["you"] == 1
+        table = server.tables[created["table"]]
+        assert (capabilities.digest(secret), table.seats[1].secret_hash) in compared
+        compared.clear()
+        admin = {"Authorization": f"Bearer {created['admin_secret']}"}
+        assert client.post(f"/api/tables/{created['table']}/seats/0/bot", json={"bot": "random"},
+                           headers=admin).status_code == 200
+        assert (capabilities.digest(created["admin_secret"]), table.row.admin_hash) in compared
+
+
+# ---------------------------------------------------------------- who starts: azul_first_player
+
+
+def first_players(tmp_path, catalog, tables: int) -> list[int]:
+    starts = []
+    with serving(make_config(tmp_path, bot_delay=3600), catalog) as (client, _server):
+        for _ in range(tables):
+            created = create(client, variant="seeded-start",
+                             seats=[{"name": "North"}, {"name": "East"}, {"name": "South"}]).json()
+            watcher = Seat(client, created["table"], secret_of(created["watch_url"]))
+            starts.append(watcher.state["view"]["to_move"])
+            record = client.get(f"/api/tables/{created['table']}/record",
+                                headers={"Authorization": f"Bearer {secret_of(created['watch_url'])}"})
+            assert parse_record(record.text).first_player == starts[-1]
+            watcher.close()
+    return starts
+
+
+def test_the_variants_rules_choose_who_starts_a_table(tmp_path, catalog):
+    starts = first_players(tmp_path, catalog, 6)
+    assert set(starts) == {0, 1, 2}, starts  # the seeded-start example draws it from the seed
+    # The same table seeds give the same first players (a restarted server replays them).
+    assert first_players(tmp_path / "again", catalog, 6) == starts
+
+
+def test_a_restarted_server_keeps_who_started(tmp_path, catalog):
+    config = make_config(tmp_path)
+    rng = random.Random(5)
+    with serving(config, catalog) as (client, _server):
+        for _ in range(3):
+            created = create(client, variant="seeded-start").json()
+            north = join(client, created, 0)
+            if north.state["view"]["to_move"] == 1:
+                break
+        assert north.state["view"]["to_move"] == 1, "no table seed of these gives seat 1 the start"
+        east = join(client, created, 1)
+        east.move(rng.choice(east.state["legal"]["drafts"])["move"])
+        north.wait_for(lambda s: s["view"]["to_move"] == 0)
+        version = north.state["version"]
+    with serving(config, catalog) as (client, _server):
+        north = join(client, created, 0)
+        assert north.state["version"] == version and north.state["view"]["to_move"] == 0
+        assert north.state["last"]["seat"] == 1
+
+
+# ---------------------------------------------------------------- documented limits, at the limit and one past
+
+
+def test_a_name_of_32_characters_is_taken_and_one_of_33_is_not(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        taken = create(client, seats=[{"name": "n" * 32}, {"name": "East"}])
+        assert taken.status_code == 201 and taken.json()["seats"][0]["name"] == "n" * 32
+        refused = create(client, seats=[{"name": "n" * 33}, {"name": "East"}])
+        assert refused.status_code == 400 and refused.json()["error"] == "seat 0: a name has at most 32 characters"
+
+
+def test_a_request_of_16_kib_is_read_and_one_byte_more_is_not(tmp_path, catalog):
+    body = json.dumps({"variant": "standard", "seats": [{"name": "North"}, {"name": "East"}]}).encode()
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        headers = {"content-type": "application/json"}
+        at_limit = body + b" " * (16 * 1024 - len(body))
+        assert client.post("/api/tables", content=at_limit, headers=headers).status_code == 201
+        past = client.post("/api/tables", content=at_limit + b" ", headers=headers)
+        assert past.status_code == 413 and past.json()["error"] == "the request is larger than 16384 bytes"
+
+
+def test_a_message_of_4_kib_is_read_and_one_byte_more_closes_the_socket(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        seat = join(client, created, 0)
+        ping = '{"type":"ping"}'
+        seat.ws.send_text(ping + " " * (4096 - len(ping)))
+        while (message := seat.next_message())["type"] == "presence":
+            pass
+        assert message == {"type": "pong"}
+        seat.ws.send_text(ping + " " * (4097 - len(ping)))
+        with pytest.raises(Exception) as caught:
+            while True:
+                seat.next_message()
+        assert getattr(caught.value, "code", None) == 1009
+
+
+# ---------------------------------------------------------------- survivors of bench/mutation.py, scope web
+
+
+def test_a_seat_handed_to_a_bot_stays_a_bot_after_a_restart_and_the_table_stays_open(tmp_path, catalog):
+    config = make_config(tmp_path, bot_delay=3600)
+    with serving(config, catalog) as (client, server):
+        created = create(client, seats=[{"name": "North"}, {"name": "East"}]).json()
+        admin = {"Authorization": f"Bearer {created['admin_secret']}"}
+        path = f"/api/tables/{created['table']}/seats/1/bot"
+        assert client.post(path, json={"bot": "random"}, headers=admin).status_code == 200
+        again = client.post(path, json={"bot": "greedy"}, headers=admin)
+        assert again.status_code == 409 and again.json()["error"] == "seat 1 is played by the bot 'random' already"
+        assert server.store.open_tables() == 1 and server.store.table_ids(unfinished_only=True) == [created["table"]]
+    with serving(config, catalog) as (client, server):
+        watcher = Seat(client, created["table"], secret_of(created["watch_url"]))
+        assert [seat["bot"] for seat in watcher.state["view"]["seats"]] == [None, "random"]
+        assert server.store.exists(created["table"]) and not server.store.exists("no-such-table")
+
+
+def test_the_last_move_is_told_the_same_after_a_restart(tmp_path, catalog):
+    config = make_config(tmp_path)
+    with serving(config, catalog) as (client, _server):
+        created = create(client).json()
+        north, east = join(client, created, 0), join(client, created, 1)
+        north.move(a_draft(north.state))
+        last = east.wait_for(lambda s: s["last"] is not None)["last"]
+        assert set(last) == {"seat", "move", "text"} and last["text"]
+    with serving(config, catalog) as (client, _server):
+        assert join(client, created, 1).state["last"] == last
+
+
+def test_a_bot_with_a_delay_still_moves(tmp_path, catalog):
+    with serving(make_config(tmp_path, bot_delay=0.01), catalog) as (client, _server):
+        created = create(client, seats=[{"bot": "random"}, {"name": "East"}]).json()
+        east = join(client, created, 1)
+        east.wait_for(lambda s: s["view"]["to_move"] == 1)
+        assert east.state["last"]["seat"] == 0
+
+
+def test_a_finished_game_takes_no_bot(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client, seats=[{"bot": "random"}, {"bot": "random"}]).json()
+        watcher = Seat(client, created["table"], secret_of(created["watch_url"]))
+        watcher.wait_for(lambda s: s["view"]["phase"] == "over")
+        answer = client.post(f"/api/tables/{created['table']}/seats/0/bot", json={"bot": "greedy"},
+                             headers={"Authorization": f"Bearer {created['admin_secret']}"})
+        assert answer.status_code == 409 and answer.json()["error"] == "the game is over"
+        assert server.store.open_tables() == 0 and server.store.table_ids(unfinished_only=True) == []
+        assert server.store.table_ids() == [created["table"]]
+
+
+def test_the_pages_are_html_in_utf_8(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        for page in ("/", f"/t/{created['table']}"):
+            answer = client.get(page)
+            assert answer.status_code == 200 and answer.headers["content-type"] == "text/html; charset=utf-8"
+
+
+def test_the_summary_of_a_round_adds_up_to_its_scores(tmp_path, catalog):
+    config = make_config(tmp_path, bot_delay=0)
+    with serving(config, catalog) as (client, _server):
+        created = create(client, seats=[{"bot": "greedy"}, {"bot": "greedy"}]).json()  # scores above 0
+        watcher = Seat(client, created["table"], secret_of(created["watch_url"]))
+        # Round 3 or later: earlier penalties and tiles on the wall count by then.
+        state = watcher.wait_for(lambda s: (s["view"]["last_round"] or {}).get("round", 0) >= 3)
+        summary = state["view"]["last_round"]
+        number = summary["round"]          # the bots may have played on before the watcher came
+        record = parse_record(client.get(f"/api/tables/{created['table']}/record",
+                                         headers={"Authorization": f"Bearer {secret_of(created['watch_url'])}"}).text)
+        assert record.rounds[number - 1].scores == [seat["score"] for seat in summary["seats"]]
+        before = record.rounds[number - 2].scores if number > 1 else [0, 0]
+        for index, seat in enumerate(summary["seats"]):
+            assert all(set(tile) == {"row", "column", "colour", "points"} for tile in seat["placed"])
+            assert all(tile["points"] >= 1 for tile in seat["placed"]) and seat["floor"] <= 0
+            assert seat["score"] == max(0, before[index] + sum(tile["points"] for tile in seat["placed"])
+                                        + seat["floor"])
+        if state["view"]["phase"] != "over":  # the summary stays on the table until the next round ends
+            following = watcher.wait_for(lambda s: s["version"] > state["version"])["view"]["last_round"]
+            assert following is not None and following["round"] >= number
+
+
+def test_a_client_that_asked_for_the_record_gets_it_with_every_state(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        north = join(client, created, 0)
+        with client.websocket_connect(f"/ws/{created['table']}") as ws:
+            ws.send_json({"type": "hello", "secret": secret_of(created["watch_url"]), "record": True})
+            first = receive(ws)
+            assert first["type"] == "state" and first["record"]["rounds"][0]["actions"] == []
+            north.move(a_draft(north.state))
+            while (message := receive(ws))["type"] != "state":
+                pass
+            assert message["record"]["rounds"][0]["actions"] == [message["last"]["move"]]
+        assert "record" not in north.wait_for(lambda s: s["version"] > first["version"])
+
+
+def test_while_a_wall_column_is_asked_a_draft_is_refused_and_a_bare_number_places(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client, "grey-wall").json()
+        seats = {0: join(client, created, 0), 1: join(client, created, 1)}
+        rng = random.Random(4)
+        while True:   # draft at random until somebody has a wall column to choose
+            state = seats[0].state
+            view = state["view"]
+            if view["phase"] == "place":
+                break
+            mover = seats[view["to_move"]]
+            mover.wait_for(lambda s, v=state["version"]: s["version"] >= v)
+            mover.move(rng.choice(mover.state["legal"]["drafts"])["move"])
+            seats[0].wait_for(lambda s, v=state["version"]: s["version"] > v)
+        placing = view["placing"]
+        chooser = seats[placing["seat"]]
+        chooser.wait_for(lambda s: s["version"] >= state["version"])
+        chooser.move("1B1")
+        columns = ", ".join(str(c + 1) for c in placing["columns"])
+        assert chooser.refused()["reason"].startswith(
+            f"a wall column is asked for now: the {placing['colour']} tile of line {placing['row'] + 1} "
+            f"goes to column {columns} (e.g. w{placing['row'] + 1}:{placing['columns'][0] + 1})")
+        column = placing["columns"][-1]
+        chooser.move(str(column + 1))   # the column alone: the terminal client sends that
+        after = chooser.wait_for(lambda s: s["version"] > state["version"])
+        assert after["last"]["move"] == f"w{placing['row'] + 1}:{column + 1}"

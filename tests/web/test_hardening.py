@@ -1,0 +1,296 @@
+"""The table server against hostile clients (issue 21), in process: who a limit counts, tables
+nobody joined, storage errors, deeply nested JSON, Unicode digits, Origin and Host."""
+
+from __future__ import annotations
+
+import logging
+import random
+import sqlite3
+import time
+import warnings
+
+import pytest
+
+starlette = pytest.importorskip("starlette")
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+from test_server import EXAMPLES, Seat, create, join_all, make_config, play_to_end, secret_of, serving  # noqa: E402
+
+from azul_core.web import app as web_app  # noqa: E402
+from azul_core.web.app import client_key, create_app  # noqa: E402
+from azul_core.web.catalog import build_catalog  # noqa: E402
+from azul_core.web.store import Event, SeatRow, SQLiteStore, TableRow  # noqa: E402
+
+HUMANS = [{"name": "Ana"}, {"name": "Bo"}]
+BOTS = [{"bot": "random"}, {"bot": "greedy"}]
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return build_catalog([EXAMPLES])
+
+
+@pytest.fixture
+def client(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as test_client:
+        yield test_client
+
+
+def wait_until(predicate, seconds: float = 20.0) -> bool:
+    """Poll ``predicate`` (the server runs in another thread) until it holds or time is up."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return predicate()
+
+
+# ---------------------------------------------------------------- who a limit counts
+
+
+def test_client_key_counts_ipv6_by_64_and_anything_else_together():
+    assert client_key("2001:db8:1:2::1") == client_key("2001:db8:1:2:ffff:1:2:3") == "2001:db8:1:2::/64"
+    assert client_key("2001:db8:1:3::1") != client_key("2001:db8:1:2::1")
+    assert client_key("::ffff:192.0.2.7") == client_key("192.0.2.7") == "192.0.2.7"
+    assert client_key("192.0.2.7") != client_key("192.0.2.8")
+    assert client_key("made-up") == client_key("other") == client_key(None)
+    assert client_key("fe80::1%eth0") == "fe80::/64"
+
+
+def test_tables_per_hour_count_an_ipv6_64_as_one_client(tmp_path, catalog):
+    config = make_config(tmp_path, tables_per_hour=3)
+    application = create_app(config, catalog)
+    with TestClient(application, client=("2001:db8:1:2::1", 5000)):
+        answers = [create(TestClient(application, client=(f"2001:db8:1:2::{n:x}", 5000))).status_code
+                   for n in range(1, 6)]
+        assert answers == [201, 201, 201, 429, 429]
+        assert create(TestClient(application, client=("2001:db8:1:3::1", 5000))).status_code == 201
+
+
+# ---------------------------------------------------------------- tables nobody joined
+
+
+def age_tables(config, hours: float) -> None:
+    """Make every table look created ``hours`` ago (the purge compares times)."""
+    with sqlite3.connect(config.database) as db:
+        db.execute("UPDATE tables SET created = created - ?, updated = updated - ?", (hours * 3600, hours * 3600))
+
+
+def test_a_table_nobody_joined_expires_after_an_hour_and_a_joined_one_stays(tmp_path, catalog):
+    config = make_config(tmp_path)
+    with serving(config, catalog) as client:
+        server = client.app.server
+        create(client, seats=HUMANS)  # nobody opens it
+        joined = create(client, seats=HUMANS).json()
+        watched = create(client, seats=HUMANS).json()
+        Seat(client, joined["table"], secret_of(joined["seats"][1]["url"])).close()
+        Seat(client, watched["table"], secret_of(watched["watch_url"])).close()  # watching is no joining
+        age_tables(config, 0.9)
+        assert server.purge() == 0
+        age_tables(config, 0.2)
+        assert server.purge() == 2
+        assert server.store.table_ids() == [joined["table"]]
+    config.keep_unjoined_hours = 24
+    with serving(config, catalog) as client:  # the joined mark was stored: it survives a restart
+        client.app.server.purge()
+        assert client.app.server.store.table_ids() == [joined["table"]]
+
+
+def test_tables_of_an_older_database_count_as_joined(tmp_path):
+    """A database written before tables noted who joined: its tables are kept as before."""
+    path = tmp_path / "tables.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.executescript("""
+            CREATE TABLE tables (id TEXT PRIMARY KEY, variant TEXT NOT NULL, seed TEXT NOT NULL,
+                created REAL NOT NULL, updated REAL NOT NULL, finished REAL, version INTEGER NOT NULL,
+                watch_hash TEXT NOT NULL, admin_hash TEXT NOT NULL);
+            INSERT INTO tables VALUES ('old', 'standard', 's', 1.0, 1.0, NULL, 0, 'w', 'a');
+        """)
+    store = SQLiteStore(path)
+    assert store.load("old")[0].joined == 1.0
+    assert store.purge(0.0, 0.0, time.time()) == 0 and store.table_ids() == ["old"]
+
+
+def test_all_bot_tables_count_as_open_until_they_expire(tmp_path, catalog):
+    config = make_config(tmp_path, max_open_tables=2)
+    with serving(config, catalog) as client:
+        server = client.app.server
+        for _ in range(2):
+            table = server.table(create(client, seats=BOTS).json()["table"])
+            assert wait_until(lambda table=table: table.over)
+        answer = create(client, seats=BOTS)
+        assert answer.status_code == 503 and "open tables" in answer.json()["error"]
+        age_tables(config, 1.1)
+        server.purged_at = float("-inf")  # a full server purges at most every 10 s
+        assert create(client, seats=BOTS).status_code == 201  # the expired ones were purged
+        assert len(server.store.table_ids()) == 1
+
+
+# ---------------------------------------------------------------- storage errors
+
+
+def fill_the_disk(store: SQLiteStore) -> None:
+    """The database may not grow and its free room is filled: writes fail as on a full disk."""
+    store.db.execute("CREATE TABLE IF NOT EXISTS ballast (x)")
+    pages = store.db.execute("PRAGMA page_count").fetchone()[0]
+    store.db.execute(f"PRAGMA max_page_count={pages}")
+    with pytest.raises(sqlite3.OperationalError, match="full"):
+        for _ in range(100_000):
+            store.db.execute("INSERT INTO ballast VALUES (?)", ("x" * 50,))
+
+
+def test_a_failed_commit_raises_its_own_error_not_the_rollbacks(tmp_path):
+    store = SQLiteStore(tmp_path / "tables.sqlite3")
+    row = TableRow("t1", "standard", "seed", 0.0, 0.0, None, 0, "w", "a", [SeatRow(0, "Ana", None, "h")])
+    store.create(row, [])
+    fill_the_disk(store)
+    with pytest.raises(sqlite3.OperationalError, match="full"):
+        store.append("t1", 0, [Event("move", "x" * 1000)] * 30, False)
+
+
+def test_creating_a_table_on_a_full_disk_answers_json(tmp_path, catalog, caplog):
+    config = make_config(tmp_path)
+    with serving(config, catalog) as client:
+        store = client.app.server.store
+
+        def create_on_a_full_disk(row, events):
+            raise sqlite3.OperationalError("database or disk is full")
+
+        store.create = create_on_a_full_disk
+        with caplog.at_level(logging.ERROR, logger="azul.web"):
+            answer = create(client, seats=HUMANS)
+        assert answer.status_code == 503
+        assert answer.json() == {"error": "the server could not store the new table: try again later"}
+        assert "database or disk is full" in caplog.text
+
+
+def test_a_bot_whose_move_could_not_be_stored_tries_again(tmp_path, catalog, caplog, monkeypatch):
+    monkeypatch.setattr(web_app, "BOT_RETRY_FIRST", 0.01)
+    config = make_config(tmp_path)
+    with serving(config, catalog) as client:
+        store = client.app.server.store
+        original = store.append
+        failures = []
+
+        def append(*args, **kwargs):
+            if len(failures) < 3:
+                failures.append(1)
+                raise sqlite3.OperationalError("database or disk is full")
+            return original(*args, **kwargs)
+
+        store.append = append
+        with caplog.at_level(logging.ERROR, logger="azul.web"):
+            created = create(client, seats=[{"bot": "greedy"}, {"name": "Bo"}]).json()
+            table = client.app.server.table(created["table"])
+            start = table.version
+            assert wait_until(lambda: table.version > start)
+        assert len(failures) == 3
+        assert "database or disk is full" in caplog.text and "trying again" in caplog.text
+        seat = Seat(client, created["table"], secret_of(created["seats"][1]["url"]))
+        assert seat.state["legal"] is not None  # the bot moved: the person's turn
+
+
+# ---------------------------------------------------------------- deeply nested JSON
+
+
+def test_deeply_nested_json_is_a_400(client):
+    deep = "[" * 5000 + "]" * 5000
+    answer = client.post("/api/tables", content=deep, headers={"content-type": "application/json"})
+    assert answer.status_code == 400 and "nested too deeply" in answer.json()["error"]
+
+
+def test_a_deeply_nested_websocket_message_closes_with_a_reason(client):
+    created = create(client, seats=HUMANS).json()
+    deep = "[" * 1900 + "]" * 1900
+    with client.websocket_connect(f"/ws/{created['table']}") as ws:
+        ws.send_text(deep)
+        assert ws.receive_json() == {"type": "error", "reason": "the message is nested too deeply"}
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4400
+    seat = Seat(client, created["table"], secret_of(created["seats"][0]["url"]))
+    seat.ws.send_text(deep)
+    message = seat.next_message()
+    while message["type"] == "presence":
+        message = seat.next_message()
+    assert message == {"type": "error", "reason": "the message is nested too deeply"}
+    with pytest.raises(WebSocketDisconnect) as closed:
+        seat.next_message()
+    assert closed.value.code == 4400
+
+
+# ---------------------------------------------------------------- a Unicode digit as a column
+
+
+def test_a_unicode_digit_as_a_wall_column_is_refused_as_a_move(client):
+    created = create(client, "grey-wall", HUMANS).json()
+    seats = join_all(client, created)
+    answers = []
+
+    def choose(legal, state):
+        if legal["columns"] and not answers:
+            seat = seats[state["you"]]
+            for text in ("²", "٣"):
+                seat.move(text)
+                answer = seat.next_message()
+                while answer["type"] == "presence":
+                    answer = seat.next_message()
+                answers.append(answer)
+                assert answer["type"] == "refused", answer  # not taken as column 3
+        return None
+
+    play_to_end(seats, random.Random(2), choose)
+    assert len(answers) == 2
+    for answer in answers:
+        assert "is not a move" in answer["reason"] and "could not store" not in answer["reason"]
+
+
+# ---------------------------------------------------------------- Origin and Host
+
+
+@pytest.mark.parametrize("origin,allowed", [
+    ("http://testserver", True),
+    ("http://TESTSERVER:80", True),
+    ("https://testserver", False),  # an https page may not drive a plain-http server
+    ("http://testserver:8080", False),
+    ("http://testserver.evil.example", False),
+    ("null", False),
+    ("http://[::1", False),
+])
+def test_the_origin_check_compares_scheme_host_and_port(client, origin, allowed):
+    answer = create(client, seats=HUMANS, origin=origin)
+    assert answer.status_code == (201 if allowed else 403), answer.text
+    try:
+        with client.websocket_connect("/ws/nothing", headers={"origin": origin}) as ws:
+            assert allowed
+            assert ws.receive_json()["type"] == "error"  # no such table: the handshake went through
+    except WebSocketDisconnect as closed:
+        assert not allowed and closed.code == 4403
+
+
+def test_an_allowed_origin_and_the_public_url_origin_are_compared_whole(tmp_path, catalog):
+    config = make_config(tmp_path, allowed_origins=("https://friends.example",))
+    with serving(config, catalog) as client:
+        assert create(client, seats=HUMANS, origin="https://friends.example").status_code == 201
+        assert create(client, seats=HUMANS, origin="https://friends.example:443").status_code == 201
+        assert create(client, seats=HUMANS, origin="http://friends.example").status_code == 403
+
+
+def test_a_host_name_the_server_does_not_serve_is_refused(tmp_path, catalog):
+    """DNS rebinding: the attacker's name resolves to this server; Host and Origin are both it."""
+    config = make_config(tmp_path, allowed_hosts=("localhost", "azul.example.org"))
+    with serving(config, catalog) as client:
+        rebinding = {"host": "evil.example", "origin": "http://evil.example"}
+        answer = create(client, seats=HUMANS, **rebinding)
+        assert answer.status_code == 421 and "host name" in answer.json()["error"]
+        assert client.get("/", headers={"host": "evil.example"}).status_code == 421
+        with pytest.raises(WebSocketDisconnect):
+            with client.websocket_connect("/ws/nothing", headers=rebinding):
+                pass
+        assert client.get("/healthz", headers={"host": "evil.example"}).json() == {"ok": True}
+        for host in ("localhost:8000", "azul.example.org", "AZUL.example.org.", "127.0.0.1:8000", "[::1]:8000"):
+            origin = f"http://{host}"
+            assert create(client, seats=HUMANS, host=host, origin=origin).status_code == 201, host
