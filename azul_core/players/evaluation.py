@@ -232,8 +232,10 @@ class Outlooks:
         #: (wall, seat, rounds left, the colours' tiles off the walls, up to the longest
         #: line) -> its Outlook: a search meets the same wall beside many others
         self.by_wall: dict = {}
-        #: (wall, seat) -> the wall with one more tile per row, 1 to HORIZON times
+        #: (wall, seat) -> the wall with one more tile per row, 1 to HORIZON times; for a
+        #: printed wall (row, its cells) -> the row with one more tile, 1 to HORIZON times
         self.levels: dict = {}
+        self.row_levels: dict = {}
         self.level_reads_game = bool(rules.context_readers.get("azul_wall_spaces"))
         self.longest_line = max(rules.capacity)
         # The last answer, with the round and the wall objects it was for: a search asks
@@ -261,6 +263,7 @@ class Outlooks:
                 self.known.clear()
                 self.by_wall.clear()
                 self.levels.clear()
+                self.row_levels.clear()
             found = self.known[key] = self._work_out(state, walls)
         self._last = (state.round, walls, found)
         return found
@@ -305,6 +308,15 @@ class Outlooks:
 
     def _levels(self, wall, seat, state) -> list:
         """``wall`` with one more tile in each row that has room, then two, ... HORIZON."""
+        layout = self.model.layout
+        if layout is not None:  # a printed wall: row by row, each row's own levels remembered
+            rows = []
+            for row, cells in enumerate(wall):
+                levels = self.row_levels.get((row, cells))
+                if levels is None:
+                    levels = self.row_levels[row, cells] = self._row_levels(row, cells, layout)
+                rows.append(levels)
+            return [tuple([levels[ahead] for levels in rows]) for ahead in range(HORIZON)]
         key = (wall, seat)
         found = None if self.level_reads_game else self.levels.get(key)
         if found is None:
@@ -315,6 +327,20 @@ class Outlooks:
             if not self.level_reads_game:
                 self.levels[key] = found
         return found
+
+    @staticmethod
+    def _row_levels(row: int, cells: tuple, layout: list[int]) -> list[tuple]:
+        """A printed wall's row with one more tile (the first colour missing, where it is
+        printed), then two, ... HORIZON."""
+        levels = []
+        for _ in range(HORIZON):
+            for colour in range(SLOTS_PER_ROW):
+                if colour not in cells:
+                    column = layout[row * SLOTS_PER_ROW + colour]
+                    cells = cells[:column] + (colour,) + cells[column + 1:]
+                    break
+            levels.append(cells)
+        return levels
 
     def _one_more_per_row(self, wall, seat, state):
         spaces = self.rules.wall_spaces
