@@ -419,8 +419,10 @@ def test_a_finished_game_takes_no_bot(tmp_path, catalog):
         answer = client.post(f"/api/tables/{created['table']}/seats/0/bot", json={"bot": "greedy"},
                              headers={"Authorization": f"Bearer {created['admin_secret']}"})
         assert answer.status_code == 409 and answer.json()["error"] == "the game is over"
-        assert server.store.open_tables() == 0 and server.store.table_ids(unfinished_only=True) == []
+        assert server.store.table_ids(unfinished_only=True) == []
         assert server.store.table_ids() == [created["table"]]
+        # Nobody ever joined this all-bot table: it counts as open until it expires (issue 21).
+        assert server.store.open_tables() == 1
 
 
 def test_the_pages_are_html_in_utf_8(tmp_path, catalog):

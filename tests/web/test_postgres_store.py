@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+import uuid
 
 import pytest
 
@@ -154,16 +155,18 @@ def test_every_process_hears_of_each_move(postgres):
 
 
 def test_one_process_at_a_time_claims_a_bot_s_turn_and_a_dead_one_loses_it(postgres):
+    # Table ids of this test's own: a claim is held by a connection to the whole database.
+    t, u = f"T-{uuid.uuid4().hex}", f"U-{uuid.uuid4().hex}"
     first, second = open_store(postgres), open_store(postgres)
     try:
-        assert first.claim_bot_turn("T")
-        assert not second.claim_bot_turn("T")
-        assert second.claim_bot_turn("U")  # another table is another claim
-        first.release_bot_turn("T")
-        assert second.claim_bot_turn("T")
-        assert not first.claim_bot_turn("T")
+        assert first.claim_bot_turn(t)
+        assert not second.claim_bot_turn(t)
+        assert second.claim_bot_turn(u)  # another table is another claim
+        first.release_bot_turn(t)
+        assert second.claim_bot_turn(t)
+        assert not first.claim_bot_turn(t)
         second.close()  # a process that dies loses its connection, and its claims with it
-        assert first.claim_bot_turn("T")
+        assert first.claim_bot_turn(t)
     finally:
         first.close()
         second.close()
