@@ -3,13 +3,26 @@
     python bench/bot_strength.py greedy random --games 200
     python bench/bot_strength.py mcts greedy --games 60 --think 0.25 --workers 2
     python bench/bot_strength.py mcts greedy --games 40 --playouts 300 --variant duel
+    python bench/bot_strength.py mcts old-mcts --games 40 --think 0.15 --cpu
+    python bench/bot_strength.py greedy old-greedy --games 400 --speed 200
+
+Bots: ``random``, ``greedy``, ``mcts`` (the package's), ``old-greedy`` and
+``old-mcts`` (the bots as they were before issue 22, frozen in
+``bench/frozen_bots.py``), and options of the search bot as
+``mcts:beyond=0``, ``mcts:whole_game=0``, ``mcts:iterations=900``
+(``name:key=value,...``; ``iterations`` there is that bot's own playout budget).
 
 Game i deals from ``random.Random(f"{seed}:{i}:deal")``; bot A takes seat 0 in
 even games and seat 1 in odd ones. A shared victory counts half. Prints A's
-win share with a 95% Wilson interval, the mean scores and A's seconds per
-move (the time a move took, so a time budget's overshoot shows). With
-``--playouts`` the search bot's games depend on the seed alone: the figures
-reproduce on any machine, only the time differs.
+win share with a 95% Wilson interval, the mean score difference (A - B) with
+its 95% interval, and for each bot the mean points a game from the wall
+(placements), the floor and the end bonuses, and its seconds per move. With
+``--playouts`` the search bots' games depend on the seed alone: the figures
+reproduce on any machine, only the time differs. With ``--think S`` a search
+bot thinks S seconds a move, measured by the wall clock, or with ``--cpu`` by
+``time.process_time`` (equal CPU time per move, whatever else loads the
+machine). ``--speed N``: also each bot's games per CPU-second, N games of the
+bot against itself.
 """
 
 from __future__ import annotations
@@ -17,57 +30,127 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from azul_core.engine.state import DEAL, GameState  # noqa: E402
 from azul_core.players.registry import make_bot  # noqa: E402
 from azul_core.variants.loading import load_variant  # noqa: E402
 
 
-def make(name: str, seed, think, iterations):
-    if name == "mcts" and iterations is not None:
-        from azul_core.players.search import MctsBot
-        return MctsBot(seed=seed, iterations=iterations)
+def _options(spec: str) -> tuple[str, dict]:
+    name, _, rest = spec.partition(":")
+    options = {}
+    for item in filter(None, rest.split(",")):
+        key, _, value = item.partition("=")
+        options[key] = float(value) if "." in value else int(value)
+    return name, options
+
+
+def make(spec: str, seed, think, iterations, cpu: bool):
+    """A bot by name (see the module's description)."""
+    name, options = _options(spec)
+    clock = time.process_time if cpu else time.perf_counter
+    if name in ("mcts", "old-mcts"):
+        if name == "mcts":
+            from azul_core.players.search import MctsBot as Search
+        else:
+            from frozen_bots import OldMctsBot as Search
+        settings = {"seed": seed, "think": think, "iterations": iterations, "clock": clock, **options}
+        if "iterations" in options:  # a playout budget of its own: no time budget
+            settings["think"] = None
+        return Search(**settings)
+    if name == "old-greedy":
+        from frozen_bots import OldGreedyBot
+        return OldGreedyBot(seed=seed)
+    if name == "greedy":  # built here, not by name: finding bots by name reads the installed packages
+        from azul_core.players.bots import GreedyBot
+        return GreedyBot(seed=seed, **options)
     return make_bot(name, seed=seed, think=think)
 
 
-def play_one(args) -> tuple[float, int, int, float, int]:
-    """One game: (A's result 1/0.5/0, A's score, B's score, A's seconds thinking, A's moves)."""
-    variant_ref, a_name, b_name, game, seed, think, iterations = args
+def play_one(args) -> dict:
+    """One game: A's result (1/0.5/0) and, per bot (A first), its score, wall, floor and bonus
+    points, CPU seconds thinking and moves."""
+    variant_ref, a_name, b_name, game, seed, think, iterations, cpu = args
     rules = load_variant(variant_ref).rules
     a_seat = game % 2
     bots = [None, None]
-    bots[a_seat] = make(a_name, f"{seed}:{game}:a", think, iterations)
-    bots[1 - a_seat] = make(b_name, f"{seed}:{game}:b", think, iterations)
+    bots[a_seat] = make(a_name, f"{seed}:{game}:a", think, iterations, cpu)
+    bots[1 - a_seat] = make(b_name, f"{seed}:{game}:b", think, iterations, cpu)
     state = GameState(rules, 2)
     deal = random.Random(f"{seed}:{game}:deal")
-    thinking, moves = 0.0, 0
+    thinking, moves = [0.0, 0.0], [0, 0]
     while not state.over:
         if state.phase == DEAL:
             state.deal(deal)
             continue
         seat = state.to_move
-        started = time.perf_counter()
-        decision = bots[seat].choose(state)
-        if seat == a_seat:
-            thinking += time.perf_counter() - started
-            moves += 1
+        started = time.process_time()
+        decision = bots[seat].choose(state.for_seat(seat))
+        thinking[seat] += time.process_time() - started
+        moves[seat] += 1
         state.apply(decision)
     winners = state.winners
-    result = (1.0 / len(winners)) if a_seat in winners else 0.0
-    scores = state.scores()
-    return result, scores[a_seat], scores[1 - a_seat], thinking, moves
+    seats = (a_seat, 1 - a_seat)
+    boards = [state.players[seat] for seat in seats]
+    return {
+        "result": (1.0 / len(winners)) if a_seat in winners else 0.0,
+        "score": [board.score for board in boards],
+        "wall": [board.placement_points for board in boards],
+        "floor": [board.penalty_points for board in boards],
+        "bonus": [sum(points for _label, points in board.bonuses) for board in boards],
+        "thinking": [thinking[seat] for seat in seats],
+        "moves": [moves[seat] for seat in seats],
+    }
 
 
 def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (share + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return centre - half, centre + half
+
+
+def mean_interval(values: list[float], z: float = 1.96) -> tuple[float, float, float]:
+    """The mean and its 95% interval (normal approximation)."""
+    mean = statistics.fmean(values)
+    half = z * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else float("inf")
+    return mean, mean - half, mean + half
+
+
+def games_per_cpu_second(variant_ref: str, spec: str, games: int, seed) -> float:
+    """Games of ``spec`` against itself per CPU-second of this process (variant loaded once)."""
+    rules = load_variant(variant_ref).rules
+    started = time.process_time()
+    for game in range(games):
+        bots = [make(spec, f"{seed}:{game}:{seat}", None, None, True) for seat in range(2)]
+        state = GameState(rules, 2)
+        deal = random.Random(f"{seed}:{game}:deal")
+        while not state.over:
+            if state.phase == DEAL:
+                state.deal(deal)
+                continue
+            state.apply(bots[state.to_move].choose(state))
+    return games / (time.process_time() - started)
+
+
+class _InProcess:
+    """``map`` in this process, one game after the other (``--workers 1``)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def map(self, function, jobs):
+        return map(function, jobs)
 
 
 def main() -> None:
@@ -78,31 +161,46 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--think", type=float, default=None, help="seconds per move of a search bot")
+    parser.add_argument("--cpu", action="store_true", help="--think counts CPU time (time.process_time)")
     parser.add_argument("--playouts", "--iterations", dest="iterations", type=int, default=None,
-                        help="playouts per move of mcts (instead of a time)")
+                        help="playouts per move of a search bot (instead of a time)")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--speed", type=int, default=0, metavar="N",
+                        help="also each bot's games per CPU-second over N games against itself")
+    parser.add_argument("--progress", action="store_true", help="a line on stderr after each game")
     options = parser.parse_args()
-    jobs = [(options.variant, options.a, options.b, game, options.seed, options.think, options.iterations)
-            for game in range(options.games)]
+    jobs = [(options.variant, options.a, options.b, game, options.seed, options.think, options.iterations,
+             options.cpu) for game in range(options.games)]
     started = time.perf_counter()
-    if options.workers > 1:
-        with ProcessPoolExecutor(options.workers) as pool:
-            results = list(pool.map(play_one, jobs))
-    else:
-        results = [play_one(job) for job in jobs]
+    results = []
+    with ProcessPoolExecutor(options.workers) if options.workers > 1 else _InProcess() as pool:
+        for game, result in enumerate(pool.map(play_one, jobs)):
+            results.append(result)
+            if options.progress:
+                print(f"game {game}: {options.a} {result['score'][0]} - {result['score'][1]} {options.b}",
+                      file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started
     n = len(results)
-    share = sum(r[0] for r in results) / n
+    share = sum(r["result"] for r in results) / n
     low, high = wilson(share, n)
-    thinking = sum(r[3] for r in results)
-    moves = sum(r[4] for r in results)
-    budget = f"think {options.think}s" if options.think is not None else (
+    difference, diff_low, diff_high = mean_interval([r["score"][0] - r["score"][1] for r in results])
+    budget = (f"think {options.think}s" + (" CPU" if options.cpu else "")) if options.think is not None else (
         f"{options.iterations} playouts" if options.iterations is not None else "default budget")
     print(f"{options.variant}: {options.a} vs {options.b}, {n} games ({budget}), seed {options.seed}")
     print(f"  {options.a} wins {share:.1%} (95% interval {low:.1%}-{high:.1%}); "
-          f"mean score {sum(r[1] for r in results) / n:.1f} vs {sum(r[2] for r in results) / n:.1f}")
-    print(f"  {options.a}: {thinking / max(moves, 1):.3f} s per move over {moves} moves; "
-          f"wall time {elapsed:.0f} s")
+          f"score difference {difference:+.1f} (95% interval {diff_low:+.1f} to {diff_high:+.1f})")
+    for index, name in enumerate((options.a, options.b)):
+        def mean(part: str) -> float:
+            return sum(r[part][index] for r in results) / n  # noqa: B023
+        moves = sum(r["moves"][index] for r in results)
+        thinking = sum(r["thinking"][index] for r in results)
+        print(f"  {name}: score {mean('score'):.1f} = wall {mean('wall'):.1f}, floor {mean('floor'):.1f}, "
+              f"end bonus {mean('bonus'):.1f}; {thinking / max(moves, 1):.4f} CPU s per move")
+    print(f"  wall time {elapsed:.0f} s")
+    if options.speed:
+        for name in (options.a, options.b):
+            rate = games_per_cpu_second(options.variant, name, options.speed, options.seed)
+            print(f"  {name} against itself: {rate:.1f} games per CPU-second ({options.speed} games)")
 
 
 if __name__ == "__main__":

@@ -67,7 +67,7 @@ def play_out(state: GameState, seats, deal_seed: int = 0) -> GameState:
 
 def test_greedy_gains_count_the_line_worth_and_the_floor(variants):
     state = dealt(variants["standard"], ["BBBB", "YYRR", "KKWW", "BYRK", "WWWB"])
-    gains = dict((d, g) for g, d in GreedyBot(seed=1).scored_decisions(state))
+    gains = dict((d, g) for g, d in GreedyBot(seed=1, whole_game=False).scored_decisions(state))
     assert gains[(1, BLUE, 3)] == 1            # line 4 full: one point on an empty wall
     assert gains[(1, BLUE, 0)] == 1 - 4        # line 1 full, three tiles on the floor: -1 -1 -2
     assert gains[(1, BLUE, FLOOR)] == -6       # four tiles straight to the floor
@@ -112,7 +112,7 @@ def test_greedy_plays_the_games_it_played_by_applying_each_draft(variants, monke
     from azul_core.lab.simulate import simulate
     from azul_core.players import bots
     fast = {name: simulate(variants[name], 2, 6, seed=4, bots="greedy").results for name in VARIANTS}
-    monkeypatch.setattr(bots, "draft_gains", lambda state, decisions: None)
+    monkeypatch.setattr(bots, "draft_gains", lambda state, decisions, whole_game=True: None)
     for name in VARIANTS:
         slow = simulate(variants[name], 2, 6, seed=4, bots="greedy").results
         assert [r.to_json() for r in fast[name]] == [r.to_json() for r in slow]
@@ -120,13 +120,13 @@ def test_greedy_plays_the_games_it_played_by_applying_each_draft(variants, monke
 
 def test_greedy_takes_a_best_gain_and_breaks_ties_by_its_seed(variants):
     state = dealt(variants["standard"], ["BBBB", "YYRR", "KKWW", "BYRK", "WWWB"])
-    scored = GreedyBot(seed=0).scored_decisions(state)
+    scored = GreedyBot(seed=0, whole_game=False).scored_decisions(state)
     best = max(g for g, _ in scored)
     top = {d for g, d in scored if g == best}
     assert len(top) > 1
-    choices = {GreedyBot(seed=seed).choose(state) for seed in range(30)}
+    choices = {GreedyBot(seed=seed, whole_game=False).choose(state) for seed in range(30)}
     assert choices <= top and len(choices) > 1
-    assert GreedyBot(seed=5).choose(state) == GreedyBot(seed=5).choose(state)
+    assert GreedyBot(seed=5, whole_game=False).choose(state) == GreedyBot(seed=5, whole_game=False).choose(state)
 
 
 def test_greedy_avoids_the_floor_when_a_line_takes_the_tiles(variants):

@@ -226,11 +226,13 @@ def test_the_grey_wall_asks_for_columns_at_tiling_time(tmp_path):
     assert len(asked) > 1 and forced == 1
     result = run("play", "--resume", path, input="\n".join(typed) + "\nquit\n")
     assert result.exit_code == 0, result.output
-    assert re.findall(r"wall column for the \w+ tile of line \d \(([\d, ]+)\)>", result.stdout) == asked
-    assert result.stdout.count("(the only legal space)") == 1
+    # After the typed moves the game may place more lone tiles and ask once more ("quit").
+    assert re.findall(r"wall column for the \w+ tile of line \d \(([\d, ]+)\)>", result.stdout)[:len(asked)] == asked
+    forced = result.stdout.count("(the only legal space)")
+    assert forced >= 1
     saved = read_record(path)
     placements = [a for r in saved.rounds for a in r.actions if a.startswith("w")]
-    assert len(placements) == len(asked) + forced      # the forced one is recorded too
+    assert len(placements) == len(asked) + forced      # the forced ones are recorded too
     assert len(saved.rounds) == state.round
 
 

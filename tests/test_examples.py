@@ -26,6 +26,8 @@ HOUSE_RULES = {  # folder: (variant file, plugin file, the hook it uses)
     "floor-to-bag": ("floor-to-bag.yaml", "floor_to_bag.py", "azul_discard_pile"),
     "middle-column": ("middle-column.yaml", "middle_column.py", "azul_placement_score"),
     "double-red": ("double-red.yaml", "double_red.py", "azul_placement_score"),
+    # A bonus the bots play for (tests/test_bots_whole_game.py).
+    "double-columns": ("double-columns.yaml", "double_columns.py", "azul_end_bonuses"),
     "marker-fee": ("marker-fee.yaml", "marker_fee.py", "azul_floor_penalty"),
     "seeded-start": ("seeded-start.yaml", "seeded_start.py", "azul_first_player"),
     # Moves, memory and secrets (tests/test_examples_moves.py).

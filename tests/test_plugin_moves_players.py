@@ -18,7 +18,7 @@ from azul_core.players import search as search_module
 from azul_core.players.bots import GreedyBot, RandomBot, seen_by_mover
 from azul_core.players.move_words import labelled, match_move, moves_on_offer
 from azul_core.players.render import describe_decision, draw_game, draw_legal, render_text, short_effect
-from azul_core.players.search import MctsBot, quick_gains
+from azul_core.players.search import MctsBot, Memo, quick_gains
 from azul_core.records.game_record import check_record, record_from_data
 from azul_core.rules import Move
 from azul_core.testing import lines_of, new_game, play, set_lines, set_table, set_wall
@@ -218,9 +218,13 @@ def test_greedy_takes_a_choice_after_the_draft_when_it_gains(variants):
     state = shift_position(variants)
     shift_to_line_3 = Move("shift", (2,))
     assert shift_to_line_3 in state.legal_decisions() and Move("keep") in state.legal_decisions()
-    scored = dict((d, g) for g, d in GreedyBot(seed=0).scored_decisions(state))
+    # judged by the round alone: line 3's 5 points, less line 1's point and line 3's two thirds
+    scored = dict((d, g) for g, d in GreedyBot(seed=0, whole_game=False).scored_decisions(state))
     assert scored[shift_to_line_3] == pytest.approx(5 - (1 + 5 * 2 / 3))
     assert scored[Move("keep")] == 0
+    # over the whole game, the row it completes (end bonus) counts too
+    whole = dict((d, g) for g, d in GreedyBot(seed=0).scored_decisions(state))
+    assert whole[shift_to_line_3] > scored[shift_to_line_3] and whole[Move("keep")] == 0
     decision = GreedyBot(seed=0).choose(state)
     assert decision == shift_to_line_3
     state.apply(decision)
@@ -253,7 +257,7 @@ def play_out_counting(state, seats) -> dict:
 
 def test_quick_gains_value_plugin_moves_and_choices(variants):
     state = shift_position(variants)
-    gains = dict((d, g) for g, d in quick_gains(state))
+    gains = dict((d, g) for g, d in quick_gains(state, Memo(state.rules, whole_game=False)))
     assert set(gains) == set(state.legal_decisions())
     assert gains[Move("shift", (2,))] == pytest.approx(5 - (1 + 5 * 2 / 3))
     fresh = new_game(example("pass-once"))

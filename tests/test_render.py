@@ -274,7 +274,8 @@ def test_the_result_shows_the_bonuses_and_the_winner(variants):
     # seed 3: a clear win, no tie
     (winner,) = state.winners
     assert max(s for seat, s in enumerate(state.scores()) if seat != winner) < state.scores()[winner]
-    assert f"{names(2)[winner]} wins with {state.scores()[winner]} points." in text
+    verb = "win" if names(2)[winner] == "you" else "wins"
+    assert f"{names(2)[winner]} {verb} with {state.scores()[winner]} points." in text
 
 
 def _tied(scores, rows, winners):

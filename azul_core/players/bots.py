@@ -19,7 +19,8 @@ import random as _random
 from typing import Any
 
 from azul_core.colours import MARKER
-from azul_core.engine.state import CENTRE, DRAFT, FLOOR, wall_with
+from azul_core.engine.state import CENTRE, DRAFT, FLOOR, OVER, wall_with
+from azul_core.players.evaluation import for_rules
 from azul_core.rules import Move
 
 
@@ -104,9 +105,12 @@ def best_placement_points(rules, wall, row: int, colour: int) -> int | None:
     return best
 
 
-def board_value(rules, board) -> float:
+def board_value(rules, board, outlook=None) -> float:
     """A player's score as it will stand at the round's end if nothing more happens, plus the
-    worth of unfinished lines in proportion to how full they are (the hope of completing them)."""
+    worth of unfinished lines in proportion to how full they are (the hope of completing them).
+
+    With ``outlook`` (the board's wall's ``evaluation.Outlook``), the end bonuses the wall
+    may still expect too, and what each line's tiles add to them: the whole game's value."""
     value = board.score + rules.floor_penalty(board.floor)
     for row in range(5):
         count = board.line_count[row]
@@ -114,86 +118,124 @@ def board_value(rules, board) -> float:
             worth = line_worth(rules, board, row)
             capacity = line_capacity(rules, row)
             value += worth if count == capacity else worth * count / capacity
+    if outlook is not None:
+        value += outlook.board_bonus(board, rules.capacity)
     return value
+
+
+def position_value(state, seat: int, whole_game: bool = True) -> float:
+    """``seat``'s ``board_value`` in ``state``, with the end bonuses it may expect when
+    ``whole_game`` (once the game is over: the score, which holds them)."""
+    rules = state.rules
+    board = state.players[seat]
+    if not whole_game:
+        return board_value(rules, board)
+    if state.phase == OVER:
+        return board.score  # lines left part-filled are worth nothing now
+    return board_value(rules, board, for_rules(rules).for_state(state)[seat])
 
 
 class GreedyBot:
     """The best immediate gain: each legal decision is judged by the mover's change in
-    ``board_value`` (score, the floor's cost now, the worth of the line the tiles went to).
-    Ties are broken by a seeded random choice.
+    ``position_value`` (score, the floor's cost now, the worth of the line the tiles went to,
+    and with ``whole_game`` the end bonuses the wall and lines may still bring: see
+    ``evaluation``). Ties are broken by a seeded random choice.
 
     A draft's gain is worked out from the line, the floor and the wall without building
     the state it leads to (``draft_gains``); the decisions whose effect reaches further
     (a placement, a plugin's move, a draft that ends the round or fills a line tiled at
     once, a full line whose tiles would fall and so depend on the floor) are tried on a
-    clone, as ``board_value`` after ``apply``. Both give the same gains, so the same games.
+    clone, as ``position_value`` after ``apply``. Both give the same gains, so the same games.
     A plugin's move that changes nothing on the board (a pass) gains 0, so it is taken
     when every draft would cost points.
     """
 
     name = "greedy"
 
-    def __init__(self, seed: Any = None, think: float | None = None, playouts: int | None = None):
+    def __init__(self, seed: Any = None, think: float | None = None, playouts: int | None = None,
+                 whole_game: bool = True):
         self.rng = _random.Random(seed)
+        self.whole_game = whole_game
 
     def scored_decisions(self, state) -> list[tuple[float, tuple]]:
         """Every legal decision with the mover's gain, in ``legal_decisions()`` order."""
         decisions = state.legal_decisions()
-        return list(zip(decision_gains(state, decisions), decisions))
+        return list(zip(decision_gains(state, decisions, self.whole_game), decisions))
 
     def choose(self, state) -> tuple:
         decisions = state.legal_decisions()
         if len(decisions) == 1:
             return decisions[0]
-        gains = decision_gains(state, decisions)
+        gains = decision_gains(state, decisions, self.whole_game)
         best = max(gains) - 1e-9
         top = [decision for gain, decision in zip(gains, decisions) if gain >= best]
         return top[0] if len(top) == 1 else self.rng.choice(top)
 
 
-def decision_gains(state, decisions) -> list[float]:
-    """The mover's gain in ``board_value`` for each of ``decisions`` (legal now), in order:
+def decision_gains(state, decisions, whole_game: bool = True) -> list[float]:
+    """The mover's gain in ``position_value`` for each of ``decisions`` (legal now), in order:
     drafts worked out (``draft_gains``) where they can be, the rest tried on a clone."""
     if state.phase != DRAFT:
-        return [gain for gain, _decision in tried_gains(state, decisions)]
+        return [gain for gain, _decision in tried_gains(state, decisions, whole_game)]
     if state.rules.offers_moves:
         drafts = [decision for decision in decisions if not isinstance(decision, Move)]
         if len(drafts) < len(decisions):  # plugins' moves on offer: tried on a clone
             moves = [decision for decision in decisions if isinstance(decision, Move)]
-            worked_out = iter(decision_gains(state, drafts) if drafts else ())
-            tried = iter(gain for gain, _move in tried_gains(state, moves))
+            worked_out = iter(decision_gains(state, drafts, whole_game) if drafts else ())
+            tried = iter(gain for gain, _move in tried_gains(state, moves, whole_game))
             return [next(tried) if isinstance(decision, Move) else next(worked_out)
                     for decision in decisions]
-    gains = draft_gains(state, decisions)
+    gains = draft_gains(state, decisions, whole_game)
     if gains is None:
-        return [gain for gain, _decision in tried_gains(state, decisions)]
+        return [gain for gain, _decision in tried_gains(state, decisions, whole_game)]
     return gains
 
 
-def tried_gains(state, decisions) -> list[tuple[float, tuple]]:
-    """Each decision's gain for the mover, by applying it to a clone (the general way)."""
+def rivals_bonus(state, seat: int) -> float:
+    """The most end bonus any other seat may expect (what it has once the game is over)."""
+    if state.phase == OVER:
+        bonuses = [sum(points for _label, points in board.bonuses) for board in state.players]
+    else:
+        outlooks = for_rules(state.rules).for_state(state)
+        capacities = state.rules.capacity
+        bonuses = [outlook.board_bonus(board, capacities) for outlook, board in zip(outlooks, state.players)]
+    return max((bonus for other, bonus in enumerate(bonuses) if other != seat), default=0.0)
+
+
+def tried_gains(state, decisions, whole_game: bool = True) -> list[tuple[float, tuple]]:
+    """Each decision's gain for the mover, by applying it to a clone (the general way).
+
+    With ``whole_game``, a decision that changes a wall or ends the round also changes
+    what the others may expect at the end (ending the game takes their hopes too), so the
+    change of the best rival's expected bonus counts against the mover's gain: otherwise
+    putting off the game's end would always look better than ending it."""
     seat = state.to_move
-    rules = state.rules
-    before = board_value(rules, state.players[seat])
+    before = position_value(state, seat, whole_game)
+    rivals = rivals_bonus(state, seat) if whole_game else 0.0
     scored = []
     for decision in decisions:
         after = state.clone()
         after.apply(decision)
-        scored.append((board_value(rules, after.players[seat]) - before, decision))
+        gain = position_value(after, seat, whole_game) - before
+        if whole_game:
+            gain -= rivals_bonus(after, seat) - rivals
+        scored.append((gain, decision))
     return scored
 
 
-def draft_gains(state, decisions) -> list[float] | None:
-    """The mover's gain in ``board_value`` for each legal draft, worked out from the line,
+def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None:
+    """The mover's gain in ``position_value`` for each legal draft, worked out from the line,
     the floor and the wall without applying it. A draft whose effect reaches beyond the
     mover's line and floor (it ends the round, or fills a line tiled at once) is tried on
-    a clone instead; ``None`` when a full line with no wall space makes every draft's
+    a clone instead (``tried_gains``); ``None`` when a full line with no wall space makes every draft's
     gain depend on the floor, so that all must be tried on a clone.
 
     A draft changes one pattern line (the tiles that fit) and the floor (the start
     marker, then what does not fit); the score changes only when a line is tiled at
     once or the round ends, and the other lines' worth only when one of them is full
-    with no wall space (its tiles would fall, a cost that depends on the floor).
+    with no wall space (its tiles would fall, a cost that depends on the floor). The
+    end bonuses a line's tiles bring (``whole_game``) are the slot's share of the wall's
+    outlook, linear in the tiles like the line's worth.
     """
     rules = state.rules
     sources = state.sources
@@ -206,6 +248,7 @@ def draft_gains(state, decisions) -> list[float] | None:
     floor = board.floor
     penalty = rules.floor_penalty
     before_floor = penalty(floor)
+    slot_bonus = for_rules(rules).for_state(state)[state.current].slot_bonus if whole_game else None
     # Each line's part of board_value now; a full line with no wall space spoils the shortcut.
     parts = []
     for row in range(5):
@@ -217,6 +260,8 @@ def draft_gains(state, decisions) -> list[float] | None:
         if count == capacity and not rules.wall_spaces(board.wall, row, colours[row]):
             return None
         worth = line_worth(rules, board, row)
+        if slot_bonus is not None:
+            worth += slot_bonus[row * 5 + colours[row]]
         parts.append(worth if count == capacity else worth * count / capacity)
     marker = state.marker_in_centre and rules.marker.placement == "floor"
     bump = rules.marker.full_floor == "bump"
@@ -229,7 +274,7 @@ def draft_gains(state, decisions) -> list[float] | None:
         source, colour, line = decision
         taken = sources[source][colour]
         if taken == left:  # the draft ends the round: every full line is tiled, the floor paid
-            result.append(tried_gains(state, (decision,))[0][0])
+            result.append(tried_gains(state, (decision,), whole_game)[0][0])
             continue
         with_marker = marker and source == CENTRE
         key = (taken, colour, line, with_marker)
@@ -241,7 +286,7 @@ def draft_gains(state, decisions) -> list[float] | None:
                 room = capacity - counts[line]
                 put = taken if taken < room else room
                 if tiled_at_once and put == room:  # the line is tiled in this turn
-                    gain = gains[key] = tried_gains(state, (decision,))[0][0]
+                    gain = gains[key] = tried_gains(state, (decision,), whole_game)[0][0]
                     result.append(gain)
                     continue
             spill = taken - put
@@ -267,6 +312,8 @@ def draft_gains(state, decisions) -> list[float] | None:
                     if count == capacity and not rules.wall_spaces(board.wall, line, colour):
                         return None  # its tiles would fall: a cost that depends on the new floor
                     worth = line_worth(rules, board, line, colour, count == capacity)
+                    if slot_bonus is not None:
+                        worth += slot_bonus[line * 5 + colour]
                     part = worth if count == capacity else worth * count / capacity
                     line_gain = line_gains[line_key] = part - parts[line]
                 gain += line_gain

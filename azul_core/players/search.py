@@ -1,19 +1,23 @@
-"""The search bot ``mcts``: Monte Carlo tree search over the rest of the round.
+"""The search bot ``mcts``: Monte Carlo tree search over the rest of the round, with
+playouts into the next one.
 
 Within a round Azul has no chance: every tile on the table is in view, and
 only the next deal is random. The tree therefore grows from the current
 position to the end of the round (the next deal, or the game's end), and a
-leaf is judged by a short playout with a cheap greedy policy to that point,
-then by each player's ``board_value`` (score, the floor's cost, the worth of
-unfinished lines) relative to the best opponent. At the game's end the
-result is exact: a win, a loss or a share.
+leaf is judged by a playout with a cheap greedy policy to that point, then
+(``beyond``) through the next round on a deal sampled from the bag and lid,
+then by each player's whole-game value (score, the floor's cost, the worth of
+unfinished lines, the end bonuses the wall and lines may still bring:
+``evaluation``) relative to the best opponent. At the game's end the result
+is exact: a win, a loss or a share.
 
 A plugin's move (a pass, a choice after a draft: phase ``CHOOSE``) is a child
 like a draft; its estimate for ordering and playouts is tried on a clone.
 
 Rewards are kept per seat (max^n), so the same tree serves 2 to 4 players.
 The budget is a time (``think`` seconds) or a number of iterations; with
-``iterations`` the bot is deterministic for a given seed.
+``iterations`` the bot is deterministic for a given seed (the sampled deals
+come from its own seeded generator).
 """
 
 from __future__ import annotations
@@ -25,10 +29,13 @@ from typing import Any
 
 from azul_core.engine.state import CENTRE, CHOOSE, DEAL, FLOOR, OVER, PLACE, wall_with
 from azul_core.players.bots import GreedyBot, best_placement_points, board_value, line_capacity, line_worth
+from azul_core.players.evaluation import Outlooks, for_rules
 from azul_core.rules import Move
 
 #: The think time when neither ``think`` nor ``iterations`` is given.
 DEFAULT_THINK = 0.5
+#: Rounds a playout goes on past the end of the round, on sampled deals.
+BEYOND = 1
 
 
 class _Node:
@@ -54,15 +61,17 @@ class Memo:
     cost of extra tiles for a given floor. The rules' hooks are pure functions of these
     (as the engine's own caches assume), so the answers are the same as asking anew."""
 
-    __slots__ = ("rules", "walls", "floor_costs")
+    __slots__ = ("rules", "walls", "floor_costs", "outlooks")
 
     #: Entries kept before starting afresh (a few MB at most).
     LIMIT = 50_000
 
-    def __init__(self, rules):
+    def __init__(self, rules, whole_game: bool = True):
         self.rules = rules
         self.walls: dict = {}
         self.floor_costs: dict = {}
+        #: the end bonuses each wall may expect (``evaluation``), or None: the round alone
+        self.outlooks: Outlooks | None = for_rules(rules) if whole_game else None
 
     def wall_points(self, wall) -> "WallPoints":
         """The best points of each (row, colour) for this wall, filled in as asked."""
@@ -106,10 +115,12 @@ class WallPoints:
         return points
 
 
-def memo_board_value(memo: Memo, board) -> float:
+def memo_board_value(memo: Memo, board, outlook=None) -> float:
     """``board_value`` with the wall's worths from ``memo``: the same number."""
     rules = memo.rules
     value = board.score + rules.floor_penalty(board.floor)
+    if outlook is not None:
+        value += outlook.board_bonus(board, rules.capacity)
     table = None
     for row in range(5):
         count = board.line_count[row]
@@ -129,10 +140,11 @@ def quick_gains(state, memo: Memo | None = None) -> list[tuple[float, tuple]]:
     (but for plugins' moves).
 
     Counts the floor spaces the tiles (and the start marker) would take now,
-    and the share of the line's worth the tiles add; a placement is worth
-    the points it scores; a plugin's move, the change of the mover's
-    ``board_value`` it makes (tried on a clone: its effect is the plugin's).
-    ``memo`` keeps answers between calls (a search's).
+    and the share of the line's worth the tiles add (with the end bonuses the
+    line's slot may bring, when ``memo`` looks at the whole game); a placement
+    is worth the points it scores; a plugin's move, the change of the mover's
+    value it makes (tried on a clone: its effect is the plugin's). ``memo``
+    keeps answers between calls (a search's).
     """
     decisions = state.legal_decisions()
     rules = state.rules
@@ -157,21 +169,33 @@ def quick_gains(state, memo: Memo | None = None) -> list[tuple[float, tuple]]:
     return _draft_gains(state, decisions, memo)
 
 
+def mover_value(memo: Memo, state, seat: int) -> float:
+    """``seat``'s value in ``state``, with its expected end bonuses when ``memo`` looks at the
+    whole game."""
+    board = state.players[seat]
+    if memo.outlooks is None:
+        return memo_board_value(memo, board)
+    if state.phase == OVER:
+        return board.score
+    return memo_board_value(memo, board, memo.outlooks.for_state(state)[seat])
+
+
 def move_gains(state, moves, memo: Memo) -> list[tuple[float, Move]]:
-    """Each plugin's move with the change of the mover's ``board_value`` it makes."""
+    """Each plugin's move with the change of the mover's value it makes."""
     seat = state.to_move
-    before = memo_board_value(memo, state.players[seat])
+    before = mover_value(memo, state, seat)
     gains = []
     for move in moves:
         after = state.clone()
         after.apply(move)
-        gains.append((memo_board_value(memo, after.players[seat]) - before, move))
+        gains.append((mover_value(memo, after, seat) - before, move))
     return gains
 
 
 def _draft_gains(state, decisions, memo: Memo) -> list[tuple[float, tuple]]:
     rules = state.rules
     board = state.players[state.to_move]
+    slot_bonus = memo.outlooks.for_state(state)[state.to_move].slot_bonus if memo.outlooks is not None else None
     floor = board.floor
     wall = board.wall
     marker_cost = rules.marker.placement == "floor" and state.marker_in_centre
@@ -206,6 +230,8 @@ def _draft_gains(state, decisions, memo: Memo) -> list[tuple[float, tuple]]:
                 line_points = table.best(line, colour)
                 if line_points is None:  # no space: the tiles would fall, a cost of the floor
                     line_points = line_worth(rules, board, line, colour, True)
+                if slot_bonus is not None:
+                    line_points += slot_bonus[line * 5 + colour]
                 worth[key] = line_points
             share = line_points * put / capacity
         extra = on_floor + (1 if from_centre and marker_cost else 0)
@@ -246,6 +272,9 @@ def seat_rewards(state, scale: float, memo: Memo | None = None) -> list[float]:
     rules = state.rules
     if memo is None or memo.rules is not rules:
         values = [board_value(rules, board) for board in state.players]
+    elif memo.outlooks is not None:
+        outlooks = memo.outlooks.for_state(state)
+        values = [memo_board_value(memo, board, outlook) for board, outlook in zip(state.players, outlooks)]
     else:
         values = [memo_board_value(memo, board) for board in state.players]
     rewards = []
@@ -256,13 +285,20 @@ def seat_rewards(state, scale: float, memo: Memo | None = None) -> list[float]:
 
 
 class MctsBot:
-    """UCT over the rest of the round with greedy playouts; see the module's description."""
+    """UCT over the rest of the round with greedy playouts; see the module's description.
+
+    ``whole_game``: value positions with the end bonuses still to come
+    (``evaluation``); ``beyond``: rounds each playout goes on past the end of
+    the round, on deals sampled from the bag and lid with the bot's own seeded
+    generator (so ``iterations`` stays deterministic); ``clock``: what ``think``
+    is measured with."""
 
     name = "mcts"
 
     def __init__(self, seed: Any = None, think: float | None = None, iterations: int | None = None,
                  exploration: float = 0.4, width: int = 12, scale: float = 6.0,
-                 playout: bool = True):
+                 playout: bool = True, whole_game: bool = True, beyond: int = BEYOND,
+                 clock=None):
         self.rng = _random.Random(seed)
         self.think = think if think is not None or iterations is not None else DEFAULT_THINK
         self.iterations = iterations
@@ -272,6 +308,13 @@ class MctsBot:
         self.playout = playout
         self.last_iterations = 0
         self.memo: Memo | None = None
+        #: value positions with the end bonuses to come (``evaluation``)
+        self.whole_game = whole_game
+        #: rounds a playout goes on past the round's end, on sampled deals
+        self.beyond = beyond
+        #: what the think time is measured with (``None``: ``time.perf_counter``, the wall
+        #: clock; ``time.process_time``: CPU time)
+        self.clock = clock
 
     def _candidates(self, state) -> list[tuple]:
         """The decisions worth searching, best estimate first (at most ``width``)."""
@@ -287,15 +330,16 @@ class MctsBot:
         if not decisions:
             raise ValueError("no decision to take now")
         if self.memo is None or self.memo.rules is not state.rules:
-            self.memo = Memo(state.rules)
+            self.memo = Memo(state.rules, self.whole_game)
         root = _Node(state.clone(), -1)
-        deadline = None if self.think is None else time.perf_counter() + self.think
+        clock = self.clock or time.perf_counter
+        deadline = None if self.think is None else clock() + self.think
         limit = self.iterations
         done = 0
         while True:
             if limit is not None and done >= limit:
                 break
-            if deadline is not None and done and time.perf_counter() >= deadline:
+            if deadline is not None and done and clock() >= deadline:
                 break
             self._iterate(root)
             done += 1
@@ -343,10 +387,16 @@ class MctsBot:
         return best
 
     def _evaluate(self, state) -> list[float]:
-        if self.playout and not round_over(state):
+        if self.playout and state.phase != OVER and (self.beyond or not round_over(state)):
             state = state.clone()
             random = self.rng.random
             memo = self.memo
-            while not round_over(state):
-                state.apply(_greedy_pick(state, random, memo))
+            rounds = self.beyond
+            while True:
+                while not round_over(state):
+                    state.apply(_greedy_pick(state, random, memo))
+                if not rounds or state.phase == OVER:
+                    break
+                state.deal(self.rng)  # a sampled deal of the next round, from its bag and lid
+                rounds -= 1
         return seat_rewards(state, self.scale, self.memo)

@@ -1,0 +1,453 @@
+"""What a position is worth over the whole game: the end bonuses still to come (issue 22).
+
+A player's score counts what is on the wall; the end bonuses (rows, columns,
+colour sets, and whatever a house rule adds) come only at the game's end, so a
+bot that judges a position by its score alone never plans for them. This
+module gives each wall an **outlook**: the bonus its wall would collect now,
+plus the bonus it may still expect, group by group, and per wall space
+(``slot``: a row and a colour) what filling it would add to that expectation.
+
+Everything is read from the variant's own compiled ``Rules``, with no code per
+variant: the points come from asking ``rules.end_bonuses`` about walls the
+bonus groups would complete (a house rule's bonus counts, doubled or new),
+the spaces from ``rules.wall_spaces``, the line sizes from ``rules.capacity``,
+how many rounds are likely left from ``rules.game_over`` asked about walls
+that gain one tile per row a round.
+
+The groups are each wall row, each column and each colour set. A group that
+is not complete is expected to pay its bonus with the product of its missing
+slots' chances of being filled in a later round; a slot's chance falls with
+the size of its pattern line, with the rounds left after this one against the
+row's missing spaces (a row takes one tile a round) and with the tiles of its
+colour still off the walls. This round's chance is the pattern line's: a line
+part-way to a slot raises that slot's chance in proportion to how full it is,
+so the value of a line's tiles is ``slot_bonus * count / capacity``, exact for
+one line as the expectation is linear in each slot's chance. In the game's
+last round only the lines count: putting the end off never looks better.
+
+The wall changes only at a round's end, so an outlook is worked out once per
+round and wall (``Outlooks`` keeps them): within a round a bot pays a lookup
+and a multiplication per pattern line.
+"""
+
+from __future__ import annotations
+
+import random as _random
+from typing import Any
+
+from azul_core.engine.state import OVER, wall_with
+from azul_core.rules import PATTERN_LINES, WALL_SIZE
+
+#: Slots are numbered ``row * SLOTS_PER_ROW + colour``.
+SLOTS_PER_ROW = 5
+SLOTS = PATTERN_LINES * SLOTS_PER_ROW
+#: The most rounds ahead the outlook looks for the game's end.
+HORIZON = 6
+_EMPTY_WALL = ((None,) * WALL_SIZE,) * WALL_SIZE
+
+
+def bonus_points(pairs) -> int:
+    """The points of an ``end_bonuses`` answer (``None`` or ``[]``: none)."""
+    return sum(points for _label, points in pairs) if pairs else 0
+
+
+class Outlook:
+    """One wall's end bonuses: ``now`` (if the game ended now), ``expected`` (now plus what
+    the groups not yet complete may still pay) and ``slot_bonus``: per slot, how much
+    ``expected`` rises when that slot is sure to be filled."""
+
+    __slots__ = ("now", "expected", "slot_bonus")
+
+    def __init__(self, now: float, expected: float, slot_bonus: list[float]):
+        self.now = now
+        self.expected = expected
+        self.slot_bonus = slot_bonus
+
+    def line_bonus(self, row: int, colour: int, count: int, capacity: int) -> float:
+        """What ``count`` tiles of ``colour`` on pattern line ``row`` add to ``expected``."""
+        return self.slot_bonus[row * SLOTS_PER_ROW + colour] * count / capacity
+
+    def board_bonus(self, board, capacities) -> float:
+        """``expected`` plus what ``board``'s pattern lines add to it."""
+        value = self.expected
+        counts = board.line_count
+        bonus = self.slot_bonus
+        for row in range(PATTERN_LINES):
+            count = counts[row]
+            if count:
+                value += bonus[row * SLOTS_PER_ROW + board.line_colour[row]] * count / capacities[row]
+        return value
+
+
+def _fill_row(rules, wall, row, seat, game):
+    slots = []
+    for colour in range(SLOTS_PER_ROW):
+        if colour in wall[row]:
+            continue
+        columns = rules.wall_spaces(wall, row, colour, seat, game)
+        if not columns:
+            return None
+        wall = wall_with(wall, row, columns[0], colour)
+        slots.append(row * SLOTS_PER_ROW + colour)
+    return wall, slots
+
+
+def _fill_column(rules, wall, column, seat, game):
+    slots = []
+    for row in range(WALL_SIZE):
+        if wall[row][column] is not None:
+            continue
+        for colour in range(SLOTS_PER_ROW):
+            if colour not in wall[row] and column in rules.wall_spaces(wall, row, colour, seat, game):
+                wall = wall_with(wall, row, column, colour)
+                slots.append(row * SLOTS_PER_ROW + colour)
+                break
+        else:
+            return None
+    return wall, slots
+
+
+def _fill_colour(rules, wall, colour, seat, game):
+    slots = []
+    for row in range(PATTERN_LINES):
+        if colour in wall[row]:
+            continue
+        columns = rules.wall_spaces(wall, row, colour, seat, game)
+        if not columns:
+            return None
+        wall = wall_with(wall, row, columns[0], colour)
+        slots.append(row * SLOTS_PER_ROW + colour)
+    return wall, slots
+
+
+_FILLS = (_fill_row, _fill_column, _fill_colour)
+
+
+def _groups_of(rules, wall, seat, game, now: int) -> list[tuple[float, tuple[int, ...]]]:
+    """Every row, column and colour set of ``wall`` not yet complete that would pay more
+    bonus once complete: (the bonus it adds, the slots it misses)."""
+    groups = []
+    for fill in _FILLS:
+        for index in range(WALL_SIZE):
+            filled = fill(rules, wall, index, seat, game)
+            if filled is None or not filled[1]:
+                continue
+            gain = bonus_points(rules.end_bonuses(filled[0], seat, game)) - now
+            if gain:
+                groups.append((float(gain), tuple(filled[1])))
+    return groups
+
+
+def fixed_layout(rules) -> list[int] | None:
+    """Per slot, the one wall column its colour takes in its row, when the variant's wall
+    prints its colours (every ``wall_spaces`` answer on the empty wall is one column, each
+    row's a permutation); ``None`` for a wall whose columns the player chooses."""
+    if rules.player_chooses_column:
+        return None
+    layout = []
+    for row in range(WALL_SIZE):
+        columns = []
+        for colour in range(SLOTS_PER_ROW):
+            answer = rules.wall_spaces(_EMPTY_WALL, row, colour)
+            if len(answer) != 1:
+                return None
+            columns.append(answer[0])
+        if sorted(columns) != list(range(WALL_SIZE)):
+            return None
+        layout.extend(columns)
+    return layout
+
+
+class BonusModel:
+    """How one variant pays end bonuses, found once per ``Rules``.
+
+    Where the wall prints its colours and the bonus hook reads nothing but the wall,
+    each group's bonus is found on the empty wall and then checked to be additive
+    (the bonus of seeded walls is the sum of their complete groups'): the usual case,
+    and then no hook is asked again. Otherwise (a grey wall, a bonus that reads the
+    game, a bonus that is not a sum over these groups) each wall's groups are asked
+    of the hooks anew, once per wall and round.
+    """
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.readers = bool(rules.context_readers.get("azul_end_bonuses"))
+        self.layout = fixed_layout(rules)
+        self.base = 0
+        #: (bonus, slots) of each group on an empty wall, when the bonus is additive over them
+        self.fixed_groups: list[tuple[float, tuple[int, ...]]] | None = None
+        if self.layout is not None and not self.readers:
+            self.base = bonus_points(rules.end_bonuses(_EMPTY_WALL))
+            groups = _groups_of(rules, _EMPTY_WALL, None, None, self.base)
+            if self._additive(groups):
+                self.fixed_groups = groups
+
+    def wall_of(self, slots) -> tuple:
+        """The wall (printed layout) holding exactly the given slots."""
+        layout = self.layout
+        assert layout is not None
+        wall = _EMPTY_WALL
+        for slot in slots:
+            wall = wall_with(wall, slot // SLOTS_PER_ROW, layout[slot], slot % SLOTS_PER_ROW)
+        return wall
+
+    def _additive(self, groups) -> bool:
+        """Whether the bonus of seeded walls, and the full wall, is the sum of their complete
+        groups' bonuses (so the groups found on the empty wall tell the whole bonus)."""
+        rng = _random.Random("bonus model")
+        trials = [list(range(SLOTS))]
+        for density in (0.3, 0.5, 0.7, 0.8, 0.9):
+            for _ in range(8):
+                trials.append([slot for slot in range(SLOTS) if rng.random() < density])
+        for _ in range(15):  # near-complete walls: one missing slot each
+            missing = rng.randrange(SLOTS)
+            trials.append([slot for slot in range(SLOTS) if slot != missing])
+        for slots in trials:
+            held = set(slots)
+            expected = self.base + sum(gain for gain, group in groups if held.issuperset(group))
+            if bonus_points(self.rules.end_bonuses(self.wall_of(slots))) != expected:
+                return False
+        return True
+
+
+class Outlooks:
+    """The outlook of every wall of a game, worked out once per round and remembered
+    (per ``Rules``: ``for_rules``). The answers are functions of the walls, the round
+    and (for a bonus that reads the game) the plugins' memory and secrets alone, so a
+    bot's choices never depend on what was asked before."""
+
+    #: Entries kept (per table) before starting afresh: a few MB.
+    LIMIT = 5_000
+    #: How likely a slot is to be filled before the game ends, at most: lower for longer
+    #: pattern lines (the tiles are harder to gather).
+    CHANCE = 0.8
+    CHANCE_PER_TILE = 0.05
+    #: How much a point of bonus hoped for counts against a point scored.
+    WEIGHT = 1.0
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.model = BonusModel(rules)
+        self.known: dict = {}
+        #: (wall, seat, rounds left, the colours' tiles off the walls, up to the longest
+        #: line) -> its Outlook: a search meets the same wall beside many others
+        self.by_wall: dict = {}
+        #: (wall, seat) -> the wall with one more tile per row, 1 to HORIZON times; for a
+        #: printed wall (row, its cells) -> the row with one more tile, 1 to HORIZON times
+        self.levels: dict = {}
+        self.row_levels: dict = {}
+        self.level_reads_game = bool(rules.context_readers.get("azul_wall_spaces"))
+        self.longest_line = max(rules.capacity)
+        # The last answer, with the round and the wall objects it was for: a search asks
+        # about the same walls (shared by clones until a tile is placed) again and again.
+        self._last: tuple = (None, (), ())
+        self.chances = [max(0.05, self.CHANCE - self.CHANCE_PER_TILE * (capacity - 1))
+                        for capacity in rules.capacity]
+
+    def for_state(self, state) -> tuple[Outlook, ...]:
+        """Each seat's outlook in ``state`` (the seats' walls, the round)."""
+        last_round, last_walls, last_found = self._last
+        if last_round == state.round and len(last_walls) == len(state.players) and not self.model.readers:
+            for board, wall in zip(state.players, last_walls):
+                if board.wall is not wall:
+                    break
+            else:
+                return last_found
+        walls = tuple([board.wall for board in state.players])
+        key: Any = (state.round, walls)
+        if self.model.readers:
+            key = (key, tuple(sorted(state.memory.items())), tuple(sorted(state.secrets.items())))
+        found = self.known.get(key)
+        if found is None:
+            if len(self.known) > self.LIMIT or len(self.by_wall) > self.LIMIT or len(self.levels) > self.LIMIT:
+                self.known.clear()
+                self.by_wall.clear()
+                self.levels.clear()
+                self.row_levels.clear()
+            found = self.known[key] = self._work_out(state, walls)
+        self._last = (state.round, walls, found)
+        return found
+
+    def value(self, state, seat: int) -> float:
+        """The end bonuses ``seat`` may expect, with what its pattern lines add; 0 once the
+        game is over (the score then holds them)."""
+        if state.phase == OVER:
+            return 0.0
+        return self.for_state(state)[seat].board_bonus(state.players[seat], self.rules.capacity)
+
+    # ------------------------------------------------------------------ working out
+
+    def _work_out(self, state, walls) -> tuple[Outlook, ...]:
+        rounds = self.rounds_left(state, walls)
+        off_walls = self._off_walls(state, walls)
+        if self.model.readers:
+            return tuple(self._outlook(wall, seat, state, rounds, off_walls) for seat, wall in enumerate(walls))
+        longest = self.longest_line
+        supply = tuple([tiles if tiles < longest else longest for tiles in off_walls])
+        found = []
+        for seat, wall in enumerate(walls):
+            key = (wall, seat, rounds, supply)
+            outlook = self.by_wall.get(key)
+            if outlook is None:
+                outlook = self.by_wall[key] = self._outlook(wall, seat, state, rounds, off_walls)
+            found.append(outlook)
+        return tuple(found)
+
+    def rounds_left(self, state, walls) -> int:
+        """The rounds likely left, this one included: how many rounds of one more tile in
+        every row of every wall it takes before the variant's ``game_over`` says the game
+        ends (a row takes at most one tile a round, so the game lasts at least that long
+        by the standard end; a variant that ends by the round number says so too)."""
+        rules = self.rules
+        levels = [self._levels(wall, seat, state) for seat, wall in enumerate(walls)]
+        for ahead in range(HORIZON):
+            walls = tuple([wall_levels[ahead] for wall_levels in levels])
+            if rules.game_over(walls, state.round + ahead, None, None, state):
+                return ahead + 1
+        return HORIZON
+
+    def _levels(self, wall, seat, state) -> list:
+        """``wall`` with one more tile in each row that has room, then two, ... HORIZON."""
+        layout = self.model.layout
+        if layout is not None:  # a printed wall: row by row, each row's own levels remembered
+            rows = []
+            for row, cells in enumerate(wall):
+                levels = self.row_levels.get((row, cells))
+                if levels is None:
+                    levels = self.row_levels[row, cells] = self._row_levels(row, cells, layout)
+                rows.append(levels)
+            return [tuple([levels[ahead] for levels in rows]) for ahead in range(HORIZON)]
+        key = (wall, seat)
+        found = None if self.level_reads_game else self.levels.get(key)
+        if found is None:
+            found = []
+            for _ in range(HORIZON):
+                wall = self._one_more_per_row(wall, seat, state)
+                found.append(wall)
+            if not self.level_reads_game:
+                self.levels[key] = found
+        return found
+
+    @staticmethod
+    def _row_levels(row: int, cells: tuple, layout: list[int]) -> list[tuple]:
+        """A printed wall's row with one more tile (the first colour missing, where it is
+        printed), then two, ... HORIZON."""
+        levels = []
+        for _ in range(HORIZON):
+            for colour in range(SLOTS_PER_ROW):
+                if colour not in cells:
+                    column = layout[row * SLOTS_PER_ROW + colour]
+                    cells = cells[:column] + (colour,) + cells[column + 1:]
+                    break
+            levels.append(cells)
+        return levels
+
+    def _one_more_per_row(self, wall, seat, state):
+        spaces = self.rules.wall_spaces
+        layout = self.model.layout
+        for row in range(WALL_SIZE):
+            cells = wall[row]
+            if None not in cells:
+                continue
+            if layout is not None:  # a printed wall: the first colour missing, where it is printed
+                for colour in range(SLOTS_PER_ROW):
+                    if colour not in cells:
+                        wall = wall_with(wall, row, layout[row * SLOTS_PER_ROW + colour], colour)
+                        break
+                continue
+            for colour in range(SLOTS_PER_ROW):
+                if colour not in cells:
+                    columns = spaces(wall, row, colour, seat, state)
+                    if columns:
+                        wall = wall_with(wall, row, columns[0], colour)
+                        break
+        return wall
+
+    def _off_walls(self, state, walls) -> list[int]:
+        """Per colour, the tiles of the game on no wall: those that can still reach one
+        (bag, lid, table, lines and floors; tiles out of the game are few and ignored)."""
+        counts = list(state.table.kind_counts[:SLOTS_PER_ROW])
+        for wall in walls:
+            for cells in wall:
+                for cell in cells:
+                    if cell is not None and cell < SLOTS_PER_ROW:
+                        counts[cell] -= 1
+        return counts
+
+    def _outlook(self, wall, seat, state, rounds: int, off_walls) -> Outlook:
+        rules = self.rules
+        model = self.model
+        if model.fixed_groups is not None:
+            layout = model.layout
+            assert layout is not None
+            held = {row * SLOTS_PER_ROW + cell for row, cells in enumerate(wall)
+                    for cell in cells if cell is not None}
+            now = model.base
+            groups = []
+            for gain, slots in model.fixed_groups:
+                missing = tuple(slot for slot in slots if slot not in held)
+                if missing:
+                    groups.append((gain, missing))
+                else:
+                    now += gain
+            possible = None
+        else:
+            game = state if model.readers else None
+            now = bonus_points(rules.end_bonuses(wall, seat, game))
+            groups = _groups_of(rules, wall, seat, game, now)
+            possible = {row * SLOTS_PER_ROW + colour for row in range(WALL_SIZE) for colour in range(SLOTS_PER_ROW)
+                        if colour not in wall[row] and rules.wall_spaces(wall, row, colour, seat, game)}
+        # Each missing slot's chance of being filled in a later round, before the game ends.
+        # This round's chance is the pattern line's (``line_bonus``): in the last round
+        # nothing more is expected, so a bot gains nothing by putting the end off.
+        capacity = rules.capacity
+        chance = [0.0] * SLOTS
+        later = rounds - 1
+        for row in range(WALL_SIZE if later > 0 else 0):
+            cells = wall[row]
+            missing_here = cells.count(None)
+            if not missing_here:
+                continue
+            reach = 1.0 if later >= missing_here else later / missing_here
+            for colour in range(SLOTS_PER_ROW):
+                slot = row * SLOTS_PER_ROW + colour
+                if colour in cells or (possible is not None and slot not in possible):
+                    continue
+                supply = off_walls[colour] / capacity[row]
+                chance[slot] = self.chances[row] * reach * (supply if supply < 1.0 else 1.0)
+        expected = float(now)
+        slot_bonus = [0.0] * SLOTS
+        weight = self.WEIGHT
+        for gain, missing in groups:
+            gain *= weight
+            # The product of the chances, and per slot the product of the others' (a slot
+            # with no chance stops the group unless it is the one filled).
+            product, hopeless, without = 1.0, 0, -1
+            for slot in missing:
+                odds = chance[slot]
+                if odds:
+                    product *= odds
+                else:
+                    hopeless += 1
+                    without = slot
+            if not hopeless:
+                expected += gain * product
+                for slot in missing:
+                    odds = chance[slot]
+                    slot_bonus[slot] += gain * product / odds * (1.0 - odds)
+            elif hopeless == 1:
+                slot_bonus[without] += gain * product
+        return Outlook(float(now), expected, slot_bonus)
+
+
+_BY_RULES: dict[int, tuple[Any, Outlooks]] = {}
+
+
+def for_rules(rules) -> Outlooks:
+    """The ``Outlooks`` of a variant, one per ``Rules`` for the process's lifetime."""
+    entry = _BY_RULES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_BY_RULES) > 64:
+            _BY_RULES.clear()
+        entry = _BY_RULES[id(rules)] = (rules, Outlooks(rules))
+    return entry[1]

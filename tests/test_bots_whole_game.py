@@ -1,0 +1,130 @@
+"""Bots that play for the whole game (issue 22): a house rule's end bonus changes what they do,
+the search looks past the round's end and stays deterministic at a playout budget."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from azul_core.colours import BLACK, YELLOW
+from azul_core.engine.state import DEAL, OVER, GameState
+from azul_core.players.bots import GreedyBot, position_value, tried_gains
+from azul_core.players.search import MctsBot
+from azul_core.testing import new_game, set_lines, set_table, set_wall
+from azul_core.variants.loading import load_variant
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+DOUBLE_COLUMNS = EXAMPLES / "double-columns" / "double-columns.yaml"
+
+
+def column_or_colour(variant) -> GameState:
+    """The game's last round (seat 1 completes wall row 1 at its end). Seat 0 can finish its
+    first column with one yellow on line 5 (5 points, and the column's bonus), or its black
+    set with one black on line 4 (3 points, and the colour's 10): the standard game pays
+    more for the black, the doubled column bonus more for the yellow."""
+    game = new_game(variant)
+    set_wall(game, 0, ["B..K.", "W...K", "K....", "R.W..", "..K.."])
+    set_wall(game, 1, ["BYRK.", ".....", ".....", ".....", "....."])
+    set_lines(game, 0, {4: "KKK", 5: "YYYY"})
+    set_lines(game, 1, {1: "W"})
+    set_table(game, ["YRRR", "KBBB"])
+    return game
+
+
+YELLOW_TO_LINE_5 = (1, YELLOW, 4)
+BLACK_TO_LINE_4 = (2, BLACK, 3)
+
+
+def test_greedy_goes_for_the_column_when_a_house_rule_doubles_its_bonus():
+    standard = column_or_colour("standard")
+    doubled = column_or_colour(DOUBLE_COLUMNS)
+    for seed in range(5):
+        assert GreedyBot(seed=seed).choose(standard) == BLACK_TO_LINE_4
+        assert GreedyBot(seed=seed).choose(doubled) == YELLOW_TO_LINE_5
+
+
+def test_without_the_whole_game_greedy_does_not_see_the_house_rule():
+    """The choice above comes from the end bonuses: judged by the round alone, both
+    variants look the same and the bot takes the same draft."""
+    standard = column_or_colour("standard")
+    doubled = column_or_colour(DOUBLE_COLUMNS)
+    plain = [GreedyBot(seed=1, whole_game=False).choose(game) for game in (standard, doubled)]
+    assert plain[0] == plain[1]
+
+
+def test_the_doubled_column_is_worth_seven_more_to_the_bot():
+    standard = dict((d, g) for g, d in tried_gains(column_or_colour("standard"), [YELLOW_TO_LINE_5]))
+    doubled = dict((d, g) for g, d in tried_gains(column_or_colour(DOUBLE_COLUMNS), [YELLOW_TO_LINE_5]))
+    # The last tile of a line of five: a fifth of the column's bonus (the four tiles already
+    # there count for the rest), 7 / 5 more under the house rule.
+    assert doubled[YELLOW_TO_LINE_5] - standard[YELLOW_TO_LINE_5] == pytest.approx(7 / 5)
+
+
+def test_search_goes_for_the_column_when_a_house_rule_doubles_its_bonus():
+    standard = column_or_colour("standard")
+    doubled = column_or_colour(DOUBLE_COLUMNS)
+    assert MctsBot(seed=3, iterations=400).choose(standard) == BLACK_TO_LINE_4
+    assert MctsBot(seed=3, iterations=400).choose(doubled) == YELLOW_TO_LINE_5
+
+
+def test_the_position_value_counts_the_bonus_when_the_game_ends():
+    """Ending the game turns the expected bonus into points: a finished game's value is its
+    score, end bonuses included."""
+    game = column_or_colour("standard")
+    game.apply(BLACK_TO_LINE_4)
+    while not game.over:
+        game.apply(GreedyBot(seed=2).choose(game))
+    assert game.phase == OVER
+    board = game.players[0]
+    assert ("colours", 10) in board.bonuses
+    assert position_value(game, 0) == board.score
+
+
+def playouts_game(seed: int, beyond: int) -> list:
+    state = GameState(load_variant("standard").rules, 2)
+    deal = random.Random(seed)
+    bots = [MctsBot(seed=f"{seed}:{seat}", iterations=40, beyond=beyond) for seat in range(2)]
+    decisions = []
+    while not state.over and state.round <= 2:
+        if state.phase == DEAL:
+            state.deal(deal)
+            continue
+        decision = bots[state.to_move].choose(state)
+        decisions.append(decision)
+        state.apply(decision)
+    return decisions
+
+
+def test_search_past_the_round_is_deterministic_at_a_playout_budget():
+    assert playouts_game(5, beyond=1) == playouts_game(5, beyond=1)
+
+
+def test_search_past_the_round_draws_its_deals_from_its_own_seed():
+    """Playouts past the round deal the next round at random: a different bot seed may
+    choose differently, the game's own deals are untouched."""
+    state = GameState(load_variant("standard").rules, 2)
+    state.deal(random.Random(1))
+    bag = list(state.bag)
+    for seed in range(3):
+        MctsBot(seed=seed, iterations=60, beyond=1).choose(state)
+    assert state.bag == bag and state.phase != DEAL
+
+
+@pytest.mark.parametrize("variant", ["standard", "grey-wall", "duel", str(DOUBLE_COLUMNS),
+                                     str(EXAMPLES / "diagonals" / "diagonals.yaml"),
+                                     str(EXAMPLES / "five-rounds" / "five-rounds.yaml")])
+def test_greedy_games_end_in_every_variant(variant):
+    """Hoping for bonuses never makes a bot put the game's end off for ever."""
+    rules = load_variant(variant).rules
+    for game in range(4):
+        state = GameState(rules, 2)
+        deal = random.Random(game)
+        bots = [GreedyBot(seed=f"{game}:{seat}") for seat in range(2)]
+        while not state.over:
+            assert state.round < 30
+            if state.phase == DEAL:
+                state.deal(deal)
+                continue
+            state.apply(bots[state.to_move].choose(state))
