@@ -185,7 +185,7 @@ def test_replay_describes_plugin_moves_in_words(records):
     assert re.search(r"Last: \d+\. greedy plays \+pass: Pass this turn \(once a round\)", result.stdout)
 
 
-def test_replay_shows_the_secrets_and_a_sealed_copy_says_sealed(records, tmp_path):
+def test_replay_shows_the_secrets_and_a_sealed_copy_says_sealed(records):
     path = records["secret-goal"]
     first, second = read_record(path).secrets["secret_goal"]
     result = run("replay", path, "--variant", example("secret-goal"), "--at", "1:0")
@@ -197,7 +197,7 @@ def test_replay_shows_the_secrets_and_a_sealed_copy_says_sealed(records, tmp_pat
     data["secrets"]["secret_goal"][1] = {"sealed": True}
     data.pop("result")
     data["rounds"] = data["rounds"][:2]
-    sealed = tmp_path / "sealed.json"
+    sealed = path.parent / "sealed-at-2.json"  # beside the original: its variant path is relative
     sealed.write_text(json.dumps(data))
     result = run("replay", sealed, "--variant", example("secret-goal"), "--at", "2:0")
     assert result.exit_code == 0, result.output
@@ -214,10 +214,10 @@ def test_validate_records_with_moves_memory_and_secrets(records):
         assert "valid record" in result.stdout
 
 
-def test_validate_reports_a_wrong_memory_field(records, tmp_path):
+def test_validate_reports_a_wrong_memory_field(records):
     data = json.loads(records["pass-once"].read_text())
     data["memory"] = {"pass_once": [7, 7]}
-    wrong = tmp_path / "wrong.json"
+    wrong = records["pass-once"].parent / "wrong.json"  # beside the original: its variant path is relative
     wrong.write_text(json.dumps(data))
     result = run("validate", "--variant", example("pass-once"), wrong)
     assert result.exit_code == 1
