@@ -8,6 +8,7 @@ single game can be played again alone.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 from dataclasses import asdict, dataclass, field
@@ -494,8 +495,12 @@ def _play_in_processes(job: _Job, numbers: list[int], workers: int, progress=Non
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent, initargs=(os.getpid(),))
     with _TerminateAsException():
         try:
+            # Submitting forks the workers: SIGTERM waits meanwhile, so that no worker is ended
+            # while it still has this process's handler (see _watch_parent).
+            with _sigterm_blocked():
+                chunk_iterator = pool.map(_play_games, [job] * len(chunks), chunks)
             # Collected in game order, so a failing run reports its first failing game.
-            for chunk_results in pool.map(_play_games, [job] * len(chunks), chunks):
+            for chunk_results in chunk_iterator:
                 results.extend(chunk_results)
                 if progress is not None:
                     progress(len(results), len(numbers))
@@ -511,6 +516,20 @@ def _play_in_processes(job: _Job, numbers: list[int], workers: int, progress=Non
             raise
     pool.shutdown()
     return results
+
+
+@contextlib.contextmanager
+def _sigterm_blocked():
+    """SIGTERM held back (delivered when the block ends) where signal masks exist (POSIX)."""
+    import signal
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
 
 
 class _Terminated(BaseException):
@@ -561,6 +580,8 @@ def _watch_parent(parent: int) -> None:
     import time
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # forked with SIGTERM held back: now it may end us
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
 
     def watch():
         while True:
