@@ -498,9 +498,13 @@ def _play_in_processes(job: _Job, numbers: list[int], workers: int, progress=Non
             # Submitting forks the workers: SIGTERM waits meanwhile, so that no worker is ended
             # while it still has this process's handler (see _watch_parent).
             with _sigterm_blocked():
-                chunk_iterator = pool.map(_play_games, [job] * len(chunks), chunks)
-            # Collected in game order, so a failing run reports its first failing game.
-            for chunk_results in chunk_iterator:
+                futures = [pool.submit(_play_games, job, chunk) for chunk in chunks]
+            # Collected in game order, so a failing run reports its first failing game. Not
+            # pool.map: its iterator cancels the other futures from this thread when one fails,
+            # while the pool's own thread may be failing them too (an InvalidStateError printed
+            # from that thread once _end_workers ends the workers).
+            for future in futures:
+                chunk_results = future.result()
                 results.extend(chunk_results)
                 if progress is not None:
                     progress(len(results), len(numbers))
