@@ -163,3 +163,12 @@ def test_a_negative_seat_is_refused():
 
     with pytest.raises(PluginError, match="expected a seat from 0 to 2"):
         new_game(players=3, plugins=[Minus()], first_player=None, seed=1)
+
+
+def test_overflows_add_up_in_their_pile_and_in_the_floor_count():
+    game = new_game(plugins=[discard_plugin({"overflow": "out"})])
+    set_floor(game, 0, "YYYYYY")
+    set_table(game, ["RRRR", "KKKK", "RRRR"])
+    play(game, ["1R-", "2K-", "3R-"])   # seat 0: 1 + 3 overflowing, then 4 overflowing; seat 1: 4 fit
+    assert table_of(game)["out"] == "RRRRRRR"
+    assert game.players[0].floor_tiles == 8 and game.players[1].floor_tiles == 4

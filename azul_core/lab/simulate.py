@@ -8,6 +8,7 @@ single game can be played again alone.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 from dataclasses import asdict, dataclass, field
@@ -509,8 +510,16 @@ def _play_in_processes(job: _Job, numbers: list[int], workers: int, progress=Non
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent, initargs=(os.getpid(),))
     with _TerminateAsException():
         try:
-            # Collected in game order, so a failing run reports its first failing game.
-            for chunk_results in pool.map(_play_games, [job] * len(chunks), chunks):
+            # Submitting forks the workers: SIGTERM waits meanwhile, so that no worker is ended
+            # while it still has this process's handler (see _watch_parent).
+            with _sigterm_blocked():
+                futures = [pool.submit(_play_games, job, chunk) for chunk in chunks]
+            # Collected in game order, so a failing run reports its first failing game. Not
+            # pool.map: its iterator cancels the other futures from this thread when one fails,
+            # while the pool's own thread may be failing them too (an InvalidStateError printed
+            # from that thread once _end_workers ends the workers).
+            for future in futures:
+                chunk_results = future.result()
                 results.extend(chunk_results)
                 if progress is not None:
                     progress(len(results), len(numbers))
@@ -526,6 +535,20 @@ def _play_in_processes(job: _Job, numbers: list[int], workers: int, progress=Non
             raise
     pool.shutdown()
     return results
+
+
+@contextlib.contextmanager
+def _sigterm_blocked():
+    """SIGTERM held back (delivered when the block ends) where signal masks exist (POSIX)."""
+    import signal
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
 
 
 class _Terminated(BaseException):
@@ -576,6 +599,8 @@ def _watch_parent(parent: int) -> None:
     import time
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # forked with SIGTERM held back: now it may end us
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
 
     def watch():
         while True:
