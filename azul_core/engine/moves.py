@@ -259,6 +259,3 @@ def from_plain(value: Any) -> Any:
         return tuple(from_plain(item) for item in value)
     return value
 
-
-def names_of(moves: Sequence[Move]) -> str:
-    return ", ".join(move.notation for move in moves)

@@ -79,9 +79,11 @@ class Outlook:
         return value
 
 
-def _fill_row(rules, wall, row, seat, game):
+def _fill_places(rules, wall, places, seat, game):
+    """The wall with each (row, colour) of ``places`` it lacks put where the wall hook allows
+    first, and the slots filled; None if one of them can go nowhere."""
     slots = []
-    for colour in range(SLOTS_PER_ROW):
+    for row, colour in places:
         if colour in wall[row]:
             continue
         columns = rules.wall_spaces(wall, row, colour, seat, game)
@@ -90,6 +92,10 @@ def _fill_row(rules, wall, row, seat, game):
         wall = wall_with(wall, row, columns[0], colour)
         slots.append(row * SLOTS_PER_ROW + colour)
     return wall, slots
+
+
+def _fill_row(rules, wall, row, seat, game):
+    return _fill_places(rules, wall, [(row, colour) for colour in range(SLOTS_PER_ROW)], seat, game)
 
 
 def _fill_column(rules, wall, column, seat, game):
@@ -108,16 +114,7 @@ def _fill_column(rules, wall, column, seat, game):
 
 
 def _fill_colour(rules, wall, colour, seat, game):
-    slots = []
-    for row in range(PATTERN_LINES):
-        if colour in wall[row]:
-            continue
-        columns = rules.wall_spaces(wall, row, colour, seat, game)
-        if not columns:
-            return None
-        wall = wall_with(wall, row, columns[0], colour)
-        slots.append(row * SLOTS_PER_ROW + colour)
-    return wall, slots
+    return _fill_places(rules, wall, [(row, colour) for row in range(PATTERN_LINES)], seat, game)
 
 
 _FILLS = (_fill_row, _fill_column, _fill_colour)
