@@ -12,7 +12,7 @@ pays one attribute test per draft.
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from typing import Any
 
 import pluggy
 
