@@ -41,8 +41,10 @@ from azul_core.records.game_record import dumps_record
 from azul_core.web.bots import BotPool, default_workers, is_search_bot
 from azul_core.web.capabilities import bearer, digest, new_token
 from azul_core.web.catalog import Catalog, build_catalog
+from azul_core.web.clocks import parse_clock
+from azul_core.web.seats import SeatService
 from azul_core.web.storage import open_store
-from azul_core.web.store import SeatRow, TableRow, TableStore
+from azul_core.web.store import CLOCK, Event, SeatRow, TableRow, TableStore
 from azul_core.web.table import Refused, Stale, Table
 
 log = logging.getLogger("azul.web")
@@ -112,6 +114,10 @@ class Config:
     #: table seeds derived from this one (SEED:N for the N-th table): deals anyone can foresee,
     #: for tests and demonstrations only
     seed: str | None = None
+    #: the server's clock, seconds since the epoch (turn clocks count with it; tests give their own)
+    now: Any = time.time
+    #: seconds a seat's page must have been closed before the creator is offered its seat for a bot
+    absent_grace: float = 30.0
 
     @property
     def database(self) -> Path:
@@ -142,6 +148,8 @@ class Client:
     #: the document last queued for it and its version (what the next update is diffed from)
     seen: dict | None = None
     seen_version: int = -1
+    #: asked for ``seating`` messages (the clock, who plays each seat, the rematch: ``web.seats``)
+    wants_seating: bool = False
     outbox: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(maxsize=256))
 
     def send(self, message: str) -> bool:
@@ -167,6 +175,8 @@ class Server:
         #: when a full server last purged (at most every 10 s: each purge is a write)
         self.purged_at = float("-inf")
         self.bot_pool = BotPool(config.bot_workers or default_workers(), config.think)
+        #: reclaiming seats, the turn clocks' stand-ins, the seating message (``web.seats``)
+        self.seats = SeatService(self)
 
     # ------------------------------------------------------------ lifecycle
 
@@ -241,6 +251,7 @@ class Server:
         if self.store.shared:
             table.present_elsewhere = self.store.present_elsewhere(table_id)
         self.tables[table_id] = table
+        self.seats.adopt(table, loaded=True)
         self.kick_bot(table)
         return table
 
@@ -260,6 +271,10 @@ class Server:
             allowed = ", ".join(str(p) for p in offered.variant.players)
             raise HTTPError(400, f"{len(seats_in)} seats: variant '{key}' is played by {allowed}")
         bots = [s.get("bot") if isinstance(s, dict) else None for s in seats_in]
+        try:
+            clock = parse_clock(body.get("clock"), offered.bots)
+        except ValueError as exc:
+            raise HTTPError(400, str(exc)) from None
         seats: list[SeatRow] = []
         secrets: dict[int, str] = {}
         for number, spec in enumerate(seats_in):
@@ -282,19 +297,14 @@ class Server:
                 seats.append(SeatRow(number, clean_name(name, number), None, digest(secret)))
         client = client_key(client)
         self.check_limits(client)
-        searching = any(is_search_bot(seat.bot) for seat in seats)
+        searching = any(is_search_bot(seat.bot) for seat in seats) or (clock is not None and is_search_bot(clock.bot))
         if searching:
             self.check_search_bots(client)
         watch, admin = new_token(), new_token()
         now = time.time()
-        if self.config.seed_factory:
-            seed = self.config.seed_factory()
-        elif self.config.seed is not None:
-            seed = f"{self.config.seed}:{self.store.tables_created()}"
-        else:
-            seed = new_token()
-        row = TableRow(new_token(), key, str(seed), now, now, None, 0, digest(watch), digest(admin), seats)
-        table, events = Table.new(row, offered)
+        row = TableRow(new_token(), key, self.new_seed(), now, now, None, 0, digest(watch), digest(admin), seats)
+        first = (Event(CLOCK, clock.to_text()),) if clock is not None else ()
+        table, events = Table.new(row, offered, first, now=self.config.now)
         try:
             self.store.create(row, events)
         except Exception as exc:  # a full disk, a database gone: the table was not created
@@ -304,8 +314,17 @@ class Server:
         if searching:
             self.search_tables[client].add(row.id)
         self.tables[row.id] = table
+        self.seats.adopt(table, loaded=False)
         self.kick_bot(table)
         return table, secrets, watch, admin
+
+    def new_seed(self) -> str:
+        """A new table's seed: the tests', the operator's (SEED:N), else a random one."""
+        if self.config.seed_factory:
+            return str(self.config.seed_factory())
+        if self.config.seed is not None:
+            return f"{self.config.seed}:{self.store.tables_created()}"
+        return new_token()
 
     def check_limits(self, client: str) -> None:
         recent = self.created_by[client]
@@ -379,6 +398,8 @@ class Server:
                 continue
             client.seen = table.document(client.seat, client.with_record)
             client.seen_version = table.version
+        self.seats.tell(table, changed_only=True)
+        self.seats.watch(table)
 
     def send_state(self, client: Client) -> None:
         """All of the table's state to one client (joining, or asking after a gap)."""
@@ -386,6 +407,7 @@ class Server:
         if client.send(table.state_message(client.seat, client.with_record)):
             client.seen = table.document(client.seat, client.with_record)
             client.seen_version = table.version
+            self.seats.tell(table, [client])
         else:
             self.drop(client)
 
@@ -405,6 +427,8 @@ class Server:
         for client in list(table.clients):
             if not client.send(message):
                 self.drop(client)
+        self.seats.presence_changed(table)
+        self.seats.tell(table)
 
     def drop(self, client: Client) -> None:
         """A client too slow to keep up: closed; it reconnects and catches up."""
@@ -746,9 +770,12 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
         seats = [{"seat": seat.seat, "name": seat.name, "bot": seat.bot,
                   "url": f"{base}#seat={secrets[seat.seat]}" if seat.seat in secrets else None}
                  for seat in table.seats]
+        clocks = table.seating.clocks
         return JSONResponse({"table": table.id, "variant": table.offered.key, "seats": seats,
                              "watch_url": f"{base}#watch={watch}", "admin_secret": admin,
-                             "admin_url": f"{base}#watch={watch}&admin={admin}"}, status_code=201)
+                             "admin_url": f"{base}#watch={watch}&admin={admin}",
+                             "clock": clocks.public(config.now()) if clocks is not None else None},
+                            status_code=201)
 
     async def record(request: Request) -> Response:
         table = server.table(request.path_params["table"])
@@ -832,7 +859,8 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
             return
         if seat is not None and not table.seats[seat].bot:
             server.joined(table)
-        client = Client(websocket, table, seat, hello.get("record") is True, hello.get("changes") is True)
+        client = Client(websocket, table, seat, hello.get("record") is True, hello.get("changes") is True,
+                        wants_seating=hello.get("seating") is True)
         table.clients.add(client)
         server.send_state(client)
         if seat is not None:
@@ -907,6 +935,7 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/{table}/record", record),
         Route("/api/tables/{table}/seats/{seat:int}/bot", hand_to_bot, methods=["POST"]),
+        *server.seats.routes(read_json),
         WebSocketRoute("/ws/{table}", websocket_endpoint),
         Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]

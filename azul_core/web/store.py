@@ -55,6 +55,7 @@ CREATE TABLE IF NOT EXISTS events (
     kind TEXT NOT NULL,
     seat INTEGER,
     text TEXT NOT NULL,
+    at REAL,
     PRIMARY KEY (table_id, version)
 );
 CREATE INDEX IF NOT EXISTS tables_by_age ON tables (finished, updated);
@@ -66,6 +67,23 @@ log = logging.getLogger("azul.web")
 #: Event kinds: the factories laid at a round's start ("BBYR KKWW ..."), a decision in
 #: record notation, a seat handed to a bot (text: the bot's name).
 DEAL, MOVE, BOT = "deal", "move", "bot"
+#: More kinds (``web.seats``, ``web.clocks``, ``web.rematch``): a seat's stand-in bot taking over
+#: by itself (text: "BOT WHY", WHY "clock" or "away"), a seat taken back by its owner, the
+#: table's turn clock (text: JSON, the first event of a table with a clock), the table made
+#: for a rematch (text: its id).
+STANDIN, RECLAIM, CLOCK, REMATCH = "standin", "reclaim", "clock", "rematch"
+
+
+def seat_bot_change(event: "Event") -> tuple[bool, str | None]:
+    """(changes, bot): whether the event changes who plays its seat, and the bot that plays it
+    from then on (None: its person again)."""
+    if event.kind == BOT:
+        return True, event.text
+    if event.kind == STANDIN:
+        return True, event.text.split(" ", 1)[0]
+    if event.kind == RECLAIM:
+        return True, None
+    return False, None
 
 
 @dataclass
@@ -97,6 +115,9 @@ class Event:
     kind: str
     text: str
     seat: int | None = None
+    #: when it was committed (seconds since the epoch, the server's clock; None in a database
+    #: older than event times): turn clocks are counted from it
+    at: float | None = None
 
 
 class StoreError(Exception):
@@ -207,6 +228,8 @@ class SQLiteStore(TableStore):
             if "joined" not in columns:  # a database of an older version: its tables count as joined
                 self.db.executescript("ALTER TABLE tables ADD COLUMN joined REAL; "
                                       "UPDATE tables SET joined = created;")
+            if "at" not in {r[1] for r in self.db.execute("PRAGMA table_info(events)")}:
+                self.db.execute("ALTER TABLE events ADD COLUMN at REAL")  # older events have no time
         except (sqlite3.Error, OSError) as exc:
             self._unlock()
             raise StoreError(f"can't open the database {path}: {exc}") from None
@@ -246,8 +269,8 @@ class SQLiteStore(TableStore):
                            [(row.id, s.seat, s.name, s.bot, s.secret_hash) for s in row.seats])
             db.execute("INSERT INTO counters VALUES ('tables', 1) "
                        "ON CONFLICT(name) DO UPDATE SET number = number + 1")
-            db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
-                           [(row.id, version, e.kind, e.seat, e.text)
+            db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
+                           [(row.id, version, e.kind, e.seat, e.text, e.at)
                             for version, e in enumerate(events, 1)])
             db.execute("COMMIT")
         except BaseException:
@@ -267,13 +290,14 @@ class SQLiteStore(TableStore):
             if cursor.rowcount != 1:
                 db.execute("ROLLBACK")
                 return False
-            db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
-                           [(table_id, version + number, e.kind, e.seat, e.text)
+            db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
+                           [(table_id, version + number, e.kind, e.seat, e.text, e.at)
                             for number, e in enumerate(events, 1)])
             for event in events:
-                if event.kind == BOT:
+                changes, bot = seat_bot_change(event)
+                if changes:
                     db.execute("UPDATE seats SET bot = ? WHERE table_id = ? AND seat = ?",
-                               (event.text, table_id, event.seat))
+                               (bot, table_id, event.seat))
             db.execute("COMMIT")
         except BaseException:
             _rollback(db)
@@ -314,13 +338,13 @@ class SQLiteStore(TableStore):
         seats = [SeatRow(*r) for r in self.db.execute(
             "SELECT seat, name, bot, secret_hash FROM seats WHERE table_id = ? ORDER BY seat",
             (table_id,))]
-        events = [Event(kind, text, seat) for kind, text, seat in self.db.execute(
-            "SELECT kind, text, seat FROM events WHERE table_id = ? ORDER BY version", (table_id,))]
+        events = [Event(*r) for r in self.db.execute(
+            "SELECT kind, text, seat, at FROM events WHERE table_id = ? ORDER BY version", (table_id,))]
         return TableRow(*found[:9], seats=seats, joined=found[9]), events
 
     def events_after(self, table_id: str, version: int) -> list[Event]:
-        return [Event(kind, text, seat) for kind, text, seat in self.db.execute(
-            "SELECT kind, text, seat FROM events WHERE table_id = ? AND version > ? ORDER BY version",
+        return [Event(*r) for r in self.db.execute(
+            "SELECT kind, text, seat, at FROM events WHERE table_id = ? AND version > ? ORDER BY version",
             (table_id, version))]
 
     def exists(self, table_id: str) -> bool:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import time
 from typing import AsyncIterator
 
-from azul_core.web.store import BOT, Event, SeatRow, StoreError, TableRow, TableStore
+from azul_core.web.store import Event, SeatRow, StoreError, TableRow, TableStore, seat_bot_change
 
 #: the channel of LISTEN/NOTIFY; a notice's payload is "TABLE_ID VERSION"
 CHANNEL = "azul_tables"
@@ -71,8 +71,11 @@ CREATE TABLE IF NOT EXISTS azul_events (
     kind TEXT NOT NULL,
     seat INTEGER,
     text TEXT NOT NULL,
+    at DOUBLE PRECISION,
     PRIMARY KEY (table_id, version)
 );
+-- Events stored before they had a time: the column is added (their time stays unknown).
+ALTER TABLE azul_events ADD COLUMN IF NOT EXISTS at DOUBLE PRECISION;
 CREATE INDEX IF NOT EXISTS azul_tables_by_age ON azul_tables (finished, updated);
 CREATE TABLE IF NOT EXISTS azul_counters (name TEXT PRIMARY KEY, number BIGINT NOT NULL);
 CREATE TABLE IF NOT EXISTS azul_presence (
@@ -102,10 +105,10 @@ WITH moved AS (
     WHERE id = %(id)s AND version = %(old)s
     RETURNING id
 ), added AS (
-    INSERT INTO azul_events (table_id, version, kind, seat, text)
-    SELECT moved.id, %(old)s + e.number, e.kind, e.seat, e.text
-    FROM moved, unnest(%(kinds)s::text[], %(seats)s::integer[], %(texts)s::text[])
-         WITH ORDINALITY AS e(kind, seat, text, number)
+    INSERT INTO azul_events (table_id, version, kind, seat, text, at)
+    SELECT moved.id, %(old)s + e.number, e.kind, e.seat, e.text, e.at
+    FROM moved, unnest(%(kinds)s::text[], %(seats)s::integer[], %(texts)s::text[], %(ats)s::double precision[])
+         WITH ORDINALITY AS e(kind, seat, text, at, number)
     RETURNING 1
 ), handed AS (
     UPDATE azul_seats SET bot = b.bot
@@ -189,21 +192,22 @@ class PostgresStore(TableStore):
             with db.cursor() as cursor:
                 cursor.executemany("INSERT INTO azul_seats VALUES (%s, %s, %s, %s, %s)",
                                    [(row.id, s.seat, s.name, s.bot, s.secret_hash) for s in row.seats])
-                cursor.executemany("INSERT INTO azul_events VALUES (%s, %s, %s, %s, %s)",
-                                   [(row.id, version, e.kind, e.seat, e.text)
+                cursor.executemany("INSERT INTO azul_events VALUES (%s, %s, %s, %s, %s, %s)",
+                                   [(row.id, version, e.kind, e.seat, e.text, e.at)
                                     for version, e in enumerate(events, 1)])
             db.execute("INSERT INTO azul_counters VALUES ('tables', 1) "
                        "ON CONFLICT (name) DO UPDATE SET number = azul_counters.number + 1")
 
     def append(self, table_id: str, version: int, events: list[Event], finished: bool) -> bool:
         now = time.time()
-        bots = [e for e in events if e.kind == BOT]
+        # Seats handed to a bot, to a stand-in, or taken back (bot None): the seat rows follow.
+        bots = [(e.seat, bot) for e in events for changes, bot in [seat_bot_change(e)] if changes]
         moved, *_ = self._live().execute(APPEND, {
             "id": table_id, "old": version, "new": version + len(events), "now": now,
             "finished": now if finished else None, "channel": CHANNEL,
             "kinds": [e.kind for e in events], "seats": [e.seat for e in events],
-            "texts": [e.text for e in events],
-            "bot_seats": [e.seat for e in bots], "bot_names": [e.text for e in bots]}).fetchone()
+            "texts": [e.text for e in events], "ats": [e.at for e in events],
+            "bot_seats": [seat for seat, _ in bots], "bot_names": [bot for _, bot in bots]}).fetchone()
         return moved == 1
 
     def purge(self, finished_before: float, idle_before: float, unjoined_before: float | None = None) -> int:
@@ -229,14 +233,14 @@ class PostgresStore(TableStore):
             "SELECT seat, name, bot, secret_hash FROM azul_seats WHERE table_id = %s ORDER BY seat",
             (table_id,))]
         # The events up to the version read: a move committed meanwhile is heard of and read then.
-        events = [Event(kind, text, seat) for kind, text, seat in db.execute(
-            "SELECT kind, text, seat FROM azul_events WHERE table_id = %s AND version <= %s ORDER BY version",
+        events = [Event(*r) for r in db.execute(
+            "SELECT kind, text, seat, at FROM azul_events WHERE table_id = %s AND version <= %s ORDER BY version",
             (table_id, found[6]))]
         return TableRow(*found[:9], seats=seats, joined=found[9]), events
 
     def events_after(self, table_id: str, version: int) -> list[Event]:
-        return [Event(kind, text, seat) for kind, text, seat in self._live().execute(
-            "SELECT kind, text, seat FROM azul_events WHERE table_id = %s AND version > %s ORDER BY version",
+        return [Event(*r) for r in self._live().execute(
+            "SELECT kind, text, seat, at FROM azul_events WHERE table_id = %s AND version > %s ORDER BY version",
             (table_id, version))]
 
     def exists(self, table_id: str) -> bool:

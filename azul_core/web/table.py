@@ -30,7 +30,8 @@ from azul_core.records.game_record import GameRecord, ResultRecord, RoundRecord,
 from azul_core.rules import Move
 from azul_core.web.capabilities import matches
 from azul_core.web.patches import diff
-from azul_core.web.store import BOT, MOVE, Event, SeatRow, TableRow, TableStore
+from azul_core.web.seat_state import SeatState
+from azul_core.web.store import BOT, MOVE, Event, SeatRow, TableRow, TableStore, seat_bot_change
 from azul_core.web.store import DEAL as DEAL_EVENT
 from azul_core.web.views import build_legal_json, build_view
 
@@ -75,19 +76,26 @@ class Table:
     #: the bot task running for this table, if any
     bot_task: Any = None
     last_used: float = field(default_factory=time.monotonic)
+    #: who plays each seat and why, the clock, the rematch (``web.seat_state``)
+    seating: Any = None
+    #: the server's clock (seconds since the epoch; tests give their own): events are stamped with it
+    now: Any = time.time
     _cache: dict = field(default_factory=dict)
     _boards_seen: dict = field(default_factory=dict)
 
     # ------------------------------------------------------------ building
 
     @classmethod
-    def new(cls, row: TableRow, offered) -> tuple["Table", list[Event]]:
-        """A new table and its first events (round 1's deal, and whatever follows by itself)."""
+    def new(cls, row: TableRow, offered, first: tuple[Event, ...] = (), now=time.time) -> tuple["Table", list[Event]]:
+        """A new table and its first events (``first``, e.g. its clock; round 1's deal, and
+        whatever follows by itself)."""
         state = _opening_state(row, offered)
-        table = cls(row, offered, state, [], _fresh_progress(state), 0)
-        events: list[Event] = []
+        table = cls(row, offered, state, [], _fresh_progress(state), 0, seating=SeatState(row.seats), now=now)
+        events: list[Event] = list(first)
         table._follow_up(state, table.progress, events)
+        _stamp(events, now())
         table._commit_events(state, table.progress, events)
+        table._tell_seating(events)
         return table, events
 
     @classmethod
@@ -97,10 +105,11 @@ class Table:
         # The secrets are dealt with round 1's generator, before its factories (as
         # ``GameState.deal`` does live): dealt again from the seed, they are the same.
         state.deal_secrets(_round_rng(row.seed, 1))
-        table = cls(row, offered, state, [], _fresh_progress(state), 0)
+        table = cls(row, offered, state, [], _fresh_progress(state), 0, seating=SeatState(row.seats))
         progress = table.progress
         for event in events:
             _apply_event(state, progress, event, row.seats)
+            table.seating.after(event, state)
         table._commit_events(state, progress, events)
         return table
 
@@ -265,6 +274,8 @@ class Table:
             raise Refused("this link can watch but not move")
         if self.seats[seat].bot and not by_bot:
             raise Refused(f"your seat is played by the bot '{self.seats[seat].bot}' now")
+        if by_bot and not self.seats[seat].bot:
+            raise Refused("the seat's owner took it back")
         if isinstance(version, bool) or not isinstance(version, int):
             raise Refused("a move must say the version it was chosen at")
         if version != self.version:
@@ -287,21 +298,36 @@ class Table:
         events = [Event(MOVE, format_decision(decision), seat)]
         progress.last = {"seat": seat, "move": events[0].text, "text": description}
         self._follow_up(after, progress, events)
+        _stamp(events, self.now())
         if not store.append(self.id, self.version, events, after.phase == OVER):
             raise Stale("the table has moved on: look again")
         self._commit_events(after, progress, events)
+        self._tell_seating(events)
 
     def hand_to_bot(self, seat: int, bot: str, store: TableStore) -> None:
         if self.over:
             raise Refused("the game is over")
         if self.seats[seat].bot:
             raise Refused(f"seat {seat} is played by the bot '{self.seats[seat].bot}' already")
-        events = [Event(BOT, bot, seat)]
-        if not store.append(self.id, self.version, events, False):
+        self.append_seat_events([Event(BOT, bot, seat)], store)
+
+    def append_seat_events(self, events: list[Event], store: TableStore) -> None:
+        """Commit events that change no game state (who plays a seat, a rematch), then follow
+        them. ``Stale`` if another process moved first."""
+        _stamp(events, self.now())
+        if not store.append(self.id, self.version, events, self.over):
             raise Stale("the table has moved on: try again")
-        self.seats[seat].bot = bot
-        self.bots.pop(seat, None)
+        for event in events:
+            changes, bot = seat_bot_change(event)
+            if changes:
+                self.seats[event.seat].bot = bot
+                self.bots.pop(event.seat, None)
         self._commit_events(self.state, self.progress, events)
+        self._tell_seating(events)
+
+    def _tell_seating(self, events: list[Event]) -> None:
+        for event in events:
+            self.seating.after(event, self.state)
 
     def follow(self, events: list[Event]) -> None:
         """Apply events that another process committed after this copy's version."""
@@ -309,9 +335,11 @@ class Table:
         progress = self.progress.copy()
         for event in events:
             _apply_event(state, progress, event, self.seats)
-            if event.kind == BOT:
-                self.seats[event.seat].bot = event.text
+            changes, bot = seat_bot_change(event)
+            if changes:
+                self.seats[event.seat].bot = bot
                 self.bots.pop(event.seat, None)
+            self.seating.after(event, state)
         self._commit_events(state, progress, events)
 
     def _follow_up(self, state: GameState, progress: Progress, events: list[Event]) -> None:
@@ -352,6 +380,12 @@ class Table:
 
 def _dumps(value) -> str:
     return json.dumps(value, separators=(",", ":"))
+
+
+def _stamp(events: list[Event], at: float) -> None:
+    """The time the events are committed at (turn clocks count from it)."""
+    for event in events:
+        event.at = at
 
 
 # ---------------------------------------------------------------- events through the engine
@@ -411,7 +445,7 @@ def _apply_event(state: GameState, progress: Progress, event: Event, seats: list
         _apply_decision(state, progress, decision)
         progress.last = {"seat": mover, "move": event.text,
                          "text": describe(before, decision, [s.name for s in seats])}
-    # BOT events change no game state: the seat row already names the bot.
+    # Events about seats (a bot, a clock, a rematch) change no game state: ``SeatState`` follows them.
 
 
 def _apply_decision(state: GameState, progress: Progress, decision: tuple | Move) -> None:

@@ -1,6 +1,7 @@
 // The home page: choose a variant and the seats, create the table, hand out the links.
 import { el, fill } from "./dom.js";
 import { copyText } from "./clipboard.js";
+import { clockChoice } from "./clock-form.js";
 
 const form = document.getElementById("create");
 const variantSelect = document.getElementById("variant");
@@ -113,7 +114,7 @@ async function create(event) {
     const response = await fetch("/api/tables", {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify({ variant: variantSelect.value, seats }),
+      body: JSON.stringify({ variant: variantSelect.value, seats, ...clockChoice() }),
     });
     if (response.status !== 201 && !response.ok) throw new Error(await reason(response));
     showLinks(await response.json(), seats);

@@ -6,6 +6,7 @@ import { drawSupply, drawBoard, drawKindsLegend, sourceName } from "./board.js";
 import { drawRoundSummary, drawFinal } from "./summary.js";
 import { drawMoves, drawPluginInfo } from "./plugins.js";
 import { applyChanges } from "./patches.js";
+import { onSeating, awayLongEnough, drawSeats } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 // In the protocol's drafts, line 5 is the floor (0-4 are the pattern lines).
@@ -70,6 +71,8 @@ function receive(message) {
       app.view.seats.forEach((seat, i) => { seat.connected = !!message.connected[i]; });
       render();
     }
+  } else if (message.type === "seating") {
+    onSeating(message, app, render);
   } else if (message.type === "error") {
     showMessage(message.reason || message.error || "the server reported an error", "refused");
   }
@@ -201,6 +204,7 @@ function render() {
   renderPlay();
   renderSummaries();
   renderAdmin();
+  drawSeats(app);
 }
 
 function boardTargets() {
@@ -322,7 +326,7 @@ function renderAdmin() {
   const box = $("admin");
   const view = app.view;
   const away = app.admin && view.phase !== "over"
-    ? view.seats.filter((s) => !s.bot && !s.connected && s.seat !== app.you) : [];
+    ? view.seats.filter((s) => !s.bot && !s.connected && s.seat !== app.you && awayLongEnough(s.seat)) : [];
   box.hidden = !away.length;
   if (!away.length) {
     box.replaceChildren();

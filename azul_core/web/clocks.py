@@ -1,0 +1,148 @@
+"""Turn clocks: how long a seat may think, counted from the times of the table's events.
+
+A table may have a clock, chosen when it is created (none by default: friends' games have
+none): ``move``, so many seconds for each decision, or ``game``, so many seconds for all of a
+seat's decisions. It runs only while a person's seat is to move (never for a bot). Nothing
+but the events is stored: each event has the time it was committed, so a restarted server
+counts every clock again from them; the time a server was down is not held against anyone
+(after a restart the seat to move has at least ``RESTART_GRACE`` seconds left).
+
+When a clock runs out, or when the seat to move has had nobody at the table for the clock's
+``away`` seconds, the table's stand-in bot (chosen at creation) plays the seat until its
+owner takes it back (``web.seats``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass
+from typing import Any, Iterable
+
+from azul_core.engine.state import CHOOSE, DRAFT, PLACE
+
+MODES = ("move", "game")
+#: seconds the owner of the seat to move may be away (no page open) before the stand-in plays
+DEFAULT_AWAY = 60.0
+#: a game clock that has run out: each later turn of that seat (once taken back) has this long
+OVERTIME = 30.0
+#: after a server restart, no clock runs out within this many seconds
+RESTART_GRACE = 30.0
+#: the longest clock: a day a move, a week a game
+LONGEST = {"move": 86400.0, "game": 7 * 86400.0}
+LONGEST_AWAY = 86400.0
+
+
+@dataclass(frozen=True)
+class ClockRule:
+    """A table's clock: ``mode`` "move" or "game", its ``seconds``, the stand-in ``bot``, and
+    how long (``away``, seconds) the seat to move may have nobody at the table."""
+
+    mode: str
+    seconds: float
+    bot: str
+    away: float = DEFAULT_AWAY
+
+    def to_text(self) -> str:
+        return json.dumps(asdict(self), separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def from_text(cls, text: str) -> "ClockRule":
+        data = json.loads(text)
+        return cls(str(data["mode"]), float(data["seconds"]), str(data["bot"]), float(data.get("away", DEFAULT_AWAY)))
+
+
+def parse_clock(value: Any, bots: Iterable[str]) -> ClockRule | None:
+    """The ``clock`` of a ``POST /api/tables`` body: None, "off" or {"mode": "off"} for no
+    clock, else {"mode": "move"|"game", "seconds": N, "bot": NAME, "away": N}. ``ValueError``
+    says what is wrong, in words."""
+    if value is None or value == "off":
+        return None
+    if not isinstance(value, dict):
+        raise ValueError("'clock' is {\"mode\": \"move\" or \"game\", \"seconds\": N, \"bot\": NAME} or \"off\"")
+    mode = value.get("mode", "off")
+    if mode == "off":
+        return None
+    if mode not in MODES:
+        raise ValueError(f"clock mode {str(mode)[:20]!r}: 'off', 'move' (seconds a move) or 'game' (seconds a game)")
+    seconds = _number(value.get("seconds"), "clock seconds", 1, LONGEST[mode])
+    away = _number(value.get("away", DEFAULT_AWAY), "clock away", 1, LONGEST_AWAY)
+    offered = list(bots)
+    bot = value.get("bot")
+    if bot is None:
+        bot = "greedy" if "greedy" in offered else offered[0]
+    if bot not in offered:
+        raise ValueError(f"unknown stand-in bot {str(bot)[:40]!r} (bots: {', '.join(offered)})")
+    return ClockRule(mode, seconds, bot, away)
+
+
+def _number(value: Any, what: str, least: float, most: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"{what}: a number of seconds")
+    if not least <= value <= most:
+        raise ValueError(f"{what}: from {least:g} to {most:g} seconds")
+    return float(value)
+
+
+class Clocks:
+    """The clocks of one table, followed event by event (``after``)."""
+
+    def __init__(self, rule: ClockRule, seats: int):
+        self.rule = rule
+        #: seconds each seat has thought (a game clock spends them)
+        self.used = [0.0] * seats
+        #: the seat whose clock runs (a person's seat to move), and since when
+        self.mover: int | None = None
+        self.started: float | None = None
+        #: no clock runs out before this time (a restart's grace)
+        self.floor = 0.0
+
+    def after(self, at: float | None, state, bots: set[int]) -> None:
+        """An event committed at ``at`` made ``state``: the running clock is charged up to
+        then, and the clock of whoever is to move now starts."""
+        if at is None:  # an event from before events had times: the clock can't be told
+            at = self.started
+        if self.mover is not None and self.started is not None and at is not None:
+            self.used[self.mover] += max(0.0, at - self.started)
+        mover = state.to_move if state.phase in (DRAFT, PLACE, CHOOSE) else None
+        if mover in bots:
+            mover = None
+        if mover != self.mover or at != self.started:
+            self.floor = 0.0
+        self.mover = mover
+        self.started = at if mover is not None else None
+
+    def allowance(self, seat: int) -> float:
+        """Seconds the seat has for its turn when the turn starts."""
+        if self.rule.mode == "move":
+            return self.rule.seconds
+        left = self.rule.seconds - self.used[seat]
+        return left if left > 0 else min(OVERTIME, self.rule.seconds)
+
+    def deadline(self) -> float | None:
+        """When the running clock runs out (None: none runs)."""
+        if self.mover is None or self.started is None:
+            return None
+        return max(self.started + self.allowance(self.mover), self.floor)
+
+    def restarted(self, now: float) -> None:
+        """The table was loaded again (a restart): the seat to move keeps some time."""
+        self.floor = now + RESTART_GRACE
+
+    def public(self, now: float) -> dict:
+        """What the page shows: the rule, whose clock runs, and each seat's seconds left
+        (a game clock's bank; a move clock's turn for the seat to move)."""
+        deadline = self.deadline()
+        left: list[float | None] = []
+        for used in self.used:
+            left.append(max(0.0, self.rule.seconds - used) if self.rule.mode == "game" else None)
+        turn = None
+        if deadline is not None and self.mover is not None and self.started is not None:
+            turn = max(0.0, deadline - now)
+            if self.rule.mode == "game":
+                spent = self.used[self.mover] + max(0.0, now - self.started)
+                left[self.mover] = max(0.0, self.rule.seconds - spent)
+        return {"mode": self.rule.mode, "seconds": self.rule.seconds, "bot": self.rule.bot,
+                "away": self.rule.away, "running": self.mover,
+                "turn_left": None if turn is None else round(turn, 1),
+                "left": [None if x is None else round(x, 1) for x in left]}

@@ -1,0 +1,83 @@
+"""A rematch: at the end of a game, a new table with the same seats, bots and variant.
+
+The new table keeps the old one's secret hashes (each seat's, the watch and the admin
+secret), so every link of the finished table opens the same seat at the new one: a page
+moves over by keeping its own URL fragment and changing the table id. No secret is made,
+sent or shown: a seat's secret never reaches anyone but its holder. A seat a bot played at
+the end (handed over, or the clock's stand-in) starts the rematch with that bot, and its
+owner can take it back with one click as before; the clock, if any, is the same.
+
+The finished table notes the rematch as an event (``rematch``, the new id): whoever asks
+again, or twice, is given the same table, and every page of the finished table, open now or
+later, is told of it (the ``seating`` message's ``rematch``).
+"""
+
+from __future__ import annotations
+
+import time
+
+from azul_core.web.app import HTTPError, client_key
+from azul_core.web.bots import is_search_bot
+from azul_core.web.capabilities import new_token
+from azul_core.web.store import BOT, CLOCK, REMATCH, STANDIN, Event, SeatRow, TableRow
+from azul_core.web.table import Stale, Table
+
+
+def make_rematch(server, table: Table, address: str | None, seat: int | None) -> tuple[Table, bool]:
+    """The rematch of the finished ``table`` asked for by ``seat`` (None: the creator) from
+    ``address``: (the new table, whether it was made now). ``HTTPError`` says why not."""
+    made = _existing(server, table)
+    if made is not None:
+        return made, False
+    if not table.over:
+        raise HTTPError(409, "the game is not over yet")
+    client = client_key(address)
+    server.check_limits(client)
+    seats = [SeatRow(s.seat, s.name, s.bot, s.secret_hash) for s in table.seats]
+    searching = any(is_search_bot(s.bot) for s in seats)
+    clocks = table.seating.clocks
+    if clocks is not None and is_search_bot(clocks.rule.bot):
+        searching = True
+    if searching:
+        server.check_search_bots(client)
+    first: list[Event] = []
+    if clocks is not None:
+        first.append(Event(CLOCK, clocks.rule.to_text()))
+    for row in seats:
+        if row.bot and row.secret_hash:  # a person's seat a bot played at the end
+            why = table.seating.why.get(row.seat, "creator")
+            first.append(Event(BOT, row.bot, row.seat) if why == "creator"
+                         else Event(STANDIN, f"{row.bot} {why}", row.seat))
+    now = time.time()
+    new_row = TableRow(new_token(), table.row.variant, server.new_seed(), now, now, None, 0,
+                       table.row.watch_hash, table.row.admin_hash, seats)
+    made, events = Table.new(new_row, table.offered, tuple(first), now=server.config.now)
+    try:
+        server.store.create(new_row, events)
+    except Exception as exc:  # a full disk, a database gone: nothing was made
+        raise HTTPError(503, f"the server could not store the new table: try again later ({type(exc).__name__})") \
+            from None
+    server.created_by[client].append(time.monotonic())
+    if searching:
+        server.search_tables[client].add(new_row.id)
+    server.tables[new_row.id] = made
+    server.seats.adopt(made, loaded=False)
+    server.kick_bot(made)
+    try:
+        table.append_seat_events([Event(REMATCH, made.id, seat)], server.store)
+    except Stale:
+        # Another process made the rematch first: that one stands (ours, never joined, is
+        # deleted within the hour as any unjoined table).
+        server.catch_up(table)
+        other = _existing(server, table)
+        if other is not None:
+            return other, False
+        raise HTTPError(409, "the table has moved on: try again") from None
+    server.broadcast(table)
+    return made, True
+
+
+def _existing(server, table: Table) -> Table | None:
+    if table.seating.rematch is None:
+        return None
+    return server.table(table.seating.rematch)

@@ -1,0 +1,265 @@
+"""The seats of a table in play: taking a seat back from a bot, the stand-in bot of the turn
+clock, who has been away for how long, and the ``seating`` message that tells the pages.
+
+- **Reclaim**: a person whose seat a bot plays (handed over by the creator, or by the clock)
+  takes it back with their own link, ``POST /api/tables/{table}/seats/{seat}/reclaim`` with the
+  seat's secret: a ``reclaim`` event is committed, which moves the table's version on, so a bot
+  that was thinking for the seat finds its move stale and drops it.
+- **Clocks** (``web.clocks``): a timer per table wakes when the running clock runs out, or when
+  the seat to move has had no page open for the clock's ``away`` seconds, and commits a
+  ``standin`` event: the table's stand-in bot plays the seat until its owner takes it back
+  (a click: coming back to the page does not take the seat back by itself).
+- **seating**: sent to every page of a table after each state and each coming and going: the
+  clock, who plays each seat and why, how long each seat has been away, the rematch.
+
+The server's clock is ``Config.now`` (tests give their own), so the clocks can be tested
+without waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from azul_core.web.capabilities import bearer
+from azul_core.web.store import RECLAIM, STANDIN, Event
+from azul_core.web.table import Refused, Stale, Table
+
+log = logging.getLogger("azul.web")
+
+
+class SeatService:
+    """The seats' part of one server (``Server.seats``)."""
+
+    def __init__(self, server):
+        self.server = server
+        #: table id -> the timer task waking at its next clock deadline, and that deadline
+        self.timers: dict[str, tuple[asyncio.Task, float]] = {}
+
+    @property
+    def now(self):
+        return self.server.config.now
+
+    # ------------------------------------------------------------ tables coming and going
+
+    def adopt(self, table: Table, loaded: bool) -> None:
+        """A table this process now holds (``loaded``: read back from the store, e.g. after a
+        restart: the seat to move keeps some time, and nobody has been away before now)."""
+        table.now = self.now
+        now = self.now()
+        for seat, present in enumerate(table.connected()):
+            if not present:
+                table.seating.left_at[seat] = now
+        if loaded and table.seating.clocks is not None:
+            table.seating.clocks.restarted(now)
+        self.watch(table)
+
+    def presence_changed(self, table: Table) -> None:
+        """Pages of the table opened or closed: note since when each seat is away."""
+        now = self.now()
+        left_at = table.seating.left_at
+        for seat, present in enumerate(table.connected()):
+            if present:
+                left_at.pop(seat, None)
+            else:
+                left_at.setdefault(seat, now)
+        self.watch(table)
+
+    # ------------------------------------------------------------ telling the pages
+
+    def message(self, table: Table) -> dict:
+        now = self.now()
+        seating = table.seating
+        seats = []
+        for seat in table.seats:
+            away = seating.left_at.get(seat.seat)
+            seats.append({"bot": seat.bot, "why": seating.why.get(seat.seat) if seat.bot else None,
+                          "reclaimable": bool(seat.bot and seat.secret_hash),
+                          "away": None if away is None else round(max(0.0, now - away), 1)})
+        clock = seating.clocks.public(now) if seating.clocks is not None and not table.over else None
+        return {"type": "seating", "version": table.version, "clock": clock, "seats": seats,
+                "absent_grace": self.server.config.absent_grace, "rematch": seating.rematch}
+
+    def tell(self, table: Table, clients=None, changed_only: bool = False) -> None:
+        """Send the seating message to the table's clients that asked for it (or to ``clients``
+        among them). After a move
+        (``changed_only``), a table without a clock is told only what changed: who plays a
+        seat, who is away, the rematch (the page counts the seconds away itself)."""
+        targets = [c for c in (table.clients if clients is None else clients) if c.wants_seating]
+        if not targets:
+            return
+        message = self.message(table)
+        if changed_only and message["clock"] is None:
+            key = json.dumps([[s["bot"], s["why"], s["away"] is None] for s in message["seats"]] + [message["rematch"]])
+            if key == table.seating.told:
+                return
+            table.seating.told = key
+        text = json.dumps(message, separators=(",", ":"))
+        for client in targets:
+            if not client.send(text):
+                self.server.drop(client)
+
+    # ------------------------------------------------------------ the clocks
+
+    def due(self, table: Table) -> tuple[float, str] | None:
+        """When the seat to move is next handed to the stand-in, and why."""
+        clocks = table.seating.clocks
+        if clocks is None or table.over:
+            return None
+        deadline = clocks.deadline()
+        if deadline is None or clocks.mover is None:
+            return None
+        found = (deadline, "clock")
+        left = table.seating.left_at.get(clocks.mover)
+        if left is not None:
+            away = max(left + clocks.rule.away, clocks.floor)
+            if away < deadline:
+                found = (away, "away")
+        return found
+
+    def watch(self, table: Table) -> None:
+        """(Re)arm the table's timer for its next deadline."""
+        due = self.due(table)
+        held = self.timers.get(table.id)
+        if held is not None:
+            if due is not None and held[1] == due[0] and not held[0].done():
+                return
+            held[0].cancel()
+            del self.timers[table.id]
+        if due is None:
+            return
+        try:
+            task = self.server.spawn(self._wake(table, due[0]))
+        except RuntimeError:  # no running loop (a table loaded outside a request)
+            return
+        self.timers[table.id] = (task, due[0])
+
+    async def _wake(self, table: Table, when: float) -> None:
+        try:
+            while True:
+                wait = when - self.now()
+                if wait <= 0:
+                    break
+                await asyncio.sleep(min(wait, 3600))
+        except asyncio.CancelledError:
+            raise
+        held = self.timers.get(table.id)
+        if held is not None and held[0] is asyncio.current_task():
+            del self.timers[table.id]
+        self.check(table)
+
+    def check(self, table: Table) -> bool:
+        """Hand the seat to move to the stand-in if its time is up; True if it was."""
+        if self.server.tables.get(table.id) is not table or self.server.store is None:
+            return False
+        due = self.due(table)
+        if due is None or due[0] > self.now():
+            self.watch(table)
+            return False
+        seat = table.seating.clocks.mover
+        bot = table.seating.clocks.rule.bot
+        try:
+            table.append_seat_events([Event(STANDIN, f"{bot} {due[1]}", seat)], self.server.store)
+        except Stale:
+            self.server.catch_up(table)
+            self.watch(table)
+            return False
+        except Exception as exc:  # the store failed: look again in a while
+            log.error("table %s: the stand-in could not take seat %d (%s: %s)", table.id[:6], seat,
+                      type(exc).__name__, exc)
+            self.timers.pop(table.id, None)
+            self.server.spawn(self._wake(table, self.now() + 5))
+            return False
+        log.info("table %s: the %s bot plays seat %d (%s)", table.id[:6], bot, seat,
+                 "its clock ran out" if due[1] == "clock" else "nobody was at the table")
+        self.server.broadcast(table)
+        self.server.kick_bot(table)
+        return True
+
+    def check_all(self) -> int:
+        """Every held table's clock looked at now (tests move their clock, then call this)."""
+        return sum(self.check(table) for table in list(self.server.tables.values()))
+
+    # ------------------------------------------------------------ taking a seat back
+
+    def reclaim(self, table: Table, seat: int) -> None:
+        """The seat's owner takes it back from the bot; ``Refused`` says why not."""
+        if table.over:
+            raise Refused("the game is over")
+        row = table.seats[seat]
+        if not row.bot:
+            raise Refused("your seat is yours already: no bot plays it")
+        table.append_seat_events([Event(RECLAIM, "", seat)], self.server.store)
+
+    def routes(self, read_json) -> list[Route]:
+        """``read_json(request)``: the request's JSON, its Origin checked (``HTTPError``)."""
+        server = self.server
+
+        async def reclaim(request: Request) -> Response:
+            try:
+                await read_json(request)
+            except Exception as exc:
+                return _http_error(exc)
+            table = server.table(request.path_params["table"])
+            if table is None:
+                return _error(404, "no such table")
+            seat = request.path_params["seat"]
+            if not 0 <= seat < len(table.seats):
+                return _error(404, f"no seat {seat} at this table")
+            known, holder = table.seat_of(bearer(request.headers.get("authorization")))
+            if not known or holder != seat:
+                return _error(401, "only the seat's own link takes it back: "
+                                   "send its secret as 'Authorization: Bearer SECRET'")
+            try:
+                self.reclaim(table, seat)
+            except Stale as exc:
+                server.catch_up(table)
+                return _error(409, str(exc))
+            except Refused as exc:
+                return _error(409, str(exc))
+            server.broadcast(table)
+            return JSONResponse({"seat": seat, "bot": None})
+
+        async def rematch(request: Request) -> Response:
+            from azul_core.web.rematch import make_rematch  # it needs app's errors; app imports this
+            try:
+                await read_json(request)
+            except Exception as exc:
+                return _http_error(exc)
+            table = server.table(request.path_params["table"])
+            if table is None:
+                return _error(404, "no such table")
+            secret = bearer(request.headers.get("authorization"))
+            known, seat = table.seat_of(secret)
+            if not known or (seat is None and not table.is_admin(secret)):
+                return _error(401, "a seat's link or the creator's makes a rematch: "
+                                   "send its secret as 'Authorization: Bearer SECRET'")
+            try:
+                made, created = make_rematch(server, table, request.client.host if request.client else None, seat)
+            except Exception as exc:
+                return _http_error(exc)
+            return JSONResponse({"table": made.id, "url": f"/t/{made.id}"}, status_code=201 if created else 200)
+
+        return [Route("/api/tables/{table}/seats/{seat:int}/reclaim", reclaim, methods=["POST"]),
+                Route("/api/tables/{table}/rematch", rematch, methods=["POST"])]
+
+
+def _error(status: int, reason: str) -> JSONResponse:
+    return JSONResponse({"error": reason}, status_code=status)
+
+
+def _http_error(exc: Exception) -> JSONResponse:
+    """An ``HTTPError`` of ``web.app`` as its answer (anything else is a bug: raised again)."""
+    status: Any = getattr(exc, "status", None)
+    if not isinstance(status, int):
+        raise exc
+    return _error(status, getattr(exc, "reason", str(exc)))
+
+
+__all__ = ["SeatService"]

@@ -1,0 +1,117 @@
+"""Helpers of the seats' tests (reclaim, clocks, rematch): a server in process whose clock the
+test moves, and WebSockets that ask for ``seating`` messages."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import warnings
+
+from test_server import EXAMPLES, receive_json, secret_of
+
+with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx works
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from azul_core.web.app import Config, create_app
+
+
+class FakeClock:
+    """The server's clock in these tests: it moves only when the test moves it."""
+
+    def __init__(self, start: float = 1_000_000.0):
+        self.time = start
+
+    def __call__(self) -> float:
+        return self.time
+
+    def advance(self, seconds: float) -> None:
+        self.time += seconds
+
+
+def seats_config(data, clock: FakeClock | None = None, **options) -> Config:
+    seeds = itertools.count(1)
+    options.setdefault("bot_delay", 0)
+    options.setdefault("think", 0.05)
+    if clock is not None:
+        options["now"] = clock
+    return Config(data=data, variant_dirs=(EXAMPLES,), seed_factory=lambda: f"seats-{next(seeds)}", **options)
+
+
+@contextlib.contextmanager
+def serving(config, catalog):
+    """A server in process; yields (client, server) and closes the sockets left open."""
+    with TestClient(create_app(config, catalog)) as client:
+        sockets: list[Page] = []
+        client.sockets = sockets
+        try:
+            yield client, client.app.server
+        finally:
+            for socket in sockets:
+                socket.close()
+
+
+class Page:
+    """One WebSocket of a table, as the page opens it (with ``seating`` messages): the last
+    state and the last seating message it received."""
+
+    def __init__(self, client, table: str, secret: str, seating: bool = True):
+        self.context = client.websocket_connect(f"/ws/{table}")
+        self.ws = self.context.__enter__()
+        self.closed = False
+        client.sockets.append(self)
+        self.ws.send_json({"type": "hello", "secret": secret, "version": None, "seating": seating})
+        self.state = None
+        self.seating = None
+        self.kinds: list[str] = []
+        self.refusals: list[dict] = []
+        self.wait(lambda page: page.state is not None and (page.seating is not None or not seating))
+
+    def receive(self) -> dict:
+        message = receive_json(self.ws)
+        self.kinds.append(message["type"])
+        if message["type"] == "state":
+            self.state = message
+        elif message["type"] == "seating":
+            self.seating = message
+        elif message["type"] == "refused":
+            self.refusals.append(message)
+        return message
+
+    def wait(self, predicate):
+        while not predicate(self):
+            self.receive()
+        return self
+
+    def wait_version(self, version: int):
+        return self.wait(lambda page: page.state["version"] >= version)
+
+    def move(self, move: str | None = None) -> None:
+        legal = self.state["legal"]
+        if move is None:
+            move = (legal["columns"] or legal["drafts"])[0]["move"]
+        self.ws.send_json({"type": "move", "version": self.state["version"], "move": move})
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(Exception):
+                self.context.__exit__(None, None, None)
+
+
+def create(client, seats=None, variant="standard", **body):
+    seats = seats if seats is not None else [{"name": "North"}, {"name": "East"}]
+    return client.post("/api/tables", json={"variant": variant, "seats": seats, **body})
+
+
+def secrets_of(created: dict) -> dict[int, str]:
+    return {entry["seat"]: secret_of(entry["url"]) for entry in created["seats"] if entry["url"]}
+
+
+def bearer(secret: str) -> dict:
+    return {"Authorization": f"Bearer {secret}"}
+
+
+def call(client, function, *args):
+    """Run ``function`` in the server's event loop (where its tables live)."""
+    return client.portal.call(lambda: function(*args))
