@@ -935,7 +935,7 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/{table}/record", record),
         Route("/api/tables/{table}/seats/{seat:int}/bot", hand_to_bot, methods=["POST"]),
-        *server.seats.routes(read_json),
+        *server.seats.routes(read_json, client_key),
         WebSocketRoute("/ws/{table}", websocket_endpoint),
         Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]

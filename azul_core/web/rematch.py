@@ -16,22 +16,30 @@ from __future__ import annotations
 
 import time
 
-from azul_core.web.app import HTTPError, client_key
 from azul_core.web.bots import is_search_bot
 from azul_core.web.capabilities import new_token
 from azul_core.web.store import BOT, CLOCK, REMATCH, STANDIN, Event, SeatRow, TableRow
 from azul_core.web.table import Stale, Table
 
 
-def make_rematch(server, table: Table, address: str | None, seat: int | None) -> tuple[Table, bool]:
+class HTTPError(Exception):
+    """Why no rematch is made: an HTTP status and the reason (as ``web.app``'s errors)."""
+
+    def __init__(self, status: int, reason: str):
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+def make_rematch(server, table: Table, client: str, seat: int | None) -> tuple[Table, bool]:
     """The rematch of the finished ``table`` asked for by ``seat`` (None: the creator) from
-    ``address``: (the new table, whether it was made now). ``HTTPError`` says why not."""
+    ``client`` (an address as the limits count it): (the new table, whether it was made now).
+    ``HTTPError`` (or the server's own, from its limits) says why not."""
     made = _existing(server, table)
     if made is not None:
         return made, False
     if not table.over:
         raise HTTPError(409, "the game is not over yet")
-    client = client_key(address)
     server.check_limits(client)
     seats = [SeatRow(s.seat, s.name, s.bot, s.secret_hash) for s in table.seats]
     searching = any(is_search_bot(s.bot) for s in seats)

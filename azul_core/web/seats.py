@@ -28,6 +28,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from azul_core.web.capabilities import bearer
+from azul_core.web.rematch import make_rematch
 from azul_core.web.store import RECLAIM, STANDIN, Event
 from azul_core.web.table import Refused, Stale, Table
 
@@ -197,8 +198,9 @@ class SeatService:
             raise Refused("your seat is yours already: no bot plays it")
         table.append_seat_events([Event(RECLAIM, "", seat)], self.server.store)
 
-    def routes(self, read_json) -> list[Route]:
-        """``read_json(request)``: the request's JSON, its Origin checked (``HTTPError``)."""
+    def routes(self, read_json, client_key) -> list[Route]:
+        """``read_json(request)``: the request's JSON, its Origin checked (``HTTPError``);
+        ``client_key(host)``: the client a limit counts."""
         server = self.server
 
         async def reclaim(request: Request) -> Response:
@@ -227,7 +229,6 @@ class SeatService:
             return JSONResponse({"seat": seat, "bot": None})
 
         async def rematch(request: Request) -> Response:
-            from azul_core.web.rematch import make_rematch  # it needs app's errors; app imports this
             try:
                 await read_json(request)
             except Exception as exc:
@@ -241,7 +242,8 @@ class SeatService:
                 return _error(401, "a seat's link or the creator's makes a rematch: "
                                    "send its secret as 'Authorization: Bearer SECRET'")
             try:
-                made, created = make_rematch(server, table, request.client.host if request.client else None, seat)
+                address = client_key(request.client.host if request.client else None)
+                made, created = make_rematch(server, table, address, seat)
             except Exception as exc:
                 return _http_error(exc)
             return JSONResponse({"table": made.id, "url": f"/t/{made.id}"}, status_code=201 if created else 200)
