@@ -63,6 +63,10 @@ class SeatService:
 
     def presence_changed(self, table: Table) -> None:
         """Pages of the table opened or closed: note since when each seat is away."""
+        self._note_presence(table)
+        self.watch(table)
+
+    def _note_presence(self, table: Table) -> None:
         now = self.now()
         left_at = table.seating.left_at
         for seat, present in enumerate(table.connected()):
@@ -70,11 +74,11 @@ class SeatService:
                 left_at.pop(seat, None)
             else:
                 left_at.setdefault(seat, now)
-        self.watch(table)
 
     # ------------------------------------------------------------ telling the pages
 
     def message(self, table: Table) -> dict:
+        self._note_presence(table)  # a page that just opened is not away
         now = self.now()
         seating = table.seating
         seats = []

@@ -83,6 +83,17 @@ class Page:
             self.receive()
         return self
 
+    def wait_synced(self, predicate):
+        """Wait for a state and the seating message of the same version, which ``predicate``
+        (page -> bool) accepts."""
+        return self.wait(lambda page: page.seating["version"] == page.state["version"] and predicate(page))
+
+    def after_move(self) -> int:
+        """Make a move; the version it was made at."""
+        version = self.state["version"]
+        self.move()
+        return version
+
     def wait_version(self, version: int):
         return self.wait(lambda page: page.state["version"] >= version)
 

@@ -1,0 +1,194 @@
+"""Turn clocks: off by default; a time per move or per game chosen at creation; the stand-in bot
+taking a seat whose clock ran out, or whose owner left during their turn; the owner taking it
+back; the clocks counted again after a restart. The server's clock is the test's (``FakeClock``):
+time moves only when the test moves it, and the test then asks the server to look at its
+clocks (``SeatService.check_all``), so nothing here waits for time to pass."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from seats_helpers import FakeClock, Page, bearer, call, create, seats_config, secrets_of, serving  # noqa: E402
+from test_server import EXAMPLES  # noqa: E402
+
+from azul_core.web.catalog import build_catalog  # noqa: E402
+from azul_core.web.clocks import OVERTIME, RESTART_GRACE, ClockRule, parse_clock  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return build_catalog([EXAMPLES])
+
+
+def look(client, server) -> int:
+    """The server looks at every clock now (as its timers do when they wake)."""
+    return call(client, server.seats.check_all)
+
+
+def test_a_table_has_no_clock_unless_asked(tmp_path, catalog):
+    clock = FakeClock()
+    with serving(seats_config(tmp_path / "data", clock), catalog) as (client, server):
+        created = create(client).json()
+        assert created["clock"] is None
+        north = Page(client, created["table"], secrets_of(created)[0])
+        assert north.seating["clock"] is None
+        clock.advance(7 * 86400)
+        assert look(client, server) == 0
+        assert server.tables[created["table"]].seats[0].bot is None
+        assert all(e.kind != "clock" for e in server.store.load(created["table"])[1])
+
+
+@pytest.mark.parametrize("clock, words", [
+    ("fast", "'clock' is"), ({"mode": "blitz", "seconds": 5}, "clock mode"),
+    ({"mode": "move"}, "seconds"), ({"mode": "move", "seconds": 0}, "from 1"),
+    ({"mode": "game", "seconds": 10**9}, "from 1"), ({"mode": "move", "seconds": True}, "number"),
+    ({"mode": "move", "seconds": 30, "bot": "skynet"}, "unknown stand-in bot"),
+    ({"mode": "move", "seconds": 30, "away": -1}, "clock away"),
+])
+def test_a_clock_that_makes_no_sense_is_refused_with_a_reason(tmp_path, catalog, clock, words):
+    with serving(seats_config(tmp_path / "data"), catalog) as (client, _server):
+        answer = create(client, clock=clock)
+        assert answer.status_code == 400 and words in answer.json()["error"], answer.text
+
+
+def test_the_clock_rule_reads_the_creation_body():
+    bots = ["greedy", "mcts", "random"]
+    assert parse_clock(None, bots) is None and parse_clock("off", bots) is None
+    assert parse_clock({"mode": "off"}, bots) is None
+    assert parse_clock({"mode": "move", "seconds": 30}, bots) == ClockRule("move", 30.0, "greedy", 60.0)
+    rule = parse_clock({"mode": "game", "seconds": 600, "bot": "mcts", "away": 20}, bots)
+    assert ClockRule.from_text(rule.to_text()) == rule == ClockRule("game", 600.0, "mcts", 20.0)
+
+
+def test_a_move_clock_runs_out_and_the_stand_in_plays_until_the_owner_takes_the_seat_back(tmp_path, catalog):
+    clock = FakeClock()
+    with serving(seats_config(tmp_path / "data", clock), catalog) as (client, server):
+        created = create(client, clock={"mode": "move", "seconds": 60, "bot": "greedy"}).json()
+        assert created["clock"]["mode"] == "move" and created["clock"]["running"] == 0
+        secrets = secrets_of(created)
+        north = Page(client, created["table"], secrets[0])
+        east = Page(client, created["table"], secrets[1])
+        assert north.seating["clock"] == {"mode": "move", "seconds": 60.0, "bot": "greedy", "away": 60.0,
+                                          "running": 0, "turn_left": 60.0, "left": [None, None]}
+        # North thinks 59 seconds: in time. Each move starts the next seat's clock afresh.
+        clock.advance(59)
+        assert look(client, server) == 0
+        moved = north.after_move()
+        east.wait_synced(lambda p: p.state["version"] > moved)
+        assert east.seating["clock"]["running"] == 1 and east.seating["clock"]["turn_left"] == 60.0
+        clock.advance(59.5)
+        assert look(client, server) == 0
+        clock.advance(1)
+        assert look(client, server) == 1
+        # The stand-in takes East's seat and moves for it; East's page says why.
+        east.wait(lambda p: p.seating["seats"][1]["bot"] == "greedy")
+        assert east.seating["seats"][1] == {"bot": "greedy", "why": "clock", "reclaimable": True, "away": None}
+        north.wait(lambda p: p.state["view"]["to_move"] == 0 and (p.state["last"] or {}).get("seat") == 1
+                   and p.seating["version"] == p.state["version"])
+        assert north.seating["clock"]["running"] == 0, "North's clock runs again"
+        # East takes the seat back with its own link; its next turn has a whole minute again.
+        answer = client.post(f"/api/tables/{created['table']}/seats/1/reclaim", json={}, headers=bearer(secrets[1]))
+        assert answer.status_code == 200
+        reclaimed = server.tables[created["table"]].version
+        north.wait_synced(lambda p: p.state["version"] >= reclaimed)
+        assert north.seating["seats"][1]["bot"] is None
+        moved = north.after_move()
+        east.wait_synced(lambda p: p.state["version"] > moved)
+        assert east.seating["clock"]["running"] == 1 and east.state["legal"] is not None
+        assert east.seating["clock"]["turn_left"] == 60.0
+        clock.advance(30)
+        assert look(client, server) == 0
+
+
+def test_a_game_clock_is_spent_over_the_turns_and_then_gives_overtime(tmp_path, catalog):
+    clock = FakeClock()
+    with serving(seats_config(tmp_path / "data", clock), catalog) as (client, server):
+        created = create(client, clock={"mode": "game", "seconds": 100, "bot": "random"}).json()
+        secrets = secrets_of(created)
+        north = Page(client, created["table"], secrets[0])
+        east = Page(client, created["table"], secrets[1])
+        clock.advance(40)
+        moved = north.after_move()
+        east.wait_synced(lambda p: p.state["version"] > moved)
+        assert east.seating["clock"]["running"] == 1
+        assert east.seating["clock"]["left"] == [60.0, 100.0] and east.seating["clock"]["turn_left"] == 100.0
+        clock.advance(10)
+        moved = east.after_move()
+        north.wait_synced(lambda p: p.state["version"] > moved)
+        assert north.seating["clock"]["running"] == 0
+        assert north.seating["clock"]["left"] == [60.0, 90.0] and north.seating["clock"]["turn_left"] == 60.0
+        # North's 60 seconds left run out during this turn.
+        clock.advance(59)
+        assert look(client, server) == 0
+        clock.advance(1)
+        assert look(client, server) == 1
+        north.wait_synced(lambda p: p.seating["seats"][0]["why"] == "clock" and p.state["view"]["to_move"] == 1)
+        assert north.seating["clock"]["left"][0] == 0.0
+        # Taken back, each of North's turns has the overtime.
+        assert client.post(f"/api/tables/{created['table']}/seats/0/reclaim", json={},
+                           headers=bearer(secrets[0])).status_code == 200
+        reclaimed = server.tables[created["table"]].version
+        east.wait_synced(lambda p: p.state["version"] >= reclaimed)
+        assert east.state["legal"] is not None and east.seating["seats"][0]["bot"] is None
+        moved = east.after_move()
+        north.wait_synced(lambda p: p.state["version"] > moved)
+        assert north.seating["clock"]["running"] == 0 and north.state["legal"] is not None
+        assert north.seating["clock"]["turn_left"] == OVERTIME
+
+
+def test_a_player_away_at_their_turn_is_replaced_after_the_grace_period(tmp_path, catalog):
+    clock = FakeClock()
+    with serving(seats_config(tmp_path / "data", clock), catalog) as (client, server):
+        created = create(client, clock={"mode": "move", "seconds": 600, "bot": "greedy", "away": 30}).json()
+        secrets = secrets_of(created)
+        north = Page(client, created["table"], secrets[0])
+        east = Page(client, created["table"], secrets[1])
+        north.wait(lambda p: p.seating["seats"][1]["away"] is None)
+        # Present, a player keeps the whole clock: being slow is not being away.
+        clock.advance(45)
+        assert look(client, server) == 0
+        east.close()
+        north.wait(lambda p: p.seating["seats"][1]["away"] is not None)
+        moved = north.after_move()
+        north.wait_synced(lambda p: p.state["version"] > moved)
+        assert north.seating["clock"]["running"] == 1
+        clock.advance(29)
+        assert look(client, server) == 0
+        clock.advance(2)
+        assert look(client, server) == 1
+        north.wait(lambda p: p.seating["seats"][1]["why"] == "away" and p.state["view"]["to_move"] == 0)
+        # Coming back does not take the seat back by itself: the owner clicks.
+        east = Page(client, created["table"], secrets[1])
+        assert east.seating["seats"][1]["bot"] == "greedy" and east.seating["seats"][1]["reclaimable"]
+
+
+def test_clocks_are_counted_again_after_a_restart_without_the_time_the_server_was_down(tmp_path, catalog):
+    clock = FakeClock()
+    rule = {"mode": "game", "seconds": 300, "bot": "greedy"}
+    with serving(seats_config(tmp_path / "data", clock), catalog) as (client, server):
+        created = create(client, clock=rule).json()
+        secrets = secrets_of(created)
+        north = Page(client, created["table"], secrets[0])
+        Page(client, created["table"], secrets[1])  # East is at the table: it is slow, not away
+        clock.advance(100)
+        moved = north.after_move()
+        north.wait_synced(lambda p: p.state["version"] > moved)
+        assert north.seating["clock"]["running"] == 1
+        clock.advance(250)  # East thinks 250 of its 300 seconds, then the server stops
+    clock.advance(3600)  # down for an hour
+    with serving(seats_config(tmp_path / "data", clock), catalog) as (client, server):
+        north = Page(client, created["table"], secrets[0])
+        seating = north.seating["clock"]
+        assert seating["running"] == 1 and seating["left"][0] == 200.0
+        # East's 50 seconds ran out while the server was down: it keeps the restart's grace.
+        assert seating["turn_left"] == RESTART_GRACE
+        clock.advance(RESTART_GRACE - 1)
+        assert look(client, server) == 0
+        clock.advance(2)
+        assert look(client, server) == 1
+        north.wait(lambda p: p.seating["seats"][1]["why"] == "clock")
+    with serving(seats_config(tmp_path / "data", clock), catalog) as (client, server):
+        east = Page(client, created["table"], secrets[1])
+        assert east.seating["seats"][1] == {"bot": "greedy", "why": "clock", "reclaimable": True, "away": None}
