@@ -50,6 +50,9 @@ def serve_command(
     bot_delay: Annotated[float, typer.Option(
         "--bot-delay", metavar="SECONDS", help="A bot waits this long before moving, so "
                                                "people can follow.")] = 0.6,
+    absent_grace: Annotated[float, typer.Option(
+        "--absent-grace", metavar="SECONDS", help="A seat's page must have been closed this long "
+                                                  "before its creator is offered to hand it to a bot.")] = 30.0,
     tables_per_hour: Annotated[int, typer.Option(
         "--tables-per-hour", help="Tables one client address may create per hour.")] = 20,
     max_open_tables: Annotated[int, typer.Option(
@@ -129,6 +132,8 @@ def serve_command(
         fail(f"--think must be a positive number of seconds, not {think}", USAGE)
     if bot_delay < 0:
         fail(f"--bot-delay can't be negative ({bot_delay})", USAGE)
+    if absent_grace < 0:
+        fail(f"--absent-grace can't be negative ({absent_grace})", USAGE)
     if ws_max_size < 1024:
         fail(f"--ws-max-size must be 1024 bytes or more, not {ws_max_size}", USAGE)
     for name, value in (("--keep-unjoined", keep_unjoined), ("--request-timeout", request_timeout),
@@ -161,7 +166,8 @@ def serve_command(
                     max_open_tables=max_open_tables, keep_finished_days=keep_finished, keep_idle_days=keep_idle,
                     keep_unjoined_hours=keep_unjoined, bot_workers=bot_workers,
                     search_tables_per_address=search_tables_per_address,
-                    durable=durable, max_message=min(4096, ws_max_size), seed=seed)
+                    durable=durable, max_message=min(4096, ws_max_size), seed=seed,
+                    absent_grace=absent_grace)
     options = ServeOptions(tables, host=host, port=port, proxy_headers=proxy_headers,
                            forwarded_allow_ips=forwarded_allow_ips, ws_max_size=ws_max_size,
                            access_log=access_log, request_timeout=request_timeout,

@@ -126,3 +126,38 @@ def bearer(secret: str) -> dict:
 def call(client, function, *args):
     """Run ``function`` in the server's event loop (where its tables live)."""
     return client.portal.call(lambda: function(*args))
+
+
+def post(server, path: str, body: dict, secret: str) -> tuple[int, dict]:
+    """A POST to a real server (test_browser's ``Server``) with a bearer secret: (status, JSON)."""
+    import json
+    import urllib.error
+    import urllib.request
+    request = urllib.request.Request(server.url + path, method="POST", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json", "Authorization": f"Bearer {secret}"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def create_with(server, variant: str, seats: list[dict], **body) -> dict:
+    """A table made on a real server with more in the body (a clock)."""
+    import json
+    import urllib.request
+    request = urllib.request.Request(server.url + "/api/tables", method="POST",
+                                     data=json.dumps({"variant": variant, "seats": seats, **body}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 201
+        return json.load(response)
+
+
+def screenshot(page, path, size: dict) -> None:
+    """A screenshot of the page at a viewport size, the viewport put back after."""
+    before = page.viewport_size
+    page.set_viewport_size(size)
+    page.wait_for_timeout(100)  # let the layout settle before the picture
+    page.screenshot(path=str(path), full_page=False)
+    page.set_viewport_size(before)

@@ -86,6 +86,8 @@ class Server:
             options += ["--seed", self.seed]
         if "--bot-delay" in help_text:
             options += ["--bot-delay", "0.05"]
+        if "--absent-grace" in help_text:  # the creator's panel of departed seats waits this long
+            options += ["--absent-grace", "1"]
         return options
 
     def start(self, port: int = 0) -> None:

@@ -10,11 +10,26 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from seats_helpers import FakeClock, Page, bearer, call, create, seats_config, secrets_of, serving  # noqa: E402
+from seats_helpers import (  # noqa: E402
+    FakeClock,
+    Page,
+    bearer,
+    call,
+    create,
+    create_with,
+    screenshot,
+    seats_config,
+    secrets_of,
+    serving,
+)
+from test_browser import DESKTOP, PHONE, Person, browser, errors, server, shots  # noqa: E402
 from test_server import EXAMPLES  # noqa: E402
 
 from azul_core.web.catalog import build_catalog  # noqa: E402
 from azul_core.web.clocks import OVERTIME, RESTART_GRACE, ClockRule, parse_clock  # noqa: E402
+
+#: test_browser's fixtures, used here under their names
+FIXTURES = (browser, errors, server, shots)
 
 
 @pytest.fixture(scope="module")
@@ -192,3 +207,52 @@ def test_clocks_are_counted_again_after_a_restart_without_the_time_the_server_wa
     with serving(seats_config(tmp_path / "data", clock), catalog) as (client, server):
         east = Page(client, created["table"], secrets[1])
         assert east.seating["seats"][1] == {"bot": "greedy", "why": "clock", "reclaimable": True, "away": None}
+
+
+# ---------------------------------------------------------------- in a real browser
+
+
+@pytest.mark.browser
+def test_browser_a_clock_chosen_on_the_home_page_counts_down_and_runs_out(browser, server, shots, errors):
+    """The home page's clock fieldset makes a clocked table whose page shows the seat to move's
+    clock counting down; a (short) clock that runs out hands the seat to the stand-in bot, which
+    moves for it, and the page says why."""
+    home = browser.new_context(viewport=DESKTOP).new_page()
+    home.goto(server.url + "/")
+    home.wait_for_selector("#variant option[value='standard']", state="attached")
+    assert home.locator("#clock-mode").input_value() == "off", "no clock unless asked"
+    assert home.locator("#clock-details").is_hidden()
+    home.select_option("#seat-count", "2")
+    home.fill("input[name=your-name]", "Ann")
+    home.select_option("select[name=seat-kind-1]", "person")
+    home.fill("input[name=seat-name-1]", "Bob")
+    home.select_option("#clock-mode", "move")
+    home.wait_for_selector("#clock-details:not([hidden]) #clock-seconds option[value='30']", state="attached")
+    home.select_option("#clock-seconds", "30")
+    home.wait_for_selector("#clock-bot option[value='random']", state="attached")
+    home.select_option("#clock-bot", "random")
+    home.locator("#clock-fieldset").scroll_into_view_if_needed()
+    screenshot(home, shots / "seats-clock-form.png", DESKTOP)
+    screenshot(home, shots / "seats-clock-form-phone.png", PHONE)
+    home.click("#create-button")
+    home.wait_for_selector("#links:not([hidden])")
+    ann = Person(home.context, home.get_attribute("#open-own", "href"), "Ann", errors)
+    clock = ann.page.locator("#clock")
+    clock.wait_for(state="visible")
+    assert "a move" in clock.inner_text() and "you: 0:" in clock.inner_text()
+    assert clock.get_attribute("data-running") == "0"
+    ann.page.wait_for_function("() => Number(document.getElementById('clock').dataset.left) <= 29", timeout=10000)
+    screenshot(ann.page, shots / "seats-clock.png", DESKTOP)
+
+    # A clock of two seconds a move: Cid does not move in time, the stand-in plays for him.
+    table = create_with(server, "standard", [{"name": "Cid"}, {"bot": "random"}],
+                        clock={"mode": "move", "seconds": 2, "bot": "greedy"})
+    cid = Person(browser.new_context(viewport=DESKTOP), table["seats"][0]["url"], "Cid", errors)
+    banner = cid.page.locator("#seat-banner")
+    banner.wait_for(state="visible", timeout=20000)
+    assert "greedy bot is playing your seat" in banner.inner_text() and "clock ran out" in banner.inner_text()
+    cid.page.wait_for_selector(".board[data-seat='0'] .badge.bot")
+    cid.page.wait_for_function("() => Number(document.body.dataset.version) > 2", timeout=15000)
+    assert "Cid" in cid.page.inner_text("#last-move") or cid.body("round") != "1" or cid.version() > 2
+    screenshot(cid.page, shots / "seats-clock-ran-out.png", DESKTOP)
+    screenshot(cid.page, shots / "seats-clock-ran-out-phone.png", PHONE)

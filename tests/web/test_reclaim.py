@@ -11,13 +11,17 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from seats_helpers import Page, bearer, call, create, seats_config, secrets_of, serving  # noqa: E402
+from seats_helpers import Page, bearer, call, create, post, screenshot, seats_config, secrets_of, serving  # noqa: E402
+from test_browser import DESKTOP, PHONE, Person, Server, _need_browser, browser, errors, server, shots  # noqa: E402
 from test_server import EXAMPLES  # noqa: E402
 
 import azul_core.web.app as web_app  # noqa: E402
 from azul_core.web.catalog import build_catalog  # noqa: E402
 from azul_core.web.storage import open_store  # noqa: E402
 from azul_core.web.store import RECLAIM  # noqa: E402
+
+#: test_browser's fixtures, used here under their names
+FIXTURES = (browser, errors, server, shots)
 
 
 @pytest.fixture(scope="module")
@@ -145,3 +149,62 @@ def test_a_seat_taken_back_stays_its_owner_s_after_a_restart(tmp_path, catalog, 
         assert east.seating["seats"][0] == {"bot": "random", "why": "creator", "reclaimable": True, "away": 0.0}
         assert east.seating["seats"][1]["bot"] is None
         assert reclaim(client, created, 0, secrets[0]).status_code == 200
+
+
+# ---------------------------------------------------------------- in a real browser
+
+
+@pytest.mark.browser
+def test_browser_the_banner_tells_the_player_and_one_click_takes_the_seat_back(browser, server, shots, errors):
+    table = server.create("standard", [{"name": "Host"}, {"name": "Guest"}])
+    host = Person(browser.new_context(viewport=DESKTOP), table["seats"][0]["url"] + "&admin=" + table["admin_secret"],
+                  "Host", errors)
+    guest = Person(browser.new_context(viewport=DESKTOP), table["seats"][1]["url"], "Guest", errors)
+    assert guest.page.locator("#seat-banner").is_hidden()
+    host.play_one()
+    status, _ = post(server, f"/api/tables/{table['table']}/seats/1/bot", {"bot": "greedy"}, table["admin_secret"])
+    assert status == 200
+    banner = guest.page.locator("#seat-banner")
+    banner.wait_for(state="visible")
+    assert "greedy bot is playing your seat" in banner.inner_text()
+    assert "creator" in banner.inner_text()
+    # The bot plays the guest's turn meanwhile.
+    host.page.wait_for_function("() => document.body.dataset.myTurn === 'yes'", timeout=15000)
+    screenshot(guest.page, shots / "seats-reclaim-banner.png", DESKTOP)
+    screenshot(guest.page, shots / "seats-reclaim-banner-phone.png", PHONE)
+    guest.page.click("#reclaim")
+    banner.wait_for(state="hidden")
+    guest.page.wait_for_selector(".board[data-seat='1'] .badge.bot", state="detached")
+    # The seat is the guest's again: after the host's move, the server waits for the guest.
+    host.play_one()
+    guest.page.wait_for_function("() => document.body.dataset.myTurn === 'yes'", timeout=15000)
+    guest.play_one()
+    host.page.wait_for_function("() => document.body.dataset.myTurn === 'yes'", timeout=15000)
+
+
+@pytest.mark.browser
+def test_browser_the_creator_is_offered_a_departed_seat_only_after_the_grace_period(browser, tmp_path, shots, errors):
+    """The creator's panel of departed seats waits for --absent-grace (a page reloading is not a
+    player leaving), then shows at the top of the page, not below the fold."""
+    _need_browser()
+    running = Server(tmp_path / "data", seed="browser-absent", extra=("--absent-grace", "4"))
+    running.start()
+    try:
+        table = running.create("standard", [{"name": "Host"}, {"name": "Guest"}])
+        host = Person(browser.new_context(viewport=DESKTOP), table["seats"][0]["url"] + "&admin=" + table["admin_secret"],
+                      "Host", errors)
+        guest = Person(browser.new_context(viewport=DESKTOP), table["seats"][1]["url"], "Guest", errors)
+        host.page.wait_for_selector(".board[data-seat='1'] .player-name")
+        guest.page.close()
+        host.page.wait_for_selector(".board[data-seat='1'] .badge.away")
+        assert host.page.locator("#admin").is_hidden(), "offered at once: a reload would look like a departure"
+        host.page.wait_for_selector("#admin:not([hidden]) [data-hand='1']", timeout=20000)
+        box = host.page.locator("#admin").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= DESKTOP["height"] / 2, box
+        screenshot(host.page, shots / "seats-absent-panel.png", DESKTOP)
+        host.page.set_viewport_size(PHONE)
+        box = host.page.locator("#admin").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PHONE["height"], "below the fold on a phone"
+        screenshot(host.page, shots / "seats-absent-panel-phone.png", PHONE)
+    finally:
+        running.stop()

@@ -53,7 +53,7 @@ function draw() {
       `${name(running)}: ${clockText(turnLeft)}`));
   }
   const label = clock.mode === "game" ? `clock ${clockText(clock.seconds)} a game` : `clock ${clockText(clock.seconds)} a move`;
-  fill(box, el("span", { class: "clock-rule" }, `⏱ ${label}`), " ", parts);
+  fill(box, el("span", { class: "clock-rule" }, label), " ", parts);
   box.hidden = false;
   box.dataset.running = running === null ? "" : String(running);
   box.dataset.left = turnLeft === null ? "" : String(Math.ceil(turnLeft));

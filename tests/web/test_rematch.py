@@ -1,0 +1,155 @@
+"""The rematch: one click at the end makes a new table with the same seats, bots, variant and
+clock; every link of the finished table opens the same seat there (no secret is made or sent);
+every page of the finished table is told; asking twice makes one table."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from seats_helpers import FakeClock, Page, bearer, create, post, screenshot, seats_config, secrets_of, serving  # noqa: E402
+from test_browser import DESKTOP, PHONE, Person, browser, errors, server, shots  # noqa: E402
+from test_server import EXAMPLES, secret_of  # noqa: E402
+
+from azul_core.web.catalog import build_catalog  # noqa: E402
+
+#: test_browser's fixtures, used here under their names
+FIXTURES = (browser, errors, server, shots)
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return build_catalog([EXAMPLES])
+
+
+def rematch(client, table, secret):
+    return client.post(f"/api/tables/{table}/rematch", json={}, headers=bearer(secret))
+
+
+def finish_by_bots(client, created, pages):
+    """The creator hands every person's seat to a bot, which play the game to its end."""
+    for entry in created["seats"]:
+        if entry["url"]:
+            answer = client.post(f"/api/tables/{created['table']}/seats/{entry['seat']}/bot",
+                                 json={"bot": "random"}, headers=bearer(created["admin_secret"]))
+            assert answer.status_code == 200
+    for page in pages:
+        page.wait(lambda p: p.state["view"]["phase"] == "over")
+
+
+def test_a_rematch_keeps_the_seats_and_every_link_and_is_made_once(tmp_path, catalog):
+    with serving(seats_config(tmp_path / "data", FakeClock()), catalog) as (client, server):
+        created = create(client, variant="grey-wall", seats=[{"name": "North"}, {"name": "East"}, {"bot": "greedy"}],
+                         clock={"mode": "move", "seconds": 90, "bot": "random"}).json()
+        table = created["table"]
+        secrets = secrets_of(created)
+        watch = secret_of(created["watch_url"])
+        north = Page(client, table, secrets[0])
+        east = Page(client, table, secrets[1])
+        watcher = Page(client, table, watch)
+        # Not before the end; never from a link that only watches.
+        assert rematch(client, table, secrets[0]).status_code == 409
+        finish_by_bots(client, created, [north, east, watcher])
+        assert rematch(client, table, watch).status_code == 401
+        assert rematch(client, table, "nonsense").status_code == 401
+        assert client.post(f"/api/tables/{table}/rematch", json={},
+                           headers=bearer(secrets[0]) | {"Origin": "http://evil.example"}).status_code == 403
+        made_before = server.store.tables_created()
+        answer = rematch(client, table, secrets[1])
+        assert answer.status_code == 201
+        new = answer.json()["table"]
+        assert new != table and answer.json()["url"] == f"/t/{new}"
+        # Asked again (a second click, another seat, the creator): the same table, made once.
+        for secret in (secrets[1], secrets[0], created["admin_secret"]):
+            again = rematch(client, table, secret)
+            assert again.status_code == 200 and again.json()["table"] == new
+        assert server.store.tables_created() == made_before + 1
+        # Every page of the finished table is told, and so is a page opened later.
+        for page in (north, east, watcher):
+            page.wait(lambda p: p.seating["rematch"] == new)
+        assert Page(client, table, watch).seating["rematch"] == new
+        # The same links open the same seats at the new table: seats, bots, variant, clock.
+        north2 = Page(client, new, secrets[0])
+        east2 = Page(client, new, secrets[1])
+        watcher2 = Page(client, new, watch)
+        assert (north2.state["you"], east2.state["you"], watcher2.state["you"]) == (0, 1, None)
+        view = north2.state["view"]
+        assert view["variant"] == "grey-wall" and view["phase"] == "draft"
+        assert [s["name"] for s in view["seats"]] == ["North", "East", "greedy"]
+        # The seats the bots played at the end start with them; their owners may take them back.
+        assert [s["bot"] for s in view["seats"]] == ["random", "random", "greedy"]
+        assert [s["reclaimable"] for s in north2.seating["seats"]] == [True, True, False]
+        assert north2.seating["clock"]["mode"] == "move" and north2.seating["clock"]["seconds"] == 90
+        answer = client.post(f"/api/tables/{new}/seats/0/reclaim", json={}, headers=bearer(secrets[0]))
+        assert answer.status_code == 200
+        # The creator's link is the creator's there too.
+        assert client.post(f"/api/tables/{new}/seats/0/bot", json={"bot": "greedy"},
+                           headers=bearer(created["admin_secret"])).status_code == 200
+        # No secret travels: nothing any page was told holds one.
+        for page in (north, east, watcher):
+            assert all(secret not in str(page.seating) for secret in (*secrets.values(), watch))
+
+
+def test_the_rematch_survives_a_restart(tmp_path, catalog):
+    config = seats_config(tmp_path / "data")
+    with serving(config, catalog) as (client, _server):
+        created = create(client).json()
+        secrets = secrets_of(created)
+        north = Page(client, created["table"], secrets[0])
+        finish_by_bots(client, created, [north])
+        new = rematch(client, created["table"], secrets[0]).json()["table"]
+    with serving(seats_config(tmp_path / "data"), catalog) as (client, _server):
+        assert Page(client, created["table"], secrets[1]).seating["rematch"] == new
+        assert rematch(client, created["table"], secrets[1]).json()["table"] == new
+        assert Page(client, new, secrets[1]).state["you"] == 1
+
+
+# ---------------------------------------------------------------- in a real browser
+
+
+@pytest.mark.browser
+def test_browser_every_open_page_is_offered_the_rematch(browser, server, shots, errors):
+    """Bots finish the game; the host clicks Rematch (twice: one table is made) and lands at the
+    new table in the same seat; the guest's page (a phone) and the watcher's are offered the new
+    table with a button, and each lands there in its own seat."""
+    table = server.create("standard", [{"name": "Host"}, {"name": "Guest"}, {"bot": "greedy"}])
+    host = Person(browser.new_context(viewport=DESKTOP), table["seats"][0]["url"] + "&admin=" + table["admin_secret"],
+                  "Host", errors)
+    guest = Person(browser.new_context(viewport=PHONE), table["seats"][1]["url"], "Guest", errors)
+    watcher = Person(browser.new_context(viewport=DESKTOP), table["watch_url"], "watcher", errors)
+    assert host.page.locator("#rematch-box").is_hidden()
+    for seat in (0, 1):
+        status, _ = post(server, f"/api/tables/{table['table']}/seats/{seat}/bot", {"bot": "random"},
+                         table["admin_secret"])
+        assert status == 200
+    for person in (host, guest, watcher):
+        person.page.wait_for_selector("#final-panel", timeout=120000)
+    host.page.wait_for_selector("#rematch-box:not([hidden]) #rematch")
+    guest.page.wait_for_selector("#rematch-box:not([hidden]) #rematch")
+    assert watcher.page.locator("#rematch-box").is_hidden(), "a watch link can't ask for a rematch"
+    screenshot(host.page, shots / "seats-rematch-offer.png", DESKTOP)
+    old_url = host.page.url
+    host.page.dblclick("#rematch")
+    host.page.wait_for_url(lambda url: url != old_url and "/t/" in url, timeout=15000)
+    new = host.page.url.split("/t/", 1)[1].split("#", 1)[0]
+    assert new != table["table"] and host.page.url.endswith("#" + old_url.split("#", 1)[1]), \
+        "the page moved over with its own fragment"
+    host.page.wait_for_selector("body[data-version]")
+    assert host.page.inner_text(".board.mine .player-name") == "Host"
+    # The others are told, and offered the new table.
+    for person in (guest, watcher):
+        person.page.wait_for_selector("#rematch-box:not([hidden]) #rematch-go", timeout=15000)
+    screenshot(guest.page, shots / "seats-rematch-ready-phone.png", PHONE)
+    screenshot(guest.page, shots / "seats-rematch-ready.png", DESKTOP)
+    for person, name in ((guest, "Guest"), (watcher, None)):
+        person.page.click("#rematch-go")
+        person.page.wait_for_url(f"**/t/{new}#*", timeout=15000)
+        person.page.wait_for_selector("body[data-version]")
+        if name:
+            assert person.page.inner_text(".board.mine .player-name") == name
+        else:
+            assert person.page.evaluate("document.body.dataset.role") == "watcher"
+    # One table was made: asking again gives the same one.
+    status, again = post(server, f"/api/tables/{table['table']}/rematch", {}, table["admin_secret"])
+    assert status == 200 and again["table"] == new
