@@ -97,18 +97,20 @@ class Clocks:
         #: no clock runs out before this time (a restart's grace)
         self.floor = 0.0
 
-    def after(self, at: float | None, state, bots: set[int]) -> None:
+    def after(self, at: float | None, state, bots: set[int], decision: bool = True) -> None:
         """An event committed at ``at`` made ``state``: the running clock is charged up to
-        then, and the clock of whoever is to move now starts."""
+        then, and the clock of whoever is to move now starts. An event that is no decision
+        (a seat handed over or taken back) leaves the turn of the seat to move running."""
         if at is None:  # an event from before events had times: the clock can't be told
             at = self.started
-        if self.mover is not None and self.started is not None and at is not None:
-            self.used[self.mover] += max(0.0, at - self.started)
         mover = state.to_move if state.phase in (DRAFT, PLACE, CHOOSE) else None
         if mover in bots:
             mover = None
-        if mover != self.mover or at != self.started:
-            self.floor = 0.0
+        if not decision and mover == self.mover:
+            return
+        if self.mover is not None and self.started is not None and at is not None:
+            self.used[self.mover] += max(0.0, at - self.started)
+        self.floor = 0.0
         self.mover = mover
         self.started = at if mover is not None else None
 

@@ -117,6 +117,25 @@ def test_a_move_clock_runs_out_and_the_stand_in_plays_until_the_owner_takes_the_
         assert look(client, server) == 0
 
 
+def test_handing_another_seat_over_does_not_give_the_seat_to_move_more_time(tmp_path, catalog):
+    clock = FakeClock()
+    with serving(seats_config(tmp_path / "data", clock), catalog) as (client, server):
+        created = create(client, seats=[{"name": "North"}, {"name": "East"}, {"name": "West"}],
+                         clock={"mode": "move", "seconds": 60, "bot": "greedy"}).json()
+        secrets = secrets_of(created)
+        north = Page(client, created["table"], secrets[0])
+        Page(client, created["table"], secrets[1])
+        clock.advance(50)
+        answer = client.post(f"/api/tables/{created['table']}/seats/2/bot", json={"bot": "random"},
+                             headers=bearer(created["admin_secret"]))
+        assert answer.status_code == 200
+        north.wait_synced(lambda p: p.seating["seats"][2]["bot"] == "random")
+        assert north.seating["clock"]["running"] == 0 and north.seating["clock"]["turn_left"] == 10.0
+        clock.advance(11)
+        assert look(client, server) == 1
+        north.wait(lambda p: p.seating["seats"][0]["why"] == "clock")
+
+
 def test_a_game_clock_is_spent_over_the_turns_and_then_gives_overtime(tmp_path, catalog):
     clock = FakeClock()
     with serving(seats_config(tmp_path / "data", clock), catalog) as (client, server):
