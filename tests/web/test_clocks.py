@@ -253,6 +253,9 @@ def test_browser_a_clock_chosen_on_the_home_page_counts_down_and_runs_out(browse
     home.locator("#clock-fieldset").scroll_into_view_if_needed()
     screenshot(home, shots / "seats-clock-form.png", DESKTOP)
     screenshot(home, shots / "seats-clock-form-phone.png", PHONE)
+    home.set_viewport_size(PHONE)
+    assert home.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "the form is wider than a phone"
+    home.set_viewport_size(DESKTOP)
     home.click("#create-button")
     home.wait_for_selector("#links:not([hidden])")
     ann = Person(home.context, home.get_attribute("#open-own", "href"), "Ann", errors)
