@@ -19,6 +19,7 @@ without waiting.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from typing import Any
@@ -27,9 +28,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from azul_core.web.capabilities import bearer
+from azul_core.web.capabilities import bearer, digest, new_token
 from azul_core.web.rematch import make_rematch
-from azul_core.web.store import RECLAIM, STANDIN, Event
+from azul_core.web.store import LINK, RECLAIM, STANDIN, Event
 from azul_core.web.table import Refused, Stale, Table
 
 log = logging.getLogger("azul.web")
@@ -202,6 +203,19 @@ class SeatService:
             raise Refused("your seat is yours already: no bot plays it")
         table.append_seat_events([Event(RECLAIM, "", seat)], self.server.store)
 
+    def new_link(self, table: Table, seat: int) -> str:
+        """A new secret for the seat, asked for by its owner: the old one no longer opens this
+        table (it still opens a finished table the link came from), and the seat's open pages
+        are closed. Only the hash is stored; the secret goes to the asker alone."""
+        secret = new_token()
+        table.append_seat_events([Event(LINK, digest(secret), seat)], self.server.store)
+        for client in list(table.clients):
+            if client.seat == seat:
+                table.clients.discard(client)
+                self.server.spawn(_close(client.websocket, 4401, "this seat has a new link: open that one"))
+        self.server.seat_came_or_went(table, seat)
+        return secret
+
     def routes(self, read_json, client_key) -> list[Route]:
         """``read_json(request)``: the request's JSON, its Origin checked (``HTTPError``);
         ``client_key(host)``: the client a limit counts."""
@@ -252,8 +266,40 @@ class SeatService:
                 return _http_error(exc)
             return JSONResponse({"table": made.id, "url": f"/t/{made.id}"}, status_code=201 if created else 200)
 
+        async def link(request: Request) -> Response:
+            try:
+                await read_json(request)
+            except Exception as exc:
+                return _http_error(exc)
+            table = server.table(request.path_params["table"])
+            if table is None:
+                return _error(404, "no such table")
+            seat = request.path_params["seat"]
+            if not 0 <= seat < len(table.seats):
+                return _error(404, f"no seat {seat} at this table")
+            known, holder = table.seat_of(bearer(request.headers.get("authorization")))
+            if not known or holder != seat:
+                return _error(401, "only the seat's own link asks for a new one: "
+                                   "send its secret as 'Authorization: Bearer SECRET'")
+            try:
+                secret = self.new_link(table, seat)
+            except Stale as exc:
+                server.catch_up(table)
+                return _error(409, str(exc))
+            server.broadcast(table)
+            root = server.config.public_url or str(request.base_url)
+            return JSONResponse({"seat": seat, "url": f"{root.rstrip('/')}/t/{table.id}#seat={secret}"})
+
         return [Route("/api/tables/{table}/seats/{seat:int}/reclaim", reclaim, methods=["POST"]),
+                Route("/api/tables/{table}/seats/{seat:int}/link", link, methods=["POST"]),
                 Route("/api/tables/{table}/rematch", rematch, methods=["POST"])]
+
+
+async def _close(websocket, code: int, reason: str) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_text(json.dumps({"type": "error", "reason": reason}))
+    with contextlib.suppress(Exception):
+        await websocket.close(code=code, reason=reason[:100])
 
 
 def _error(status: int, reason: str) -> JSONResponse:

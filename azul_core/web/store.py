@@ -70,8 +70,8 @@ DEAL, MOVE, BOT = "deal", "move", "bot"
 #: More kinds (``web.seats``, ``web.clocks``, ``web.rematch``): a seat's stand-in bot taking over
 #: by itself (text: "BOT WHY", WHY "clock" or "away"), a seat taken back by its owner, the
 #: table's turn clock (text: JSON, the first event of a table with a clock), the table made
-#: for a rematch (text: its id).
-STANDIN, RECLAIM, CLOCK, REMATCH = "standin", "reclaim", "clock", "rematch"
+#: for a rematch (text: its id), a seat's new link (text: the SHA-256 of its new secret).
+STANDIN, RECLAIM, CLOCK, REMATCH, LINK = "standin", "reclaim", "clock", "rematch", "link"
 
 
 def seat_bot_change(event: "Event") -> tuple[bool, str | None]:
@@ -298,6 +298,9 @@ class SQLiteStore(TableStore):
                 if changes:
                     db.execute("UPDATE seats SET bot = ? WHERE table_id = ? AND seat = ?",
                                (bot, table_id, event.seat))
+                elif event.kind == LINK:
+                    db.execute("UPDATE seats SET secret_hash = ? WHERE table_id = ? AND seat = ?",
+                               (event.text, table_id, event.seat))
             db.execute("COMMIT")
         except BaseException:
             _rollback(db)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import time
 from typing import AsyncIterator
 
-from azul_core.web.store import Event, SeatRow, StoreError, TableRow, TableStore, seat_bot_change
+from azul_core.web.store import LINK, Event, SeatRow, StoreError, TableRow, TableStore, seat_bot_change
 
 #: the channel of LISTEN/NOTIFY; a notice's payload is "TABLE_ID VERSION"
 CHANNEL = "azul_tables"
@@ -115,11 +115,16 @@ WITH moved AS (
     FROM moved, unnest(%(bot_seats)s::integer[], %(bot_names)s::text[]) AS b(seat, bot)
     WHERE azul_seats.table_id = moved.id AND azul_seats.seat = b.seat
     RETURNING 1
+), linked AS (
+    UPDATE azul_seats SET secret_hash = l.hash
+    FROM moved, unnest(%(link_seats)s::integer[], %(link_hashes)s::text[]) AS l(seat, hash)
+    WHERE azul_seats.table_id = moved.id AND azul_seats.seat = l.seat
+    RETURNING 1
 ), told AS (
     SELECT pg_notify(%(channel)s::text, %(id)s::text || ' ' || %(new)s::text) FROM moved
 )
 SELECT (SELECT count(*) FROM moved), (SELECT count(*) FROM added), (SELECT count(*) FROM handed),
-       (SELECT count(*) FROM told)
+       (SELECT count(*) FROM linked), (SELECT count(*) FROM told)
 """
 
 
@@ -202,12 +207,14 @@ class PostgresStore(TableStore):
         now = time.time()
         # Seats handed to a bot, to a stand-in, or taken back (bot None): the seat rows follow.
         bots = [(e.seat, bot) for e in events for changes, bot in [seat_bot_change(e)] if changes]
+        links = [e for e in events if e.kind == LINK]  # a seat's new secret (its hash)
         moved, *_ = self._live().execute(APPEND, {
             "id": table_id, "old": version, "new": version + len(events), "now": now,
             "finished": now if finished else None, "channel": CHANNEL,
             "kinds": [e.kind for e in events], "seats": [e.seat for e in events],
             "texts": [e.text for e in events], "ats": [e.at for e in events],
-            "bot_seats": [seat for seat, _ in bots], "bot_names": [bot for _, bot in bots]}).fetchone()
+            "bot_seats": [seat for seat, _ in bots], "bot_names": [bot for _, bot in bots],
+            "link_seats": [e.seat for e in links], "link_hashes": [e.text for e in links]}).fetchone()
         return moved == 1
 
     def purge(self, finished_before: float, idle_before: float, unjoined_before: float | None = None) -> int:

@@ -31,7 +31,7 @@ from azul_core.rules import Move
 from azul_core.web.capabilities import matches
 from azul_core.web.patches import diff
 from azul_core.web.seat_state import SeatState
-from azul_core.web.store import BOT, MOVE, Event, SeatRow, TableRow, TableStore, seat_bot_change
+from azul_core.web.store import BOT, LINK, MOVE, Event, SeatRow, TableRow, TableStore, seat_bot_change
 from azul_core.web.store import DEAL as DEAL_EVENT
 from azul_core.web.views import build_legal_json, build_view
 
@@ -322,6 +322,8 @@ class Table:
             if changes:
                 self.seats[event.seat].bot = bot
                 self.bots.pop(event.seat, None)
+            elif event.kind == LINK:
+                self.seats[event.seat].secret_hash = event.text
         self._commit_events(self.state, self.progress, events)
         self._tell_seating(events)
 
@@ -339,6 +341,8 @@ class Table:
             if changes:
                 self.seats[event.seat].bot = bot
                 self.bots.pop(event.seat, None)
+            elif event.kind == LINK:
+                self.seats[event.seat].secret_hash = event.text
             self.seating.after(event, state)
         self._commit_events(state, progress, events)
 

@@ -51,6 +51,7 @@ def test_a_rematch_keeps_the_seats_and_every_link_and_is_made_once(tmp_path, cat
         # Not before the end; never from a link that only watches.
         assert rematch(client, table, secrets[0]).status_code == 409
         finish_by_bots(client, created, [north, east, watcher])
+        server.config.bot_delay = 3600  # the rematch's bots wait: its game stays at its start
         assert rematch(client, table, watch).status_code == 401
         assert rematch(client, table, "nonsense").status_code == 401
         assert client.post(f"/api/tables/{table}/rematch", json={},
@@ -105,6 +106,45 @@ def test_the_rematch_survives_a_restart(tmp_path, catalog):
         assert Page(client, new, secrets[1]).state["you"] == 1
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def where(request):
+    """SQLite in a folder, or a PostgreSQL schema of its own (when AZUL_TEST_POSTGRES_URL is set)."""
+    if request.param == "sqlite":
+        return {}
+    return {"database_url": request.getfixturevalue("postgres")}
+
+
+def test_a_seat_s_owner_alone_gets_a_new_link_and_the_old_one_stops_opening_the_table(tmp_path, catalog, where):
+    with serving(seats_config(tmp_path / "data", **where), catalog) as (client, _server):
+        created = create(client).json()
+        secrets = secrets_of(created)
+        north = Page(client, created["table"], secrets[0])
+        finish_by_bots(client, created, [north])
+        _server.config.bot_delay = 3600  # the rematch's bots wait
+        new = rematch(client, created["table"], secrets[0]).json()["table"]
+        east = Page(client, new, secrets[1])
+        north = Page(client, new, secrets[0])
+        path = f"/api/tables/{new}/seats/1/link"
+        for other in (secrets[0], created["admin_secret"], secret_of(created["watch_url"])):
+            assert client.post(path, json={}, headers=bearer(other)).status_code == 401
+        answer = client.post(path, json={}, headers=bearer(secrets[1]))
+        assert answer.status_code == 200 and answer.json()["seat"] == 1
+        fresh = secret_of(answer.json()["url"])
+        assert answer.json()["url"].startswith(f"http://testserver/t/{new}#seat=") and fresh != secrets[1]
+        # East's open page (the old secret) is closed; the others hear the new version.
+        while "error" not in east.kinds:
+            east.receive()
+        north.wait(lambda p: p.state["version"] >= _server.tables[new].version)
+        assert fresh not in str(north.state) + str(north.seating)
+    with serving(seats_config(tmp_path / "data", **where), catalog) as (client, _server):
+        # Stored: after a restart, the new link opens East's seat, the old one only the old table.
+        assert Page(client, new, fresh).state["you"] == 1
+        assert Page(client, created["table"], secrets[1]).state["you"] == 1
+        with client.websocket_connect(f"/ws/{new}") as ws:
+            ws.send_json({"type": "hello", "secret": secrets[1], "version": None})
+            assert "secret is wrong" in ws.receive_json()["reason"]
+
+
 # ---------------------------------------------------------------- in a real browser
 
 
@@ -150,6 +190,13 @@ def test_browser_every_open_page_is_offered_the_rematch(browser, server, shots, 
             assert person.page.inner_text(".board.mine .player-name") == name
         else:
             assert person.page.evaluate("document.body.dataset.role") == "watcher"
+    # At the new table the guest makes a new link for the seat: the page opens the table with it.
+    old_hash = guest.page.evaluate("location.hash")
+    guest.page.click("#seat-link summary")
+    guest.page.click("#new-link")
+    guest.page.wait_for_function("h => location.hash !== h && location.hash.startsWith('#seat=')", arg=old_hash)
+    guest.page.wait_for_selector("#connection[data-status='live']")
+    assert guest.page.inner_text(".board.mine .player-name") == "Guest"
     # One table was made: asking again gives the same one.
     status, again = post(server, f"/api/tables/{table['table']}/rematch", {}, table["admin_secret"])
     assert status == 200 and again["table"] == new

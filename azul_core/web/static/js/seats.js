@@ -91,4 +91,41 @@ async function reclaim(app, button) {
 export function drawSeats(app) {
   showSeating(app);
   drawRematch(app);
+  drawLinkBox(app);
+}
+
+/** A seat's page may ask for a new link for its seat (the old one stops opening this table). */
+function drawLinkBox(app) {
+  const box = document.getElementById("seat-link");
+  if (!box || app.you === null || box.dataset.shown) return;
+  box.dataset.shown = "yes";
+  const button = el("button", { type: "button", id: "new-link", class: "button" }, "Make a new link for my seat");
+  const status = el("span", { class: "reclaim-error", role: "alert" });
+  button.addEventListener("click", () => newLink(app, button, status));
+  fill(box, el("details", {},
+    el("summary", {}, "Your link"),
+    el("p", { class: "hint" }, "Your link is your seat, here and at this table's rematches. If it reached someone it should not have, make a new one: the old one stops opening this table."),
+    button, status));
+  box.hidden = false;
+}
+
+async function newLink(app, button, status) {
+  button.disabled = true;
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(app.table)}/seats/${app.you}/link`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${app.secret}`, "Content-Type": "application/json" },
+      body: "{}",
+    });
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(data.error || `${response.status}`);
+    // The new secret replaces the old one in this tab's address (and its history), then the page
+    // opens the table with it.
+    const url = new URL(data.url);
+    history.replaceState(null, "", `${location.pathname}${url.hash}`);
+    location.reload();
+  } catch (failure) {
+    status.textContent = `No new link: ${failure.message}`;
+    button.disabled = false;
+  }
 }
