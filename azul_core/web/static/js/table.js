@@ -6,6 +6,8 @@ import { drawSupply, drawBoard, drawKindsLegend, sourceName } from "./board.js";
 import { drawRoundSummary, drawFinal } from "./summary.js";
 import { drawMoves, drawPluginInfo } from "./plugins.js";
 import { applyChanges } from "./patches.js";
+import { installKeyboard, afterRender as keysAfterRender } from "./keyboard.js";
+import { afterRender as phoneAfterRender } from "./phone.js";
 
 const $ = (id) => document.getElementById(id);
 // In the protocol's drafts, line 5 is the floor (0-4 are the pattern lines).
@@ -201,6 +203,8 @@ function render() {
   renderPlay();
   renderSummaries();
   renderAdmin();
+  phoneAfterRender(app);
+  keysAfterRender();
 }
 
 function boardTargets() {
@@ -432,6 +436,8 @@ document.addEventListener("keydown", (event) => {
     render();
   }
 });
+
+installKeyboard(app);
 
 if (!app.table || !app.secret) {
   showMessage("This link has no seat or watch secret: ask the table's creator for your link.", "refused");
