@@ -35,7 +35,9 @@ function showVariant() {
   const variant = current();
   if (!variant) return;
   document.getElementById("variant-description").textContent = variant.description || "";
-  fill(document.getElementById("variant-rules"), (variant.rules || []).map((line) => el("li", {}, line)));
+  // The rules that differ, in a player's words (`words`); `rules` is what `azul rules` prints.
+  const words = variant.words?.length ? variant.words : variant.rules || [];
+  fill(document.getElementById("variant-rules"), words.map((line) => el("li", {}, line)));
   const before = Number(seatCount.value) || 0;
   const counts = variant.players || [2, 3, 4];
   fill(seatCount, counts.map((n) => el("option", { value: n }, `${n} players`)));

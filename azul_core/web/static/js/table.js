@@ -8,6 +8,7 @@ import { drawMoves, drawPluginInfo } from "./plugins.js";
 import { applyChanges } from "./patches.js";
 import { installKeyboard, afterRender as keysAfterRender } from "./keyboard.js";
 import { afterRender as phoneAfterRender } from "./phone.js";
+import { showRules } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
 // In the protocol's drafts, line 5 is the floor (0-4 are the pattern lines).
@@ -204,6 +205,7 @@ function render() {
   renderSummaries();
   renderAdmin();
   phoneAfterRender(app);
+  showRules(view);
   keysAfterRender();
 }
 
