@@ -41,6 +41,7 @@ from azul_core.records.game_record import dumps_record
 from azul_core.web.bots import BotPool, default_workers, is_search_bot
 from azul_core.web.capabilities import bearer, digest, new_token
 from azul_core.web.catalog import Catalog, build_catalog
+from azul_core.web.hints import ask_for_hint
 from azul_core.web.storage import open_store
 from azul_core.web.store import SeatRow, TableRow, TableStore
 from azul_core.web.table import Refused, Stale, Table
@@ -294,6 +295,7 @@ class Server:
         else:
             seed = new_token()
         row = TableRow(new_token(), key, str(seed), now, now, None, 0, digest(watch), digest(admin), seats)
+        row.hints = wants_hints(body)
         table, events = Table.new(row, offered)
         try:
             self.store.create(row, events)
@@ -564,6 +566,14 @@ def clean_name(name: Any, seat: int) -> str:
     return cleaned
 
 
+def wants_hints(body: dict) -> bool:
+    """The creation's ``hints``: true lets each seat ask the search bot for a hint (off unless asked)."""
+    hints = body.get("hints", False)
+    if not isinstance(hints, bool):
+        raise HTTPError(400, "'hints' is true or false")
+    return hints
+
+
 def client_key(host: str | None) -> str:
     """The client a limit counts: an IPv4 address, an IPv6 address by its /64 (one home or one
     server holds a whole /64, so counting single addresses would give it billions), and every
@@ -748,7 +758,8 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
                  for seat in table.seats]
         return JSONResponse({"table": table.id, "variant": table.offered.key, "seats": seats,
                              "watch_url": f"{base}#watch={watch}", "admin_secret": admin,
-                             "admin_url": f"{base}#watch={watch}&admin={admin}"}, status_code=201)
+                             "admin_url": f"{base}#watch={watch}&admin={admin}",
+                             "hints": table.row.hints}, status_code=201)
 
     async def record(request: Request) -> Response:
         table = server.table(request.path_params["table"])
@@ -859,6 +870,8 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
                     client.send('{"type":"pong"}')
                 elif kind == "sync":
                     server.send_state(client)
+                elif kind == "hint":
+                    ask_for_hint(server, client, message)
                 elif kind == "move":
                     move = message.get("move")
                     try:

@@ -75,6 +75,9 @@ class Table:
     #: the bot task running for this table, if any
     bot_task: Any = None
     last_used: float = field(default_factory=time.monotonic)
+    #: seats whose hint is being worked out, and the last hint given to each (version, message)
+    hinting: set = field(default_factory=set)
+    hinted: dict = field(default_factory=dict)
     _cache: dict = field(default_factory=dict)
     _boards_seen: dict = field(default_factory=dict)
 
@@ -174,6 +177,8 @@ class Table:
             cached = self._cache[key] = build_view(
                 self.seen_by(seat), self.offered, self.seats, self.connected(), self.progress.last_round,
                 self.offered.key, self._boards_seen)
+            if self.row.hints:
+                cached["hints"] = True  # the seat to move may ask for a hint (web.hints)
         return cached
 
     def document(self, seat: int | None, with_record: bool = False) -> dict:

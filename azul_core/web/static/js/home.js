@@ -115,7 +115,7 @@ async function create(event) {
     const response = await fetch("/api/tables", {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify({ variant: variantSelect.value, seats }),
+      body: JSON.stringify({ variant: variantSelect.value, seats, hints: document.getElementById("hints")?.checked === true }),
     });
     if (response.status !== 201 && !response.ok) throw new Error(await reason(response));
     showLinks(await response.json(), seats);

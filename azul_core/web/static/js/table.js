@@ -9,6 +9,7 @@ import { applyChanges } from "./patches.js";
 import { installKeyboard, afterRender as keysAfterRender } from "./keyboard.js";
 import { afterRender as phoneAfterRender } from "./phone.js";
 import { showRules } from "./rules.js";
+import { installHints, receiveHint, afterRender as hintsAfterRender } from "./hints.js";
 
 const $ = (id) => document.getElementById(id);
 // In the protocol's drafts, line 5 is the floor (0-4 are the pattern lines).
@@ -73,6 +74,8 @@ function receive(message) {
       app.view.seats.forEach((seat, i) => { seat.connected = !!message.connected[i]; });
       render();
     }
+  } else if (message.type === "hint") {
+    receiveHint(message);
   } else if (message.type === "error") {
     showMessage(message.reason || message.error || "the server reported an error", "refused");
   }
@@ -206,6 +209,7 @@ function render() {
   renderAdmin();
   phoneAfterRender(app);
   showRules(view);
+  hintsAfterRender();
   keysAfterRender();
 }
 
@@ -440,6 +444,7 @@ document.addEventListener("keydown", (event) => {
 });
 
 installKeyboard(app);
+installHints(app, (message) => connection.send(message));
 
 if (!app.table || !app.secret) {
   showMessage("This link has no seat or watch secret: ask the table's creator for your link.", "refused");
