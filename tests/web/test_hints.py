@@ -203,6 +203,17 @@ def test_hints_in_the_browser(browser, tmp_path, shots, errors):
         page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
         assert page.locator("#hint-text").is_hidden() and page.locator(".hinted").count() == 0
 
+        # The same seat on a phone: the hint sits by the prompt, the marks on the board above.
+        mobile = browser.new_context(viewport=PHONE).new_page()
+        mobile.goto(links["own"])
+        mobile.wait_for_selector("body[data-my-turn='yes']", timeout=15000)
+        mobile.click("#hint-button")
+        mobile.wait_for_selector("#hint-text:not([hidden])", timeout=30000)
+        assert mobile.inner_text("#hint-text").startswith("Hint: ")
+        mobile.locator("#hint-text").scroll_into_view_if_needed()
+        mobile.screenshot(path=str(shots / "keys-hint-phone.png"))
+        assert mobile.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
         phone = browser.new_context(viewport=PHONE).new_page()
         table = running.create("standard", [{"name": "Plain"}, {"bot": "greedy"}])
         phone.goto(table["seats"][0]["url"])

@@ -20,6 +20,7 @@ const GROUPS = {
 // buttons on every message).
 const remembered = { supply: null, targets: null, moves: null };
 let keyboardMode = false;
+let seenVersion = null;
 let app = null;
 
 /** The key that finds a control again after a redraw. */
@@ -54,12 +55,15 @@ function find(group, key) {
   return key ? members(group).find((button) => keyOf(button) === key) || null : null;
 }
 
-/** The member that holds the group's tab stop: the one last focused, else the chosen one, else the first. */
+/** The member that holds the group's tab stop: the one last focused, else the chosen one, else the
+ * first (that is not a mistake). */
 function current(group) {
   const list = members(group);
   if (!list.length) return null;
   return find(group, remembered[group])
     || list.find((b) => b.classList.contains("selected") || b.classList.contains("chosen"))
+    // A line that can't take the colour (duel: the tiles would fall to the floor) is never the default.
+    || list.find((b) => !b.classList.contains("misplaced"))
     || list[0];
 }
 
@@ -94,6 +98,12 @@ function focusLost() {
  * put back the focus the redraw took away. */
 export function afterRender() {
   if (!app) return;
+  if (app.version !== seenVersion) {
+    // A new position: the places and moves start again from the first (the colours keep theirs).
+    seenVersion = app.version;
+    remembered.targets = null;
+    remembered.moves = null;
+  }
   rove();
   if (keyboardMode && focusLost()) nextStep()?.focus({ preventScroll: false });
 }
