@@ -88,7 +88,7 @@ class Keyboard:
         if kind == "colour":
             if number % 2:
                 self.press("ArrowRight")
-            self.press("Enter")
+            self.press("Space" if number % 4 == 2 else "Enter")  # either picks
             # A colour with only the floor to go to is chosen at once: Confirm has the focus.
             if self.focused() != "confirm":
                 self.wait_for("line")
@@ -231,5 +231,43 @@ def test_a_house_rules_move_by_keyboard(browser, tmp_path, errors):
         assert "+pass" in page.inner_text("#last-move") or "Pass" in page.inner_text("#last-move")
         # The rest of the round by keyboard (the pass is spent: drafts only).
         keys.play(until=lambda: keys.body("round") == "2" or keys.over(), seconds=60)
+    finally:
+        running.stop()
+
+
+def test_a_house_rules_choice_after_a_draft_by_keyboard(browser, tmp_path, errors):
+    """factory-one-shift: after a draft from factory 1 the player must choose among the house
+    rule's moves; the focus goes to them by itself, and an arrow, Enter, Enter choose one."""
+    _need_browser()
+    folder = ROOT / "examples" / "factory-one-shift"
+    running = Server(tmp_path / "data", seed="keys-shift", extra=("--variants", str(folder)))
+    running.start()
+    try:
+        table = running.create("factory-one-shift", [{"name": "Keys"}, {"bot": "greedy"}])
+        keys = open_seat(browser, table["seats"][0]["url"], errors)
+        page = keys.page
+        keys.press("Tab")
+        assert page.evaluate("document.activeElement.dataset.source") == "1"
+        before = keys.version()
+        keys.press("Enter")
+        keys.wait_for("line")
+        keys.press("Enter")
+        keys.wait_for("confirm")
+        keys.press("Enter")
+        page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+        # Still this player's turn: the choice the draft from factory 1 offers, focus on it.
+        assert keys.my_turn() and keys.body("phase") == "choose"
+        keys.wait_for("move")
+        start, before = keys.keys, keys.version()
+        labels = page.locator("#plugin-moves button.plugin-move").all_inner_texts()
+        keys.press("ArrowRight")
+        chosen = page.evaluate("document.activeElement.textContent")
+        assert chosen == labels[1]
+        keys.press("Enter")
+        keys.wait_for("confirm")
+        keys.press("Enter")
+        page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+        assert keys.keys - start == 3
+        assert "+shift" in page.inner_text("#last-move") or chosen in page.inner_text("#last-move")
     finally:
         running.stop()
