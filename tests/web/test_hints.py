@@ -195,11 +195,21 @@ def test_hints_in_the_browser(browser, tmp_path, shots, errors):
         page.wait_for_timeout(500)
         assert page.evaluate("document.body.dataset.version") == version
         assert page.evaluate("document.body.dataset.myTurn") == "yes"
-        # The player plays: the hint goes.
-        page.locator("#supply button.tile.pickable").first.click()
-        if page.locator("#confirm-bar").is_hidden():
-            page.locator(".board.mine .target").first.click()
-        page.click("#confirm")
+        # By keyboard the hint is one step away: Shift+Tab from the Hint button lands on the
+        # hinted colour, and Enter, Enter, Enter play it (the player's choice: nothing is sent
+        # until they confirm). The hint then goes.
+        move = page.get_attribute("#hint-text", "data-move")
+        page.focus("#hint-button")
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate("document.activeElement.classList.contains('hinted')")
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.activeElement.matches('.board.mine .target, #confirm')")
+        if page.evaluate("document.activeElement.id") != "confirm":
+            assert page.evaluate("document.activeElement.classList.contains('hinted')")
+            page.keyboard.press("Enter")
+        page.wait_for_function("() => document.activeElement.id === 'confirm'")
+        assert move in page.inner_text("#pending-text")
+        page.keyboard.press("Enter")
         page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
         assert page.locator("#hint-text").is_hidden() and page.locator(".hinted").count() == 0
 

@@ -3,6 +3,7 @@
 // page (the tiles to take, the line or wall space they go to, or the house rule's button); it is
 // never sent as a move: the player still chooses and confirms.
 import { el } from "./dom.js";
+import { prefer } from "./keyboard.js";
 
 let app = null;
 let send = null;
@@ -44,7 +45,22 @@ function ask() {
 export function receiveHint(message) {
   waiting = null;
   hint = message;
+  if (message.move && message.version === app?.version) reachable(String(message.move));
   decorate();
+}
+
+/** The hinted choice becomes the tab stop of the colours and of the places (keyboard.js). */
+function reachable(move) {
+  const draft = DRAFT.exec(move);
+  const place = PLACE.exec(move);
+  if (draft) {
+    prefer("supply", `pick:${draft[1] === "C" ? 0 : Number(draft[1])}:${COLOUR[draft[2]]}`);
+    prefer("targets", `line:${draft[3] === "-" ? "floor" : Number(draft[3]) - 1}`);
+  } else if (place) {
+    prefer("targets", `cell:${Number(place[1]) - 1}:${Number(place[2]) - 1}`);
+  } else {
+    prefer("moves", `move:${move}`);
+  }
 }
 
 function myTurn() {
@@ -81,7 +97,10 @@ function decorate() {
   const button = document.getElementById("hint-button");
   const text = document.getElementById("hint-text");
   const current = hint && hint.version === app.version ? hint : null;
-  button.disabled = !myTurn() || waiting !== null || !!current?.move;
+  // Not disabled while thinking (a disabled button drops the keyboard's focus): a second press
+  // is ignored, and asking again later gets the same answer.
+  button.disabled = !myTurn();
+  button.setAttribute("aria-busy", waiting !== null ? "true" : "false");
   button.textContent = waiting !== null ? "Thinking…" : "Hint";
   button.title = myTurn() ? "The search bot suggests a move; you still choose and confirm" : "A hint is for your turn";
   for (const node of document.querySelectorAll(".hinted")) node.classList.remove("hinted");

@@ -94,6 +94,13 @@ function focusLost() {
   return !active || active === document.body || !active.isConnected || !!active.closest("[hidden]");
 }
 
+/** Make `key` (as keyOf gives it) the tab stop of `group` when it is drawn: a hint's choice,
+ * so that Shift+Tab from the Hint button, then Enter, Enter, Enter plays what was suggested. */
+export function prefer(group, key) {
+  remembered[group] = key;
+  if (app) rove();
+}
+
 /** Called at the end of every render: keep one tab stop per group and, for a keyboard player,
  * put back the focus the redraw took away. */
 export function afterRender() {
