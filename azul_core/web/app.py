@@ -42,6 +42,7 @@ from azul_core.web.bots import BotPool, default_workers, is_search_bot
 from azul_core.web.capabilities import bearer, digest, new_token
 from azul_core.web.catalog import Catalog, build_catalog
 from azul_core.web.clocks import parse_clock
+from azul_core.web.hints import ask_for_hint
 from azul_core.web.seats import SeatService
 from azul_core.web.storage import open_store
 from azul_core.web.store import CLOCK, Event, SeatRow, TableRow, TableStore
@@ -304,6 +305,7 @@ class Server:
         now = time.time()
         row = TableRow(new_token(), key, self.new_seed(), now, now, None, 0, digest(watch), digest(admin), seats)
         first = (Event(CLOCK, clock.to_text()),) if clock is not None else ()
+        row.hints = wants_hints(body)
         table, events = Table.new(row, offered, first, now=self.config.now)
         try:
             self.store.create(row, events)
@@ -588,6 +590,14 @@ def clean_name(name: Any, seat: int) -> str:
     return cleaned
 
 
+def wants_hints(body: dict) -> bool:
+    """The creation's ``hints``: true lets each seat ask the search bot for a hint (off unless asked)."""
+    hints = body.get("hints", False)
+    if not isinstance(hints, bool):
+        raise HTTPError(400, "'hints' is true or false")
+    return hints
+
+
 def client_key(host: str | None) -> str:
     """The client a limit counts: an IPv4 address, an IPv6 address by its /64 (one home or one
     server holds a whole /64, so counting single addresses would give it billions), and every
@@ -774,7 +784,8 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
         return JSONResponse({"table": table.id, "variant": table.offered.key, "seats": seats,
                              "watch_url": f"{base}#watch={watch}", "admin_secret": admin,
                              "admin_url": f"{base}#watch={watch}&admin={admin}",
-                             "clock": clocks.public(config.now()) if clocks is not None else None},
+                             "clock": clocks.public(config.now()) if clocks is not None else None,
+                             "hints": table.row.hints},
                             status_code=201)
 
     async def record(request: Request) -> Response:
@@ -887,6 +898,8 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
                     client.send('{"type":"pong"}')
                 elif kind == "sync":
                     server.send_state(client)
+                elif kind == "hint":
+                    ask_for_hint(server, client, message)
                 elif kind == "move":
                     move = message.get("move")
                     try:

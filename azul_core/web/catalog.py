@@ -29,12 +29,14 @@ class Offered:
     bots: list[str]
     builtin: bool
     path: Path | None = None
+    #: the rules that differ from the standard game, in a player's words (variants.words)
+    words: list[str] = field(default_factory=list)
 
     def describe(self) -> dict:
         rules = self.variant.rules
         return {"name": self.key, "description": self.variant.description,
                 "players": list(self.variant.players), "rules": self.rules_text,
-                "bots": self.bots, "column_choice": bool(rules.player_chooses_column),
+                "bots": self.bots, "words": self.words, "column_choice": bool(rules.player_chooses_column),
                 "misplaced_to_floor": bool(rules.misplaced_to_floor)}
 
 
@@ -72,6 +74,7 @@ def build_catalog(folders: list[Path] | tuple[Path, ...] = ()) -> Catalog:
     """The shipped variants, then every loadable variant file of ``folders`` by file stem (a
     name already taken is left out with a problem line)."""
     from azul_core.variants.differences import explain
+    from azul_core.variants.words import rules_in_words
     catalog = Catalog()
     standard = load_variant("standard")
     candidates: list[tuple[str, Path, bool]] = [(name, path, True) for name, path in builtin_variants().items()]
@@ -89,6 +92,7 @@ def build_catalog(folders: list[Path] | tuple[Path, ...] = ()) -> Catalog:
             variant = load_variant(path)
             # The rules in words, without the server's file paths.
             text = explain(dataclasses.replace(variant, path=None), standard)
+            words = rules_in_words(variant, standard)
             bots = sorted(available_bots(variant.rules))
         except VariantError as exc:
             catalog.problems.append(f"{exc.problems[0]}" + (
@@ -100,5 +104,5 @@ def build_catalog(folders: list[Path] | tuple[Path, ...] = ()) -> Catalog:
         except Exception as exc:  # third-party plugin code: never stops the server
             catalog.problems.append(f"{path}: {type(exc).__name__}: {' '.join(str(exc).split())}")
             continue
-        catalog.variants[key] = Offered(key, variant, text, bots, builtin, path)
+        catalog.variants[key] = Offered(key, variant, text, bots, builtin, path, words)
     return catalog

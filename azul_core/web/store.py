@@ -60,6 +60,12 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS tables_by_age ON tables (finished, updated);
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, number INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS options (
+    table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (table_id, name)
+);
 """
 
 log = logging.getLogger("azul.web")
@@ -108,6 +114,19 @@ class TableRow:
     seats: list[SeatRow]
     #: when a person first opened a seat's link (None: never; such a table is kept only briefly)
     joined: float | None = None
+    #: the creator let each seat ask the search bot for a hint (kept in the ``options`` table)
+    hints: bool = False
+
+
+def stored_options(row: TableRow) -> list[tuple[str, str]]:
+    """A table's options as (name, value) rows: only those that differ from the default."""
+    return [("hints", "on")] if row.hints else []
+
+
+def with_options(row: TableRow, options) -> TableRow:
+    """``row`` with the options read back from (name, value) rows."""
+    row.hints = dict(options).get("hints") == "on"
+    return row
 
 
 @dataclass
@@ -267,6 +286,8 @@ class SQLiteStore(TableStore):
                         len(events), row.watch_hash, row.admin_hash, row.joined))
             db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
                            [(row.id, s.seat, s.name, s.bot, s.secret_hash) for s in row.seats])
+            db.executemany("INSERT INTO options VALUES (?, ?, ?)",
+                           [(row.id, name, value) for name, value in stored_options(row)])
             db.execute("INSERT INTO counters VALUES ('tables', 1) "
                        "ON CONFLICT(name) DO UPDATE SET number = number + 1")
             db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
@@ -343,7 +364,8 @@ class SQLiteStore(TableStore):
             (table_id,))]
         events = [Event(*r) for r in self.db.execute(
             "SELECT kind, text, seat, at FROM events WHERE table_id = ? ORDER BY version", (table_id,))]
-        return TableRow(*found[:9], seats=seats, joined=found[9]), events
+        options = self.db.execute("SELECT name, value FROM options WHERE table_id = ?", (table_id,))
+        return with_options(TableRow(*found[:9], seats=seats, joined=found[9]), options), events
 
     def events_after(self, table_id: str, version: int) -> list[Event]:
         return [Event(*r) for r in self.db.execute(

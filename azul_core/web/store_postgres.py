@@ -27,7 +27,17 @@ from __future__ import annotations
 import time
 from typing import AsyncIterator
 
-from azul_core.web.store import LINK, Event, SeatRow, StoreError, TableRow, TableStore, seat_bot_change
+from azul_core.web.store import (
+    LINK,
+    Event,
+    SeatRow,
+    StoreError,
+    TableRow,
+    TableStore,
+    seat_bot_change,
+    stored_options,
+    with_options,
+)
 
 #: the channel of LISTEN/NOTIFY; a notice's payload is "TABLE_ID VERSION"
 CHANNEL = "azul_tables"
@@ -78,6 +88,12 @@ CREATE TABLE IF NOT EXISTS azul_events (
 ALTER TABLE azul_events ADD COLUMN IF NOT EXISTS at DOUBLE PRECISION;
 CREATE INDEX IF NOT EXISTS azul_tables_by_age ON azul_tables (finished, updated);
 CREATE TABLE IF NOT EXISTS azul_counters (name TEXT PRIMARY KEY, number BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS azul_options (
+    table_id TEXT NOT NULL REFERENCES azul_tables(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (table_id, name)
+);
 CREATE TABLE IF NOT EXISTS azul_presence (
     backend INTEGER NOT NULL,
     backend_start TIMESTAMPTZ NOT NULL,
@@ -200,6 +216,10 @@ class PostgresStore(TableStore):
                 cursor.executemany("INSERT INTO azul_events VALUES (%s, %s, %s, %s, %s, %s)",
                                    [(row.id, version, e.kind, e.seat, e.text, e.at)
                                     for version, e in enumerate(events, 1)])
+                options = stored_options(row)
+                if options:
+                    cursor.executemany("INSERT INTO azul_options VALUES (%s, %s, %s)",
+                                       [(row.id, name, value) for name, value in options])
             db.execute("INSERT INTO azul_counters VALUES ('tables', 1) "
                        "ON CONFLICT (name) DO UPDATE SET number = azul_counters.number + 1")
 
@@ -243,7 +263,8 @@ class PostgresStore(TableStore):
         events = [Event(*r) for r in db.execute(
             "SELECT kind, text, seat, at FROM azul_events WHERE table_id = %s AND version <= %s ORDER BY version",
             (table_id, found[6]))]
-        return TableRow(*found[:9], seats=seats, joined=found[9]), events
+        options = db.execute("SELECT name, value FROM azul_options WHERE table_id = %s", (table_id,)).fetchall()
+        return with_options(TableRow(*found[:9], seats=seats, joined=found[9]), options), events
 
     def events_after(self, table_id: str, version: int) -> list[Event]:
         return [Event(*r) for r in self._live().execute(

@@ -80,6 +80,9 @@ class Table:
     seating: Any = None
     #: the server's clock (seconds since the epoch; tests give their own): events are stamped with it
     now: Any = time.time
+    #: seats whose hint is being worked out, and the last hint given to each (version, message)
+    hinting: set = field(default_factory=set)
+    hinted: dict = field(default_factory=dict)
     _cache: dict = field(default_factory=dict)
     _boards_seen: dict = field(default_factory=dict)
 
@@ -183,6 +186,8 @@ class Table:
             cached = self._cache[key] = build_view(
                 self.seen_by(seat), self.offered, self.seats, self.connected(), self.progress.last_round,
                 self.offered.key, self._boards_seen)
+            if self.row.hints:
+                cached["hints"] = True  # the seat to move may ask for a hint (web.hints)
         return cached
 
     def document(self, seat: int | None, with_record: bool = False) -> dict:

@@ -36,7 +36,9 @@ function showVariant() {
   const variant = current();
   if (!variant) return;
   document.getElementById("variant-description").textContent = variant.description || "";
-  fill(document.getElementById("variant-rules"), (variant.rules || []).map((line) => el("li", {}, line)));
+  // The rules that differ, in a player's words (`words`); `rules` is what `azul rules` prints.
+  const words = variant.words?.length ? variant.words : variant.rules || [];
+  fill(document.getElementById("variant-rules"), words.map((line) => el("li", {}, line)));
   const before = Number(seatCount.value) || 0;
   const counts = variant.players || [2, 3, 4];
   fill(seatCount, counts.map((n) => el("option", { value: n }, `${n} players`)));
@@ -114,7 +116,8 @@ async function create(event) {
     const response = await fetch("/api/tables", {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify({ variant: variantSelect.value, seats, ...clockChoice() }),
+      body: JSON.stringify({ variant: variantSelect.value, seats, ...clockChoice(),
+        hints: document.getElementById("hints")?.checked === true }),
     });
     if (response.status !== 201 && !response.ok) throw new Error(await reason(response));
     showLinks(await response.json(), seats);

@@ -7,6 +7,10 @@ import { drawRoundSummary, drawFinal } from "./summary.js";
 import { drawMoves, drawPluginInfo } from "./plugins.js";
 import { applyChanges } from "./patches.js";
 import { onSeating, awayLongEnough, drawSeats } from "./seats.js";
+import { installKeyboard, afterRender as keysAfterRender } from "./keyboard.js";
+import { afterRender as phoneAfterRender } from "./phone.js";
+import { showRules } from "./rules.js";
+import { installHints, receiveHint, afterRender as hintsAfterRender } from "./hints.js";
 
 const $ = (id) => document.getElementById(id);
 // In the protocol's drafts, line 5 is the floor (0-4 are the pattern lines).
@@ -73,6 +77,8 @@ function receive(message) {
     }
   } else if (message.type === "seating") {
     onSeating(message, app, render);
+  } else if (message.type === "hint") {
+    receiveHint(message);
   } else if (message.type === "error") {
     showMessage(message.reason || message.error || "the server reported an error", "refused");
   }
@@ -205,6 +211,10 @@ function render() {
   renderSummaries();
   renderAdmin();
   drawSeats(app);
+  phoneAfterRender(app);
+  showRules(view);
+  hintsAfterRender();
+  keysAfterRender();
 }
 
 function boardTargets() {
@@ -436,6 +446,9 @@ document.addEventListener("keydown", (event) => {
     render();
   }
 });
+
+installKeyboard(app);
+installHints(app, (message) => connection.send(message));
 
 if (!app.table || !app.secret) {
   showMessage("This link has no seat or watch secret: ask the table's creator for your link.", "refused");

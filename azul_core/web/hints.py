@@ -1,0 +1,123 @@
+"""Hints: the seat to move may ask the search bot what it would play, at a table whose creator
+turned hints on. The answer is a suggestion in words, sent to that seat's client alone; it is
+never played for them (only a ``move`` message plays).
+
+- Only at a table created with ``"hints": true`` (off by default), only for the seat to move
+  (not a watcher, not a seat a bot plays), only while the game is on.
+- The bot thinks in the server's bot worker pool (``web.bots``), like a search bot's own turn,
+  so the event loop never waits for it; it is given the table's record as this seat may see it
+  (``Table.record(seat)``: the other seats' secrets sealed), and in the worker the game as the
+  seat to move may know it (``state.for_seat``): a hint can't tell another seat's secret.
+- One hint at a time per seat; a second question while one is thought about is refused, and
+  the same question again (same seat, same version) gets the answer already given.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from azul_core.engine.notation import format_decision, parse_decision
+from azul_core.engine.state import CHOOSE
+from azul_core.players.registry import make_bot
+from azul_core.players.render import describe_decision
+from azul_core.rules import Move
+from azul_core.web.bots import is_search_bot
+
+log = logging.getLogger("azul.web")
+
+#: The bot asked for hints, where the variant offers it; else its first search bot, else greedy.
+HINT_BOT = "mcts"
+
+
+def hint_bot(bots: list[str]) -> str:
+    if HINT_BOT in bots:
+        return HINT_BOT
+    return next((bot for bot in bots if is_search_bot(bot)), "greedy")
+
+
+def refusal(table, seat: int | None, version: Any) -> str | None:
+    """Why ``seat`` may not have a hint now, in words; None if it may."""
+    if not table.row.hints:
+        return "hints are off at this table (the table's creator chooses when creating it)"
+    if seat is None:
+        return "this link can watch but not ask for hints"
+    if table.over:
+        return "the game is over"
+    if table.seats[seat].bot:
+        return f"your seat is played by the bot '{table.seats[seat].bot}'"
+    if table.state.to_move != seat:
+        return "a hint is for the player to move: wait for your turn"
+    if isinstance(version, bool) or not isinstance(version, int) or version != table.version:
+        return f"the table has moved on (version {table.version}): look again"
+    if seat in table.hinting:
+        return "a hint is being worked out already: one at a time"
+    return None
+
+
+def hint_words(state, decision: tuple | Move) -> str:
+    """"Hint: take 2 red from factory 3 to line 4", judged from the state before it."""
+    if isinstance(decision, Move):
+        offered = list(state.choices) if state.phase == CHOOSE else state.turn_moves()
+        label = offered[offered.index(decision)].label if decision in offered else ""
+        return f"Hint: {label or decision.notation}"
+    said = describe_decision(state, decision)
+    for person in ("you take ", "you place "):
+        if said.startswith(person):
+            said = person.removeprefix("you ").rstrip() + " " + said[len(person):]
+    return f"Hint: {said}"
+
+
+def _message(version: int, move: str | None, text: str | None = None, reason: str | None = None) -> str:
+    return json.dumps({"type": "hint", "version": version, "move": move, "text": text, "reason": reason})
+
+
+async def _think(server, table, seat: int, version: int) -> tuple | Move:
+    bot = hint_bot(table.offered.bots)
+    seed = f"{table.row.seed}:hint:{seat}:version:{version}"
+    if is_search_bot(bot):
+        ref = str(table.offered.path) if table.offered.path is not None else table.offered.key
+        text = await server.bot_pool.choose(ref, table.record(seat).to_dict(), bot, seed)
+        return parse_decision(text)
+    player = make_bot(bot, table.offered.variant.rules, seed=seed, think=server.config.think)
+    return await asyncio.to_thread(player.choose, table.seen_by(seat).clone())
+
+
+async def give_hint(server, client, message: dict) -> None:
+    """Answer a client's ``{"type": "hint", "version": N}`` with a ``hint`` message (to it alone)."""
+    table, seat = client.table, client.seat
+    version = message.get("version")
+    reason = refusal(table, seat, version)
+    if reason is None and table.hinted.get(seat, (None,))[0] == version:
+        client.send(table.hinted[seat][1])  # asked again: the same answer, not another search
+        return
+    if reason is not None:
+        client.send(_message(table.version, None, reason=reason))
+        return
+    table.hinting.add(seat)
+    try:
+        seen = table.seen_by(seat).clone()  # the state the hint is worded from: as this seat knows it
+        decision = await _think(server, table, seat, version)
+        if table.version != version:
+            client.send(_message(table.version, None, reason="the table moved on before the hint was ready: ask again"))
+            return
+        answer = _message(version, format_decision(decision), text=hint_words(seen, decision))
+        table.hinted[seat] = (version, answer)
+        client.send(answer)
+    except asyncio.CancelledError:
+        raise
+    except Exception:  # a bot that failed: the player is told, the table goes on
+        log.exception("a hint at table %s failed", table.id[:6])
+        client.send(_message(table.version, None, reason="the hint could not be worked out: try again"))
+    finally:
+        table.hinting.discard(seat)
+
+
+def ask_for_hint(server, client, message: dict) -> None:
+    """Start answering a hint question without holding up the client's other messages."""
+    server.spawn(give_hint(server, client, message))
+
+
+__all__ = ["HINT_BOT", "ask_for_hint", "give_hint", "hint_bot", "hint_words", "refusal"]

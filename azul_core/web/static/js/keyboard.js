@@ -1,0 +1,188 @@
+// Playing by keyboard. Three groups of controls each hold one tab stop (a "roving tabindex"):
+// the colours that may be taken (factories and centre), the places on your board the chosen
+// colour or tile may go (pattern lines, floor, wall spaces), and a house rule's moves. Arrow
+// keys move within a group, Enter or Space picks (the buttons' own behaviour), Escape goes
+// back (table.js). After each step the focus goes where the next step is: a colour picked
+// sends it to the legal lines, a line picked to Confirm, a confirmed move back to the colours
+// when the turn comes round again. A whole turn is Enter, Enter, Enter, plus arrows to choose.
+//
+// Nothing here decides what is legal: the groups are the buttons the page drew from the
+// server's legal moves.
+import { el } from "./dom.js";
+
+const GROUPS = {
+  supply: "#supply button.tile.pickable",
+  targets: ".board.mine button.target",
+  moves: "#plugin-moves button.plugin-move",
+};
+
+// Where the focus was in each group, as a key that survives a redraw (render() replaces the
+// buttons on every message).
+const remembered = { supply: null, targets: null, moves: null };
+let keyboardMode = false;
+let seenVersion = null;
+let app = null;
+
+/** The key that finds a control again after a redraw. */
+function keyOf(button) {
+  const d = button.dataset;
+  if (d.move && button.classList.contains("plugin-move")) return `move:${d.move}`;
+  if (d.colour !== undefined && d.source !== undefined) return `pick:${d.source}:${d.colour}`;
+  if (d.row !== undefined && d.column !== undefined) return `cell:${d.row}:${d.column}`;
+  if (d.line !== undefined) return `line:${d.line}`;
+  return null;
+}
+
+function groupOf(node) {
+  for (const [name, selector] of Object.entries(GROUPS)) {
+    if (node instanceof Element && node.matches(selector)) return name;
+  }
+  return null;
+}
+
+/** The members of a group, one per choice: a factory's two red tiles are one choice. */
+function members(group) {
+  const seen = new Set();
+  return [...document.querySelectorAll(GROUPS[group])].filter((button) => {
+    const key = keyOf(button);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return !button.disabled && !button.closest("[hidden]");
+  });
+}
+
+function find(group, key) {
+  return key ? members(group).find((button) => keyOf(button) === key) || null : null;
+}
+
+/** The member that holds the group's tab stop: the one last focused, else the chosen one, else the
+ * first (that is not a mistake). */
+function current(group) {
+  const list = members(group);
+  if (!list.length) return null;
+  return find(group, remembered[group])
+    || list.find((b) => b.classList.contains("selected") || b.classList.contains("chosen"))
+    // A line that can't take the colour (duel: the tiles would fall to the floor) is never the default.
+    || list.find((b) => !b.classList.contains("misplaced"))
+    || list[0];
+}
+
+/** One tab stop per group; the other members are reached with the arrow keys. */
+function rove() {
+  for (const group of Object.keys(GROUPS)) {
+    const stop = current(group);
+    for (const button of document.querySelectorAll(GROUPS[group])) {
+      button.tabIndex = button === stop ? 0 : -1;
+    }
+  }
+}
+
+function myTurn() {
+  return document.body.dataset.myTurn === "yes" && !app.sent;
+}
+
+/** Where the player's next step is: Confirm, a place for the chosen colour, a move, a colour. */
+function nextStep() {
+  if (!myTurn()) return null;
+  const confirm = document.getElementById("confirm");
+  if (app.pending && confirm && !confirm.closest("[hidden]")) return confirm;
+  return current("targets") || (app.legal?.drafts?.length ? current("supply") : current("moves")) || current("supply");
+}
+
+function focusLost() {
+  const active = document.activeElement;
+  return !active || active === document.body || !active.isConnected || !!active.closest("[hidden]");
+}
+
+/** Make `key` (as keyOf gives it) the tab stop of `group` when it is drawn: a hint's choice,
+ * so that Shift+Tab from the Hint button, then Enter, Enter, Enter plays what was suggested. */
+export function prefer(group, key) {
+  remembered[group] = key;
+  if (app) rove();
+}
+
+/** Called at the end of every render: keep one tab stop per group and, for a keyboard player,
+ * put back the focus the redraw took away. */
+export function afterRender() {
+  if (!app) return;
+  if (app.version !== seenVersion) {
+    // A new position: the places and moves start again from the first (the colours keep theirs).
+    seenVersion = app.version;
+    remembered.targets = null;
+    remembered.moves = null;
+  }
+  rove();
+  if (keyboardMode && focusLost()) nextStep()?.focus({ preventScroll: false });
+}
+
+function move(event) {
+  const group = groupOf(event.target);
+  if (!group) return false;
+  const list = members(group);
+  const at = list.findIndex((b) => keyOf(b) === keyOf(event.target));
+  if (at < 0 || !list.length) return false;
+  let next = null;
+  const key = event.key;
+  if (key === "Home") next = list[0];
+  else if (key === "End") next = list[list.length - 1];
+  else if (group === "supply" && (key === "ArrowDown" || key === "ArrowUp")) {
+    // Up and down jump to the next factory (or the centre), left and right go colour by colour.
+    const source = event.target.dataset.source;
+    const step = key === "ArrowDown" ? 1 : -1;
+    for (let i = 1; i <= list.length; i++) {
+      const candidate = list[(at + step * i + list.length * i) % list.length];
+      if (candidate.dataset.source !== source) {
+        next = step > 0 ? candidate : list.find((b) => b.dataset.source === candidate.dataset.source);
+        break;
+      }
+    }
+  } else if (key === "ArrowRight" || key === "ArrowDown") next = list[(at + 1) % list.length];
+  else if (key === "ArrowLeft" || key === "ArrowUp") next = list[(at - 1 + list.length) % list.length];
+  if (!next) return false;
+  remembered[group] = keyOf(next);
+  rove();
+  next.focus();
+  return true;
+}
+
+const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End"]);
+const KEYS = new Set([...ARROWS, "Tab", "Enter", " ", "Escape"]);
+
+function keydown(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (KEYS.has(event.key)) keyboardMode = true;
+  if (ARROWS.has(event.key) && move(event)) {
+    event.preventDefault();
+    return;
+  }
+  // Tab from nowhere (the page just opened, or the focused control went away) lands on the
+  // player's next step rather than at the top of the page.
+  if (event.key === "Tab" && !event.shiftKey && focusLost()) {
+    const step = nextStep();
+    if (step) {
+      event.preventDefault();
+      step.focus();
+    }
+  }
+}
+
+function keyup(event) {
+  // Escape (handled in table.js) redraws without the choice: the focus goes back a step.
+  if (event.key === "Escape" && focusLost()) afterRender();
+}
+
+/** Start listening; `state` is the page's app object (pending, selected, sent, legal). */
+export function installKeyboard(state) {
+  app = state;
+  const prompt = document.getElementById("prompt");
+  prompt?.after(el("p", { id: "keys-help", class: "keys-help" }, "Keys: ", el("kbd", {}, "Tab"), " to your move, ",
+    el("kbd", {}, "←"), el("kbd", {}, "→"), el("kbd", {}, "↑"), el("kbd", {}, "↓"), " to choose, ",
+    el("kbd", {}, "Enter"), " to pick, ", el("kbd", {}, "Esc"), " to go back."));
+  document.addEventListener("keydown", keydown);
+  document.addEventListener("keyup", keyup);
+  document.addEventListener("pointerdown", () => { keyboardMode = false; }, true);
+  document.addEventListener("focusin", (event) => {
+    const group = groupOf(event.target);
+    if (group) remembered[group] = keyOf(event.target);
+  });
+}
