@@ -41,6 +41,7 @@ from azul_core.records.game_record import dumps_record
 from azul_core.web.bots import BotPool, default_workers, is_search_bot
 from azul_core.web.capabilities import bearer, digest, new_token
 from azul_core.web.catalog import Catalog, build_catalog
+from azul_core.web.replay_page import table_replay_routes
 from azul_core.web.storage import open_store
 from azul_core.web.store import SeatRow, TableRow, TableStore
 from azul_core.web.table import Refused, Stale, Table
@@ -908,6 +909,7 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
         Route("/api/tables/{table}/record", record),
         Route("/api/tables/{table}/seats/{seat:int}/bot", hand_to_bot, methods=["POST"]),
         WebSocketRoute("/ws/{table}", websocket_endpoint),
+        *table_replay_routes(server),  # /t/{table}/replay, once the game is over
         Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Exception: _server_error})

@@ -6,6 +6,7 @@ import { drawSupply, drawBoard, drawKindsLegend, sourceName } from "./board.js";
 import { drawRoundSummary, drawFinal } from "./summary.js";
 import { drawMoves, drawPluginInfo } from "./plugins.js";
 import { applyChanges } from "./patches.js";
+import { drawReplayLink } from "./replay-link.js";
 
 const $ = (id) => document.getElementById(id);
 // In the protocol's drafts, line 5 is the floor (0-4 are the pattern lines).
@@ -314,7 +315,7 @@ function renderSummaries() {
   }
   if (!!view.final !== app.finalShown) {
     app.finalShown = !!view.final;
-    fill($("final-box"), drawFinal(view, { onDownload: download }));
+    fill($("final-box"), drawFinal(view, { onDownload: download }), drawReplayLink(view, app.table, location.hash));
   }
 }
 
