@@ -119,7 +119,7 @@ function markPosition(step) {
     item.setAttribute("aria-current", "step");
     // Scroll the log only, never the page, so the board stays where the eye is.
     const list = $("log-list");
-    const top = item.offsetTop - list.offsetTop;
+    const top = item.offsetTop; // the list is positioned: offsets are within it
     if (top < list.scrollTop || top + item.offsetHeight > list.scrollTop + list.clientHeight) {
       list.scrollTop = Math.max(0, top - list.clientHeight / 2);
     }
