@@ -147,7 +147,10 @@ class RemoteSession:
         #: the lines typed out of turn (None: only ``read`` at the player's turn, as a script does)
         self.typed = typed
         if read is None and typed is None:
-            self.typed = typed = TypedLines.from_terminal(_terminal_input())
+            if _interactive():
+                self.typed = TypedLines.from_terminal(_terminal_input())
+            else:  # lines piped in are read one at each prompt, as they always were
+                read = input
         self.read = read if read is not None else self._read_typed
         self.connect = connect if connect is not None else _connect
         #: the user's consent for a house rule's plugin files (``--variant FILE``, ``--trust``)
@@ -490,6 +493,11 @@ class RemoteSession:
             self.say(f"Careful: {state.why_not(you, colour, row)}, so all the {NAMES[colour]} "
                      "tiles fall to the floor.", "bold yellow")
         return True
+
+
+def _interactive() -> bool:
+    import sys
+    return sys.stdin is not None and sys.stdin.isatty()
 
 
 def _terminal_input() -> Callable[[str], str]:
