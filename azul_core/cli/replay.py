@@ -31,11 +31,18 @@ def replay_command(
         help="Print the position in ROUND after ACTION actions (0: right after the deal), then exit.")] = None,
     trusted: TrustedVariantOption = None,
     trust: TrustOption = False,
+    web: Annotated[bool, typer.Option(
+        "--web", help="Step through it in the browser instead: served on 127.0.0.1 until Ctrl-C.")] = False,
+    port: Annotated[int, typer.Option(
+        "--port", help="With --web: the port (0, the default, picks a free one).")] = 0,
+    no_browser: Annotated[bool, typer.Option(
+        "--no-browser", help="With --web: print the address only, open no browser.")] = False,
 ) -> None:
     """Replay a record: step through it action by action, or print one position (--final, --at).
 
     A house rule's moves are described in words; the secrets a record holds are shown
-    (a copy for one seat reads "sealed" for the others')."""
+    (a copy for one seat reads "sealed" for the others'). --web shows it in the browser, the
+    board drawn as at the online table, with the moves in words and each round's scoring."""
     from azul_core.engine.plugins import PluginError
     from azul_core.players.render import make_console
     from azul_core.records.game_record import RecordError, ReplayError, iter_replay, read_record, record_variant
@@ -43,6 +50,12 @@ def replay_command(
 
     if final and at is not None:
         fail("--final and --at can't be used together", USAGE)
+    if web and (final or at is not None):
+        fail("--web shows the whole game in the browser: --final and --at don't apply", USAGE)
+    if not web and (port or no_browser):
+        fail("--port and --no-browser go with --web", USAGE)
+    if not 0 <= port <= 65535:
+        fail(f"--port must be 0 to 65535, not {port}", USAGE)
     target = None
     if at is not None:
         match = _AT.match(at)
@@ -57,6 +70,9 @@ def replay_command(
         variant = record_variant(saved, Trust.of(trusted or [], trust))
     except VariantError as exc:
         fail_with_problems(exc, prefix=f"{record}: variant ")
+    if web:
+        _serve(saved, variant, record, port, not no_browser)
+        return
     steps = []
     error = None
     try:
@@ -86,6 +102,26 @@ def replay_command(
     if error:
         typer.echo(f"azul: {error}; the steps before it can be viewed", err=True)
     viewer.interact()
+
+
+def _serve(saved, variant, path: Path, port: int, open_browser: bool) -> None:
+    """``--web``: the record replayed once through the engine, served to the browser."""
+    from azul_core.engine.plugins import PluginError
+    from azul_core.web.replay_page import Replay
+    from azul_core.web.replay_server import serve_replay
+    try:
+        replay = Replay(saved, variant, title=path.name)
+    except PluginError as exc:  # a plugin failed before the first step could be made
+        fail(f"{path}: a rule plugin failed while replaying: {' '.join(str(exc).split())}")
+    if not replay.steps:
+        problem = replay.problem or "the record has no rounds to replay"
+        fail(f"{path}: {problem}" + (f" ({sealed_note(saved.sealed)})" if saved.sealed else ""))
+    if replay.problem:
+        typer.echo(f"azul: {path}: {replay.problem}; the steps before it can be viewed", err=True)
+    code = serve_replay(replay, port, open_browser,
+                        say=lambda line, err=False: typer.echo(line, err=err))
+    if code:
+        raise typer.Exit(code)
 
 
 class _Viewer:

@@ -21,16 +21,18 @@ def serve_command(
         "--host", help="Address to listen on. 0.0.0.0 listens on every interface; behind a "
                        "reverse proxy keep 127.0.0.1.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(
-        "--port", help="Port to listen on; 0 picks a free one (the 'Serving on' line shows it).")] = 8000,
+        "--port", help="Port to listen on; 0 picks a free one (the 'Serving on' line shows it), "
+                       "another at each start: the links name the port, so a table that must "
+                       "survive restarts needs a fixed one.")] = 8000,
     data: Annotated[Optional[Path], typer.Option(
         "--data", metavar="DIR",
         help="Folder of the tables' database. Default: $XDG_DATA_HOME/azul/serve "
              "(~/.local/share/azul/serve).")] = None,
     database: Annotated[Optional[str], typer.Option(
         "--database", metavar="URL",
-        help="Keep the tables in PostgreSQL (postgresql://USER:PASSWORD@HOST/DB) instead of SQLite "
-             "under --data; several azul serve processes may then share them. Needs the "
-             "'postgres' extra (pip install 'azul-variants[postgres]').")] = None,
+        help="Keep the tables in PostgreSQL instead of SQLite under --data (a postgresql:// URL "
+             "with user, password, host and database); several azul serve processes may then "
+             "share them. Needs azul-variants' 'postgres' extra (docs/serve.md).")] = None,
     variants: Annotated[Optional[list[Path]], typer.Option(
         "--variants", metavar="DIR",
         help="Also offer the variant files in this folder and its subfolders (their plugins "

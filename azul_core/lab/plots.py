@@ -15,18 +15,29 @@ def plotting_available() -> bool:
 
 
 def draw_comparison(comparison: dict, runs) -> bytes:
-    """Score distributions (box: quartiles, whiskers: 5th-95th percentile, diamond: mean),
-    rounds per game, and each seat's win share with its 95% interval, per variant."""
+    """The comparison as a PNG picture (``comparison_figure``)."""
     import io
 
+    figure = comparison_figure(comparison, runs)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=100)
+    return buffer.getvalue()
+
+
+def comparison_figure(comparison: dict, runs):
+    """Score distributions (box: quartiles, whiskers: 5th-95th percentile, diamond: mean),
+    rounds per game, and each seat's win share with its 95% interval, per variant."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     from azul_core.lab.compare import bots_in_words
 
     labels = [entry["label"] for entry in comparison["variants"]]
     colours = [f"C{i}" for i in range(len(labels))]
-    figure = Figure(figsize=(12, 4.2), layout="constrained")
-    scores_axes, rounds_axes, wins_axes = figure.subplots(1, 3, width_ratios=[1.3, 1, 1.2])
+    # The three panels about as wide: each writes a label and a mean under every variant.
+    figure = Figure(figsize=(13, 4.6), layout="constrained")
+    FigureCanvasAgg(figure)  # measured before it is saved: labels that don't fit are slanted
+    scores_axes, rounds_axes, wins_axes = figure.subplots(1, 3, width_ratios=[1.1, 1, 1.15])
     positions = list(range(len(labels)))
 
     def boxes(axes, samples, title, unit):
@@ -78,6 +89,40 @@ def draw_comparison(comparison: dict, runs) -> bytes:
                      "Win shares split a victory of several seats; bars: Wilson 95% intervals.", fontsize=8)
     figure.suptitle(f"{comparison['games']} games per variant, {players} players, "
                     f"bots {bots_in_words(comparison)}, seed {comparison['seed']}")
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=100)
-    return buffer.getvalue()
+    for axes in (scores_axes, rounds_axes, wins_axes):
+        _untangle_ticks(figure, axes)
+    return figure
+
+
+def overlapping_ticks(figure, axes, gap: float = 4.0) -> list[tuple[str, str]]:
+    """The pairs of neighbouring x tick labels of ``axes`` that touch (closer than ``gap``
+    pixels) once the figure is laid out."""
+    import math
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    labels = [label for label in axes.get_xticklabels() if label.get_visible() and label.get_text()]
+    angle = labels[0].get_rotation() % 180 if labels else 0
+    if angle:
+        # Slanted lines of text side by side are parallel: they stay apart when the distance
+        # across them (the ticks' spacing times the sine of the slant) exceeds their height.
+        xs = [axes.transData.transform((tick, 0))[0] for tick in axes.get_xticks()[:len(labels)]]
+        height = max(label.get_fontsize() * (label.get_text().count("\n") + 1) for label in labels) \
+            * figure.dpi / 72 * 1.2
+        across = math.sin(math.radians(angle))
+        return [(left.get_text(), right.get_text())
+                for (x0, left), (x1, right) in zip(zip(xs, labels), list(zip(xs, labels))[1:])
+                if abs(x1 - x0) * across < height + gap]
+    boxes = sorted(((label.get_text(), label.get_window_extent(renderer)) for label in labels),
+                   key=lambda item: item[1].x0)
+    return [(left[0], right[0]) for left, right in zip(boxes, boxes[1:])
+            if right[1].x0 - left[1].x1 < gap and left[1].y0 < right[1].y1 and right[1].y0 < left[1].y1]
+
+
+def _untangle_ticks(figure, axes) -> None:
+    """Labels too wide for their place under a panel (many variants, long names) are written
+    on one line and slanted: side by side they need no more room than a line's height."""
+    if not overlapping_ticks(figure, axes):
+        return
+    positions = list(axes.get_xticks())
+    texts = [label.get_text().replace("\n", ", ") for label in axes.get_xticklabels()]
+    axes.set_xticks(positions, texts, rotation=30, ha="right", rotation_mode="anchor", fontsize=9)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import random
+import shlex
 import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -277,6 +278,12 @@ class GameSession:
         # At a terminal rich wraps at word boundaries; a file or a pipe gets each message whole.
         self.console.print(Text(message, style=style or ""), soft_wrap=not self.console.is_terminal)
 
+    def say_command(self, command: str) -> None:
+        """A command to copy: on a line of its own, never broken (a long one runs past the
+        edge, and the terminal copies it whole)."""
+        from rich.text import Text
+        self.console.print(Text(f"  {command}"), soft_wrap=True)
+
     def draw(self) -> None:
         """The position as the person at the keyboard may see it: their own secrets only."""
         state = self.state
@@ -345,7 +352,8 @@ class GameSession:
             self.say("")
             code = self._left(f"Game saved to {self.path}")
             if code == 0:
-                self.say(f"Continue it with: azul play --resume {self.path}")
+                self.say("Continue it with:")
+                self.say_command(f"azul play --resume {shlex.quote(str(self.path))}")
             return code
         except BotError as exc:
             self.save()

@@ -361,6 +361,9 @@ class _Resolver:
         self.data = merged.data
         self.problems = problems
         self.code = code
+        #: the settings ``setting_values`` accepted (defaults for the refused) and those it refused
+        self.accepted: dict | None = None
+        self.refused: set[str] = set()
 
     def place(self, key: str, index: int | None = None, value: bool = False) -> Place:
         """Where dotted ``key`` was written (its value with ``value``; item ``index`` of a list)."""
@@ -405,6 +408,9 @@ class _Resolver:
         values = self.setting_values(declared, raw_settings)
         decide_ok = self.check_decide_rules(decide)
         if values is None or not decide_ok:
+            # The tables are judged all the same, from the settings that were accepted: every
+            # mistake at once, not the player counts' only once the others are fixed.
+            self.check_tables_anyway(pm, name, decide if decide_ok else {}, players)
             return None
         settings = Settings(values)
         try:
@@ -597,6 +603,7 @@ class _Resolver:
         if declared is None:
             return None
         values = {name: setting.default for name, setting in declared.items()}
+        self.accepted, self.refused = values, set()
         ok = True
         for key, value in raw.items():
             setting = declared.get(key)
@@ -613,6 +620,7 @@ class _Resolver:
             reason = setting.problem(value)
             if reason:
                 self.problem(f"settings.{key}", reason, _first_refused_item(setting, value), value=True)
+                self.refused.add(key)
                 ok = False
                 continue
             values[key] = value
@@ -626,6 +634,24 @@ class _Resolver:
             return
         name = getattr(exc, "plugin", "")
         self.problem("plugins", message, self.plugin_index(plugins, name) if name else None)
+
+    def check_tables_anyway(self, pm, name: str, decide: dict, players: list[int]) -> None:
+        """``check_tables`` for a file with other mistakes: with its accepted settings (the
+        refused ones at their defaults). A player count whose table reads a refused setting is
+        not judged: its problem could be the default's, not the file's."""
+        if self.accepted is None:
+            return
+        settings = _ReadSettings(self.accepted)
+        try:
+            rules = Rules(pm, settings, name=name, decide=decide, players=players)
+        except (PluginError, VariantRulesError):
+            return  # the rules can't be made of what was accepted: nothing more to judge
+        for count in players:
+            settings.read.clear()
+            found = len(self.problems)
+            self.check_tables(rules, [count])
+            if settings.read & self.refused:
+                del self.problems[found:]
 
     def check_tables(self, rules: Rules, players: list[int]) -> None:
         """Every player count must get a table the tiles can fill."""
@@ -652,6 +678,23 @@ class _Resolver:
                              f"{table.tiles_per_factory} tiles need {needed} tiles, but there are "
                              f"only {available} ({_tile_counts_in_words(table)})",
                              value=bool(written))
+
+
+class _ReadSettings(Settings):
+    """Settings that note which of them are read (``read``): what a table is made from."""
+
+    def __init__(self, values):
+        super().__init__(values)
+        object.__setattr__(self, "read", set())
+
+    def __getattribute__(self, name: str) -> Any:
+        if not name.startswith("_") and name in object.__getattribute__(self, "_values"):
+            object.__getattribute__(self, "read").add(name)
+        return object.__getattribute__(self, name)
+
+    def __getitem__(self, name: str) -> Any:
+        self.read.add(name)
+        return super().__getitem__(name)
 
 
 def _tile_counts_in_words(table) -> str:

@@ -44,6 +44,7 @@ from azul_core.web.catalog import Catalog, build_catalog
 from azul_core.web.clocks import parse_clock
 from azul_core.web.hints import ask_for_hint
 from azul_core.web.seats import SeatService
+from azul_core.web.replay_page import table_replay_routes
 from azul_core.web.storage import open_store
 from azul_core.web.store import CLOCK, Event, SeatRow, TableRow, TableStore
 from azul_core.web.table import Refused, Stale, Table
@@ -950,6 +951,7 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
         Route("/api/tables/{table}/seats/{seat:int}/bot", hand_to_bot, methods=["POST"]),
         *server.seats.routes(read_json, client_key),
         WebSocketRoute("/ws/{table}", websocket_endpoint),
+        *table_replay_routes(server),  # /t/{table}/replay, once the game is over
         Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Exception: _server_error})

@@ -8,6 +8,10 @@ are the ones of a local game (``render.draw_game``, ``draw_legal``,
 the same move notation). The server alone judges a move: a refused one is
 shown with the server's reason.
 
+The player's lines are read as they are typed (``TypedLines``), also while
+the others play: ``quit``, ``help`` and ``?`` answer at once, and anything
+else typed out of turn is said to be discarded, never sent later as a move.
+
 The record the server sends a seat seals the other seats' secrets until the
 game is over, so the replayed game holds this seat's secret only: it is shown
 under the board, the others' at the end.
@@ -16,6 +20,8 @@ under the board, the others' at the end.
 from __future__ import annotations
 
 import json
+import queue
+import threading
 import time
 from typing import Callable
 from urllib.parse import urlsplit
@@ -24,9 +30,16 @@ from azul_core.colours import NAMES
 from azul_core.engine.moves import plain
 from azul_core.engine.notation import NotationError, is_ascii_number, parse_decision
 from azul_core.engine.state import CHOOSE, DRAFT, PLACE
-from azul_core.players.render import draw_game, draw_legal, draw_result, make_console
+from azul_core.players.render import (
+    draw_game,
+    draw_legal,
+    draw_result,
+    draw_round_summary,
+    make_console,
+    new_placements,
+)
 from azul_core.players.session import HELP_TEXT, QUIT_WORDS, SessionError
-from azul_core.records.game_record import RecordError, ReplayError, record_from_data, record_variant, replay_state
+from azul_core.records.game_record import RecordError, ReplayError, iter_replay, record_from_data, record_variant
 from azul_core.rules import Move
 from azul_core.safe_text import safe_line
 from azul_core.web.patches import apply
@@ -62,14 +75,83 @@ def parse_seat_url(url: str) -> tuple[str, str, str]:
     return f"{scheme}://{parts.netloc}{prefix}/ws/{path[-1]}", path[-1], secret
 
 
+#: seconds between two looks at what the player typed while waiting for the server
+POLL_TYPED = 0.2
+_END = object()  # Ctrl-D: the terminal has no more lines
+
+
+class TypedLines:
+    """The lines the player types, as they come: a thread reads the terminal
+    (``from_terminal``), so a line typed while the others play is seen at once, answered,
+    and never mistaken for a move typed at the player's own turn."""
+
+    def __init__(self):
+        self.lines: queue.Queue = queue.Queue()
+
+    @classmethod
+    def from_terminal(cls, reader: Callable[[str], str] = input) -> "TypedLines":
+        typed = cls()
+
+        def read_all() -> None:
+            while True:
+                try:
+                    line = reader("")
+                except (EOFError, OSError, ValueError):
+                    typed.end()
+                    return
+                typed.put(line)
+
+        threading.Thread(target=read_all, name="azul-typed-lines", daemon=True).start()
+        return typed
+
+    def put(self, line: str) -> None:
+        self.lines.put(line)
+
+    def end(self) -> None:
+        self.lines.put(_END)
+
+    def get(self, timeout: float | None = None) -> str | None:
+        """The next line (None after ``timeout`` seconds without one); ``EOFError`` at the end."""
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if line is _END:
+            self.lines.put(_END)  # the end stays the end
+            raise EOFError
+        return line
+
+    def drain(self) -> list[str]:
+        """The lines typed so far and not yet taken; ``EOFError`` if the end came first."""
+        lines: list[str] = []
+        while True:
+            try:
+                line = self.lines.get_nowait()
+            except queue.Empty:
+                return lines
+            if line is _END:
+                self.lines.put(_END)
+                if not lines:
+                    raise EOFError
+                return lines
+            lines.append(line)
+
+
 class RemoteSession:
     """One seat of an online table, played at the terminal. ``run()`` returns the exit code."""
 
     def __init__(self, url: str, console=None, read: Callable[[str], str] | None = None,
-                 connect=None, trust=None):
+                 connect=None, trust=None, typed: TypedLines | None = None):
         self.ws_url, self.table, self.secret = parse_seat_url(url)
         self.console = console if console is not None else make_console(highlight=False)
-        self.read = read if read is not None else input
+        #: the lines typed out of turn (None: only ``read`` at the player's turn, as a script does)
+        self.typed = typed
+        if read is None and typed is None:
+            if _interactive():
+                self.typed = TypedLines.from_terminal(_terminal_input())
+            else:  # lines piped in are read one at each prompt, as they always were
+                read = input
+        self.read = read if read is not None else self._read_typed
         self.connect = connect if connect is not None else _connect
         #: the user's consent for a house rule's plugin files (``--variant FILE``, ``--trust``)
         self.trust = trust
@@ -81,12 +163,24 @@ class RemoteSession:
         self.names: list[str] = []
         self.variant = None
         self.waiting_shown = -1
+        #: the rounds whose scoring was told (those finished when the player sat down are not)
+        self.rounds_told: int | None = None
+        #: round number -> (the state after its deal, the state after its last action)
+        self.round_states: dict[int, tuple] = {}
 
     # ------------------------------------------------------------ output
 
     def say(self, message: str, style: str | None = None) -> None:
         from rich.text import Text
         self.console.print(Text(message, style=style or ""), soft_wrap=True)
+
+    def _read_typed(self, prompt: str) -> str:
+        """``read`` at a real terminal: the prompt, then the next line the reader thread took."""
+        self.console.file.write(prompt)
+        self.console.file.flush()
+        line = self.typed.get()
+        assert line is not None  # no timeout: a line or EOFError
+        return line
 
     # ------------------------------------------------------------ the connection
 
@@ -114,7 +208,16 @@ class RemoteSession:
         from websockets.exceptions import ConnectionClosed
         while True:
             try:
-                message = json.loads(self.socket.recv())
+                if self.typed is None:
+                    text = self.socket.recv()
+                else:
+                    try:
+                        text = self.socket.recv(timeout=POLL_TYPED)
+                    except TimeoutError:
+                        for line in self.typed.drain():
+                            self._out_of_turn(line)
+                        continue
+                message = json.loads(text)
                 if not isinstance(message, dict):
                     continue
                 if message.get("type") == "state":
@@ -171,11 +274,23 @@ class RemoteSession:
                     f"--join: the table plays '{record.variant}', a variant this machine can't "
                     f"use ({exc.problems[0]}); put its file in ./variants or in a folder of "
                     "$AZUL_VARIANTS_PATH and name it with --variant FILE") from None
+        rounds: dict[int, tuple] = {}
+        state = None
         try:
-            self.state = replay_state(record, self.variant)
+            for step in iter_replay(record, self.variant):
+                state = step.state
+                first = rounds.get(step.round, (state,))[0]
+                rounds[step.round] = (first, state)
         except ReplayError as exc:
             raise SessionError(f"--join: the table's record does not replay here: {exc}") from None
+        if state is None:
+            raise SessionError("--join: the table's record has no round yet")
+        self.state = state
         self.names = [from_server(name, MAX_NAME_SHOWN) for name in record.players]
+        told = len(state.round_scores) if self.rounds_told is None else self.rounds_told
+        self.round_states = {number: states for number, states in rounds.items() if number > told}
+        if self.rounds_told is None:
+            self.rounds_told = told
 
     def run(self) -> int:
         self.open(None)
@@ -218,6 +333,7 @@ class RemoteSession:
             last = message.get("last")
             if isinstance(last, dict) and not first:
                 self.say(from_server(last.get("text") or last.get("move")))
+            self._tell_rounds()
             if self.state.over:
                 self._draw()
                 self.console.print(draw_result(self.state, self.names))
@@ -269,30 +385,85 @@ class RemoteSession:
             return f"choose ({', '.join(move.notation for move in state.choices)})> "
         return "your move> "
 
+    def _tell_rounds(self) -> None:
+        """Each round finished since the last message, told as ``azul play`` tells it: every
+        tile placed and its points, the floor, the score before and after."""
+        finished = len(self.state.round_scores)
+        while self.rounds_told is not None and self.rounds_told < finished:
+            self.rounds_told += 1
+            states = self.round_states.get(self.rounds_told)
+            if states is None:
+                continue  # missed (a reconnection after the round): nothing to tell it from
+            start, end = states
+            terminal = self.console.is_terminal
+            self.console.print(draw_round_summary(
+                self.rounds_told, new_placements(start, end),
+                [(board.score, board.penalty_points) for board in start.players], end, self.names,
+                wrap=terminal), soft_wrap=not terminal)
+
+    def _out_of_turn(self, line: str, ahead: bool = False) -> None:
+        """A line typed while it is not the player's turn (``ahead``: typed before the turn's
+        prompt, read after): the commands answer, a move is discarded (said so), so it is
+        never sent later as a move the player no longer means."""
+        line = line.strip()
+        word = line.lower()
+        if not line:
+            return
+        if word in QUIT_WORDS:
+            raise _Leave
+        mover = None
+        if self.state is not None and not self.state.over:
+            mover = self.names[self.state.to_move]
+        waiting = f"{mover} is to move" if mover else "the table is not waiting for you"
+        if word in ("?", "moves", "list") or word.startswith("? "):
+            self.say(f"Not your turn: {waiting}. ? lists your legal moves when it is yours.")
+        elif word in ("help", "h"):
+            self.say(HELP_TEXT.split("Commands:")[0].rstrip())
+            self.say("Commands: ? (the legal moves, at your turn), board, help, quit (leave; the "
+                     f"link brings you back). Now {waiting}: what you type is not sent until your "
+                     "turn's prompt.")
+        elif word == "board" and self.state is not None:
+            self._draw()
+        elif ahead:
+            self.say(f"'{safe_line(line, 40)}' was typed before your turn: discarded, not sent. "
+                     "Type your move now.", "yellow")
+        else:
+            self.say(f"Not your turn ({waiting}): '{safe_line(line, 40)}' was discarded, not sent. "
+                     "Type your move at your prompt.", "yellow")
+
     def _turn(self, you: int) -> None:
-        """Read lines until one is a move to send (the server's answer comes as a message)."""
+        """Read lines until one is a move to send (the server's answer comes as a message).
+        Lines typed before the prompt was shown are never sent as moves (typed-ahead): the
+        commands among them answer now, the rest is discarded, and said so."""
+        if self.typed is not None:
+            for line in self.typed.drain():
+                if not self._command(line.strip()):
+                    self._out_of_turn(line, ahead=True)
         while True:
             line = self.read(self._prompt(you)).strip()
-            word = line.lower()
-            if not line:
-                continue
-            if word in QUIT_WORDS:
-                raise _Leave
-            if word in ("?", "moves", "list"):
-                self.console.print(draw_legal(self.state))
-                continue
-            if word in ("help", "h"):
-                self.say(HELP_TEXT.split("Commands:")[0].rstrip())
-                self.say("Commands: ? (the legal moves), board, help, quit (leave; the link "
-                         "brings you back).")
-                continue
-            if word == "board":
-                self._draw()
+            if not line or self._command(line):
                 continue
             if not self._looks_sendable(line, you):
                 continue
             self.socket.send(json.dumps({"type": "move", "version": self.message["version"], "move": line}))
             return
+
+    def _command(self, line: str) -> bool:
+        """At the player's turn: a command (not a move) answered; False for anything else."""
+        word = line.lower()
+        if word in QUIT_WORDS:
+            raise _Leave
+        if word in ("?", "moves", "list"):
+            self.console.print(draw_legal(self.state))
+        elif word in ("help", "h"):
+            self.say(HELP_TEXT.split("Commands:")[0].rstrip())
+            self.say("Commands: ? (the legal moves), board, help, quit (leave; the link "
+                     "brings you back).")
+        elif word == "board":
+            self._draw()
+        else:
+            return False
+        return True
 
     def _looks_sendable(self, line: str, you: int) -> bool:
         """Say at once what the notation gets wrong; warn of a draft that falls to the floor.
@@ -324,6 +495,22 @@ class RemoteSession:
         return True
 
 
+def _interactive() -> bool:
+    import sys
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
+def _terminal_input() -> Callable[[str], str]:
+    """``input``, with line editing where the terminal has it (as ``azul play``)."""
+    import sys
+    if sys.stdin is not None and sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401  (line editing and history for input())
+        except ImportError:
+            pass
+    return input
+
+
 class _Leave(Exception):
     """The player typed quit."""
 
@@ -337,4 +524,4 @@ def _connect(url: str):
                    open_timeout=10).__enter__()
 
 
-__all__ = ["RemoteSession", "parse_seat_url"]
+__all__ = ["RemoteSession", "TypedLines", "parse_seat_url"]

@@ -172,6 +172,11 @@ def serve(options: ServeOptions) -> int:
     say(f"Serving on http://{_url_host(options.host)}:{port}")
     say(f"Offering {len(catalog.variants)} variants: {', '.join(catalog.variants)}; "
         f"tables kept in {store.describe()}. Ctrl-C stops.")
+    if options.port == 0 and not options.public_url:
+        # The links given out name the port: a restart picks another one and they stop working.
+        say(f"azul: note: --port 0 picked port {port}; the table links name it, so they break if the "
+            f"server restarts on another port: give a fixed port (--port {port}) for tables that "
+            "must survive a restart", err=True)
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

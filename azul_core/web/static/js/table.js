@@ -11,6 +11,7 @@ import { installKeyboard, afterRender as keysAfterRender } from "./keyboard.js";
 import { afterRender as phoneAfterRender } from "./phone.js";
 import { showRules } from "./rules.js";
 import { installHints, receiveHint, afterRender as hintsAfterRender } from "./hints.js";
+import { drawReplayLink } from "./replay-link.js";
 
 const $ = (id) => document.getElementById(id);
 // In the protocol's drafts, line 5 is the floor (0-4 are the pattern lines).
@@ -328,7 +329,7 @@ function renderSummaries() {
   }
   if (!!view.final !== app.finalShown) {
     app.finalShown = !!view.final;
-    fill($("final-box"), drawFinal(view, { onDownload: download }));
+    fill($("final-box"), drawFinal(view, { onDownload: download }), drawReplayLink(view, app.table, location.hash));
   }
 }
 

@@ -1,0 +1,210 @@
+"""The replay page: a game stepped through move by move in the browser.
+
+A record is replayed once through the engine (``records.game_record.iter_replay``,
+the same checks as ``azul replay``); each step's view is the table page's
+(``views.build_view``), made when the page asks for it, so the page draws the
+board with the table page's own code and holds no rule. Each step is told in
+words by ``table.describe`` and carries the last finished round's scoring, as
+the table page shows it.
+
+Two ways in: ``azul replay --web FILE`` serves one record on loopback
+(``replay_server``; the record's plugin files ran only if the user allowed them,
+as for ``azul replay``), and a finished online table has ``/t/{table}/replay``
+(``table_replay_routes``; the table's own variant, which the server already
+runs; the game is over, so no secret is left to keep).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from azul_core.engine.notation import parse_decision
+from azul_core.engine.plugins import PluginError
+from azul_core.records.game_record import GameRecord, ReplayError, iter_replay
+from azul_core.web.capabilities import bearer
+from azul_core.web.table import _apply_decision, _fresh_progress, _start_round, describe
+from azul_core.web.views import build_view
+
+#: finished tables whose replay a server keeps ready (each holds a state per step)
+REPLAYS_KEPT = 8
+
+
+@dataclass
+class _Step:
+    round: int
+    action: int
+    #: the action in record notation; None for a deal
+    move: str | None
+    #: what happened, in words
+    text: str
+    #: the seat that moved (None: a deal)
+    seat: int | None
+    state: Any
+    #: the last finished round's scoring when this step is shown (the table page's ``last_round``)
+    last_round: dict | None
+    #: this step ended a round (its scoring is ``last_round``)
+    round_end: bool
+
+
+class Replay:
+    """A record replayed through the engine; ``index()`` lists the steps, ``step(n)`` gives
+    one step's view. ``problem`` says where a record that can't be replayed to its end stops
+    (the steps before it are kept)."""
+
+    def __init__(self, record: GameRecord, variant: Any, title: str = "", bots: list | None = None):
+        self.record = record
+        self.variant = variant
+        self.title = title or record.variant
+        names = list(record.players)
+        if bots is None:
+            # ``azul play`` and the server write who sat where: "human" or a bot's name.
+            kinds = record.extra.get("player_kinds")
+            if not isinstance(kinds, list) or len(kinds) != len(names):
+                kinds = [None] * len(names)
+            bots = [kind[:32] if isinstance(kind, str) and kind != "human" else None for kind in kinds]
+        self.seats = [SimpleNamespace(name=name, bot=bot) for name, bot in zip(names, bots)]
+        self.offered = SimpleNamespace(variant=variant)
+        self.steps: list[_Step] = []
+        self.problem: str | None = None
+        self._views: dict[int, dict] = {}
+        self._replay(names)
+
+    def _replay(self, names: list[str]) -> None:
+        progress = None
+        before = None
+        try:
+            for step in iter_replay(self.record, self.variant):
+                if progress is None:
+                    progress = _fresh_progress(step.state)
+                if step.action == 0:
+                    _start_round(step.state, progress)
+                    text = f"Round {step.round}: the factories are filled"
+                    self.steps.append(_Step(step.round, 0, None, text, None, step.state,
+                                            progress.last_round, False))
+                else:
+                    decision = parse_decision(step.text)
+                    seen = progress.rounds_seen
+                    # The table's own bookkeeping, on a copy: the tiles each placement scored.
+                    _apply_decision(before.clone(), progress, decision)
+                    self.steps.append(_Step(step.round, step.action, step.text,
+                                            describe(before, decision, names), before.to_move,
+                                            step.state, progress.last_round, progress.rounds_seen > seen))
+                before = step.state
+        except ReplayError as exc:
+            self.problem = f"the record can't be replayed past {exc}"
+        except PluginError as exc:
+            self.problem = f"a rule plugin failed while replaying: {' '.join(str(exc).split())}"
+
+    def index(self) -> dict:
+        """The steps in words, for the move list and the slider."""
+        last = self.steps[-1].state if self.steps else None
+        return {"title": self.title, "variant": getattr(self.variant, "name", self.record.variant),
+                "players": [seat.name for seat in self.seats],
+                "over": bool(last is not None and last.over), "problem": self.problem,
+                "steps": [{"round": s.round, "action": s.action, "move": s.move, "text": s.text,
+                           "seat": s.seat, "round_end": s.round_end} for s in self.steps]}
+
+    def step(self, number: int) -> dict | None:
+        """Step ``number``'s view (the table page's), None if there is no such step."""
+        if not 0 <= number < len(self.steps):
+            return None
+        view = self._views.get(number)
+        if view is None:
+            step = self.steps[number]
+            connected = [True] * len(self.seats)  # nobody is "away" in a replay
+            view = self._views[number] = build_view(step.state, self.offered, self.seats, connected,
+                                                    step.last_round, self.title)
+        step = self.steps[number]
+        return {"step": number, "round": step.round, "action": step.action, "text": step.text,
+                "round_end": step.round_end, "view": view}
+
+
+# ---------------------------------------------------------------- answers
+
+
+TEMPLATE = Path(__file__).parent / "templates" / "replay.html"
+
+
+def page() -> Response:
+    """The replay page (one for both ways in: its script asks the API of its own address)."""
+    if not TEMPLATE.is_file():
+        return PlainTextResponse("the page replay.html is not installed", status_code=500)
+    return FileResponse(TEMPLATE, media_type="text/html; charset=utf-8")
+
+
+def step_answer(replay: Replay, request: Request) -> Response:
+    """A step's view, or 404 past the ends."""
+    answer = replay.step(request.path_params["step"])
+    if answer is None:
+        return JSONResponse({"error": f"no such step (the replay has steps 0 to {len(replay.steps) - 1})"},
+                            status_code=404)
+    return JSONResponse(answer)
+
+
+# ---------------------------------------------------------------- a finished online table
+
+
+def table_replay_routes(server) -> list[Route]:
+    """``/t/{table}/replay`` and its API for the tables of ``server`` (``app.Server``): open
+    once the game is over, to whoever holds one of the table's links (as its record is)."""
+    kept: OrderedDict[str, Replay] = OrderedDict()
+
+    def replay_of(table) -> Replay:
+        replay = kept.get(table.id)
+        if replay is None:
+            kinds = [seat.bot for seat in table.seats]
+            replay = Replay(table.record(None), table.offered.variant, table.offered.key, kinds)
+            kept[table.id] = replay
+            while len(kept) > REPLAYS_KEPT:
+                kept.popitem(last=False)
+        kept.move_to_end(table.id)
+        return replay
+
+    def finished(request: Request):
+        table = server.table(request.path_params["table"])
+        if table is None:
+            return None, JSONResponse({"error": "no such table"}, status_code=404)
+        if not table.over:
+            return None, JSONResponse({"error": "the replay opens once the game is over"}, status_code=409)
+        known, _seat = table.seat_of(bearer(request.headers.get("authorization")))
+        if not known:
+            return None, JSONResponse({"error": "send a seat's or the watch secret as "
+                                                "'Authorization: Bearer SECRET'"}, status_code=401)
+        return table, None
+
+    async def table_page(request: Request) -> Response:
+        table = server.table(request.path_params["table"])
+        if table is None:
+            return PlainTextResponse("no such table", status_code=404)
+        if not table.over:
+            # The game goes on: its page, not a replay that would tell what is still hidden.
+            return RedirectResponse(f"/t/{table.id}", status_code=303)
+        return page()
+
+    async def index(request: Request) -> Response:
+        table, error = finished(request)
+        return error if table is None else JSONResponse(replay_of(table).index())
+
+    async def step(request: Request) -> Response:
+        table, error = finished(request)
+        return error if table is None else step_answer(replay_of(table), request)
+
+    return [
+        Route("/t/{table}/replay", table_page),
+        Route("/api/tables/{table}/replay", index),
+        Route("/api/tables/{table}/replay/{step:int}", step),
+    ]
+
+
+
+
+
+__all__ = ["Replay", "page", "step_answer", "table_replay_routes", "REPLAYS_KEPT"]
