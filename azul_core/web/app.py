@@ -43,8 +43,8 @@ from azul_core.web.capabilities import bearer, digest, new_token
 from azul_core.web.catalog import Catalog, build_catalog
 from azul_core.web.clocks import parse_clock
 from azul_core.web.hints import ask_for_hint
-from azul_core.web.seats import SeatService
 from azul_core.web.replay_page import table_replay_routes
+from azul_core.web.seats import SeatService
 from azul_core.web.storage import open_store
 from azul_core.web.store import CLOCK, Event, SeatRow, TableRow, TableStore
 from azul_core.web.table import Refused, Stale, Table
