@@ -24,8 +24,8 @@ from typing import Any
 from azul_core.colours import NAMES
 from azul_core.engine.notation import NotationError, format_decision, is_ascii_number, parse_decision
 from azul_core.engine.plugins import PluginError
-from azul_core.engine.state import CHOOSE, DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters, wall_with
-from azul_core.players.render import describe_decision
+from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters, wall_with
+from azul_core.players.render import describe_decision, winner_line
 from azul_core.records.game_record import GameRecord, ResultRecord, RoundRecord, sealed_for
 from azul_core.rules import Move
 from azul_core.web.capabilities import matches
@@ -52,10 +52,14 @@ class Progress:
     rounds_seen: int = 0
     last_round: dict | None = None
     last: dict | None = None
+    #: the game log: every decision in words, each round's points, seats handed to bots
+    #: (``game_log``); a new list for each version, as documents are never changed once made
+    log: list = field(default_factory=list)
+    score_at_start: list = field(default_factory=list)
 
     def copy(self) -> "Progress":
         return Progress([list(p) for p in self.placed], list(self.penalty_at_start),
-                        self.rounds_seen, self.last_round, self.last)
+                        self.rounds_seen, self.last_round, self.last, list(self.log), self.score_at_start)
 
 
 @dataclass
@@ -184,7 +188,7 @@ class Table:
         key = ("document", id(view), with_record)
         cached = self._cache.get(key)
         if cached is None:
-            cached = {"view": view, "last": self.progress.last}
+            cached = {"view": view, "last": self.progress.last, "log": self.progress.log}
             if with_record:
                 cached["record"] = self._record_dict(seat)
             self._cache[key] = cached
@@ -276,6 +280,7 @@ class Table:
         decision = _parse(state, text.strip())
         after = state.clone()
         progress = self.progress.copy()
+        rounds_before = progress.rounds_seen
         try:
             _apply_decision(after, progress, decision)
         except IllegalDecision as exc:
@@ -285,7 +290,8 @@ class Table:
         # Described from the state before it, once the engine has accepted it.
         description = describe(state, decision, [s.name for s in self.seats])
         events = [Event(MOVE, format_decision(decision), seat)]
-        progress.last = {"seat": seat, "move": events[0].text, "text": description}
+        _note_move(progress, after, seat, state.round, events[0].text, description, rounds_before,
+                   [s.name for s in self.seats])
         self._follow_up(after, progress, events)
         if not store.append(self.id, self.version, events, after.phase == OVER):
             raise Stale("the table has moved on: look again")
@@ -301,7 +307,9 @@ class Table:
             raise Stale("the table has moved on: try again")
         self.seats[seat].bot = bot
         self.bots.pop(seat, None)
-        self._commit_events(self.state, self.progress, events)
+        progress = self.progress.copy()
+        _note_bot(progress, self.state, seat, bot, self.seats)
+        self._commit_events(self.state, progress, events)
 
     def follow(self, events: list[Event]) -> None:
         """Apply events that another process committed after this copy's version."""
@@ -329,10 +337,11 @@ class Table:
                 decision = state.legal_decisions()[0]
                 seat = state.to_move
                 names = [s.name for s in self.seats]
-                text = describe_decision(state, decision, names) + " (the only legal space)"
+                text = describe(state, decision, names)
+                round_number, rounds_before = state.round, progress.rounds_seen
                 _apply_decision(state, progress, decision)
                 events.append(Event(MOVE, format_decision(decision), seat))
-                progress.last = {"seat": seat, "move": events[-1].text, "text": text}
+                _note_move(progress, state, seat, round_number, events[-1].text, text, rounds_before, names)
             else:
                 return
 
@@ -363,13 +372,40 @@ def _round_rng(seed: str, round_number: int) -> random.Random:
 
 
 def describe(state: GameState, decision: tuple | Move, names: list[str]) -> str:
-    """What a decision does, in a sentence, from the state before it. A plugin's move is told
-    by its label (the plugins' words, shown as text), with its notation."""
+    """What a decision does, in a sentence, from the state before it: the words of the last
+    move and of the game log, which every seat and watcher reads. A plugin's move is told by
+    the label its plugin declared (the plugins' words, shown as text), with its notation: the
+    label it was offered with may be made from the mover's secret. A placement the server
+    made itself (one legal space) says so."""
     if isinstance(decision, Move):
-        offered = list(state.choices) if state.phase == CHOOSE else state.turn_moves()
-        label = offered[offered.index(decision)].label if decision in offered else ""
+        declared = state.rules.plugin_hooks.by_notation.get(decision.notation)
+        label = declared.label if declared is not None else ""
         return f"{names[state.to_move]}: {label or 'plays'} ({decision.notation})"
-    return describe_decision(state, decision, names)
+    text = describe_decision(state, decision, names)
+    if state.phase == PLACE and len(decision) == 2 and len(state.placing[2]) == 1:
+        text += " (the only legal space)"
+    return text
+
+
+def _note_move(progress: Progress, after: GameState, seat: int, round_number: int, move: str, text: str,
+               rounds_before: int, names: list[str]) -> None:
+    """A decision taken: the last move, and the game log's entries for it (and for the round
+    or the game it ended)."""
+    progress.last = {"seat": seat, "move": move, "text": text}
+    progress.log.append({"round": round_number, "seat": seat, "move": move, "text": text})
+    if progress.rounds_seen > rounds_before:
+        scores = after.round_scores[-1]
+        start = progress.score_at_start or [0] * len(scores)
+        points = [score - start[seat] for seat, score in enumerate(scores)]
+        progress.log.append({"round": progress.rounds_seen, "points": points, "scores": list(scores)})
+    if after.phase == OVER:
+        progress.log.append({"round": progress.rounds_seen, "end": True, "scores": after.scores(),
+                             "text": winner_line(after, names)})
+
+
+def _note_bot(progress: Progress, state: GameState, seat: int, bot: str, seats: list[SeatRow]) -> None:
+    progress.log.append({"round": state.round, "seat": seat, "bot": bot,
+                         "text": f"{seats[seat].name}'s seat is played by the bot '{bot}' from now on"})
 
 
 def _opening_state(row: TableRow, offered) -> GameState:
@@ -388,6 +424,7 @@ def _fresh_progress(state: GameState) -> Progress:
 def _start_round(state: GameState, progress: Progress) -> None:
     progress.placed = [[] for _ in state.players]
     progress.penalty_at_start = [board.penalty_points for board in state.players]
+    progress.score_at_start = [board.score for board in state.players]
 
 
 def _counts(letters_laid: str, kind_letters: str) -> list[int]:
@@ -405,13 +442,16 @@ def _apply_event(state: GameState, progress: Progress, event: Event, seats: list
         state.deal_tiles([_counts(f, state.table.kind_letters) for f in factories])
         _start_round(state, progress)
     elif event.kind == MOVE:
-        before = state.clone()
         decision = parse_decision(event.text)
         mover = state.to_move
+        names = [s.name for s in seats]
+        text = describe(state, decision, names)
+        round_number, rounds_before = state.round, progress.rounds_seen
         _apply_decision(state, progress, decision)
-        progress.last = {"seat": mover, "move": event.text,
-                         "text": describe(before, decision, [s.name for s in seats])}
-    # BOT events change no game state: the seat row already names the bot.
+        _note_move(progress, state, mover, round_number, event.text, text, rounds_before, names)
+    elif event.kind == BOT:
+        # No game state changes: the seat row already names the bot. The log tells it.
+        _note_bot(progress, state, event.seat, event.text, seats)
 
 
 def _apply_decision(state: GameState, progress: Progress, decision: tuple | Move) -> None:
