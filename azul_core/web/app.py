@@ -38,6 +38,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from azul_core.engine.notation import format_decision
 from azul_core.players.registry import make_bot
 from azul_core.records.game_record import dumps_record
+from azul_core.web import asking
 from azul_core.web.bots import BotPool, default_workers, is_search_bot
 from azul_core.web.capabilities import bearer, digest, new_token
 from azul_core.web.catalog import Catalog, build_catalog
@@ -693,11 +694,11 @@ def _error(status: int, reason: str) -> JSONResponse:
     return JSONResponse({"error": reason}, status_code=status)
 
 
-def _page(name: str) -> Response:
+def _page(name: str, status_code: int = 200) -> Response:
     path = TEMPLATES / name
     if not path.is_file():
         return PlainTextResponse(f"the page {name} is not installed", status_code=500)
-    return FileResponse(path, media_type="text/html; charset=utf-8")
+    return FileResponse(path, status_code=status_code, media_type="text/html; charset=utf-8")
 
 
 def create_app(config: Config, catalog: Catalog | None = None, store: TableStore | None = None) -> Starlette:
@@ -710,7 +711,7 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
 
     async def table_page(request: Request) -> Response:
         if server.table(request.path_params["table"]) is None:
-            return PlainTextResponse("no such table", status_code=404)
+            return _page("not-found.html", 404)  # styled, with a way home
         return _page("table.html")
 
     async def health(request: Request) -> Response:
@@ -876,6 +877,8 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
                         continue
                     server.broadcast(table)
                     server.kick_bot(table)
+                elif kind in ("check", "help"):
+                    client.send(json.dumps(asking.reply(table, seat, message)))
         except WebSocketDisconnect:
             pass
         except Exception:  # a bug: logged, and the client told so (it reconnects)
@@ -910,7 +913,8 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
         WebSocketRoute("/ws/{table}", websocket_endpoint),
         Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Exception: _server_error})
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={Exception: _server_error, 404: _not_found})
     wrapped = SecurityHeaders(HostGuard(app, config.allowed_hosts))
     wrapped.server = server
     return wrapped
@@ -922,6 +926,13 @@ class _TooLarge(Exception):
 
 class _TooDeep(Exception):
     pass
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    """An unknown address: a page (styled, with a way home) for a person, JSON for the API."""
+    if request.url.path.startswith(("/api/", "/static/")):
+        return _error(404, "no such address")
+    return _page("not-found.html", 404)
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:

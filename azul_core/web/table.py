@@ -261,6 +261,32 @@ class Table:
         """Take a decision sent for ``seat`` at ``version``: judged, committed, applied.
         ``Refused`` (nothing changed) says why not."""
         state = self.state
+        decision, after, progress = self._judge(seat, version, text, by_bot)
+        rounds_before = self.progress.rounds_seen
+        # Described from the state before it, once the engine has accepted it.
+        description = describe(state, decision, [s.name for s in self.seats])
+        events = [Event(MOVE, format_decision(decision), seat)]
+        _note_move(progress, after, seat, state.round, events[0].text, description, rounds_before,
+                   [s.name for s in self.seats])
+        self._follow_up(after, progress, events)
+        if not store.append(self.id, self.version, events, after.phase == OVER):
+            raise Stale("the table has moved on: look again")
+        self._commit_events(after, progress, events)
+
+    def refusal(self, seat: int | None, version: Any, text: Any) -> str | None:
+        """Why the decision ``text`` sent for ``seat`` at ``version`` would be refused, in the
+        words ``decide`` would say it (None: it would be taken). Nothing changes: a page asks
+        this to explain a click on a line or a wall space that can't take the tiles."""
+        try:
+            self._judge(seat, version, text)
+        except Refused as exc:
+            return str(exc)
+        return None
+
+    def _judge(self, seat: int | None, version: Any, text: Any, by_bot: bool = False) -> tuple:
+        """A decision judged on a copy of the game: (decision, the game after it, the progress
+        after it); ``Refused`` says why not."""
+        state = self.state
         if not isinstance(text, str) or not text.strip() or len(text) > 40:
             raise Refused("send a move in record notation, e.g. 2R4, CK- or w1:3")
         if state.phase == OVER:
@@ -280,22 +306,13 @@ class Table:
         decision = _parse(state, text.strip())
         after = state.clone()
         progress = self.progress.copy()
-        rounds_before = progress.rounds_seen
         try:
             _apply_decision(after, progress, decision)
         except IllegalDecision as exc:
             raise Refused(f"not legal: {exc}") from None
         except PluginError as exc:
             raise Refused(f"a rule plugin failed on this move, so it is not taken: {exc}") from None
-        # Described from the state before it, once the engine has accepted it.
-        description = describe(state, decision, [s.name for s in self.seats])
-        events = [Event(MOVE, format_decision(decision), seat)]
-        _note_move(progress, after, seat, state.round, events[0].text, description, rounds_before,
-                   [s.name for s in self.seats])
-        self._follow_up(after, progress, events)
-        if not store.append(self.id, self.version, events, after.phase == OVER):
-            raise Stale("the table has moved on: look again")
-        self._commit_events(after, progress, events)
+        return decision, after, progress
 
     def hand_to_bot(self, seat: int, bot: str, store: TableStore) -> None:
         if self.over:

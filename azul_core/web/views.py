@@ -145,9 +145,15 @@ def build_final(state, names: Sequence[str]) -> dict:
     scores = state.scores()
     seats = []
     for board in state.players:
-        seats.append({"tiles": board.placement_points, "floor": board.penalty_points,
-                      "bonuses": [{"kind": label, "points": points} for label, points in board.bonuses],
-                      "complete_rows": board.complete_rows(), "total": board.score})
+        bonuses = [{"kind": label, "points": points} for label, points in board.bonuses]
+        seat = {"tiles": board.placement_points, "floor": board.penalty_points, "bonuses": bonuses,
+                "complete_rows": board.complete_rows(), "total": board.score}
+        if not state.rules.offers_moves:
+            # The points a floor could not take: a score never goes below 0 (a house rule's moves
+            # may give points of their own, so there it is not told).
+            seat["held"] = board.score - board.placement_points - board.penalty_points \
+                - sum(points for _label, points in board.bonuses)
+        seats.append(seat)
     text = winner_line(state, names)
     tied = [seat for seat, score in enumerate(scores)
             if state.winners and score == scores[state.winners[0]]]
