@@ -18,7 +18,8 @@ from rich.text import Text
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
 from azul_core.engine.moves import plain
 from azul_core.engine.notation import is_ascii_number
-from azul_core.engine.state import CENTRE, CHOOSE, DEAL, FLOOR, OVER, PLACE, wall_with
+from azul_core.engine.plugins import PluginError
+from azul_core.engine.state import CENTRE, CHOOSE, DEAL, FLOOR, OVER, PLACE, IllegalDecision, wall_with
 from azul_core.players.move_words import labelled, moves_on_offer
 from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
 
@@ -422,8 +423,11 @@ def draft_preview(state, decision: tuple, effect: dict | None = None, memo: dict
     fallen = kinds[:max(rules.floor_spaces - len(floor), 0)]
     floor += fallen
     cost = 0
-    if floor != board.floor:
-        key = tuple(floor)
+    if rules.context_readers.get("azul_floor_penalty"):
+        # The floor's cost reads the game (who holds the marker, ...): asked of the game after the draft.
+        cost = _floor_cost_after(state, decision, floor)
+    elif floor != board.floor:
+        key = ("cost", *floor)
         cost = memo.get(key)
         if cost is None:
             if "floor" not in memo:
@@ -436,11 +440,28 @@ def draft_preview(state, decision: tuple, effect: dict | None = None, memo: dict
     capacity = rules.capacity[line]
     missing = capacity - board.line_count[line] - effect["line"]
     preview["complete"], preview["missing"] = missing == 0, missing
-    spaces = memo.get((line, colour))
+    spaces = memo.get(("wall", line, colour))
     if spaces is None:
-        spaces = memo[(line, colour)] = _wall_preview(state, seat, line, colour)
+        spaces = memo[("wall", line, colour)] = _wall_preview(state, seat, line, colour)
     preview["wall"] = spaces
     return preview
+
+
+def _floor_cost_after(state, decision: tuple, floor: list[int]) -> int:
+    """What a draft adds to the floor's cost, where the variant's floor hook reads the game: the
+    draft taken on a copy, the floor's cost asked after it (``floor``: the floor it leaves,
+    asked of the game before it when the draft ends the round, which scores the floor at once)."""
+    seat = state.to_move
+    penalty = state.rules.floor_penalty
+    before = penalty(state.players[seat].floor, seat, state)
+    after = state.clone()
+    try:
+        after.apply(decision)
+    except (IllegalDecision, PluginError):
+        return penalty(floor, seat, state) - before
+    if after.round != state.round or after.phase == OVER:
+        return penalty(floor, seat, state) - before
+    return penalty(after.players[seat].floor, seat, after) - before
 
 
 def _wall_preview(state, seat: int, line: int, colour: int) -> list[dict]:

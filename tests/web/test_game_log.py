@@ -183,12 +183,12 @@ def test_a_move_s_words_never_tell_another_seat_s_secret(tmp_path):
 # ---------------------------------------------------------------------------- in the browser
 
 
-def record_of(server, table: dict) -> list[str]:
+def record_of(running, table: dict) -> list[str]:
     """The decisions of a table of the `azul serve` process, from its record."""
     import json
     import urllib.request
     secret = secret_of(table["seats"][0]["url"])
-    request = urllib.request.Request(f"{server.url}/api/tables/{table['table']}/record",
+    request = urllib.request.Request(f"{running.url}/api/tables/{table['table']}/record",
                                      headers={"Authorization": f"Bearer {secret}"})
     with urllib.request.urlopen(request, timeout=10) as answer:
         record = json.load(answer)
