@@ -221,6 +221,20 @@ def build_legal(state) -> dict:
 _NAME_JSON = [json.dumps(name) for name in NAMES]
 
 
+_JSON_BOOL = {True: "true", False: "false"}
+
+
+def _preview_json(preview: dict, memo: dict) -> str:
+    """A draft's ``preview`` as compact JSON, written straight to text (its wall spaces, shared
+    by the drafts onto one line, once)."""
+    spaces = preview["wall"]
+    wall = memo.get(id(spaces))
+    if wall is None:
+        wall = memo[id(spaces)] = _dumps(spaces)
+    return (f'{{"floor":{preview["floor"]},"marker":{_JSON_BOOL[preview["marker"]]},"cost":{preview["cost"]},'
+            f'"complete":{_JSON_BOOL[preview["complete"]]},"missing":{preview["missing"]},"wall":{wall}}}')
+
+
 def build_legal_json(state) -> str:
     """``build_legal`` as compact JSON. The common case (drafts, none misplaced, no plugin's
     move) is written straight to text: it is the largest part of a move's work on the server."""
@@ -237,7 +251,7 @@ def build_legal_json(state) -> str:
         effect = effects.get(key)
         if effect is None:
             words, preview = effect_and_preview(state, decision, memo)
-            effect = effects[key] = f'{json.dumps(words)},"preview":{_dumps(preview)}'
+            effect = effects[key] = f'{json.dumps(words)},"preview":{_preview_json(preview, memo)}'
         parts.append(f'{{"move":"{format_decision(decision)}","source":{source},"colour":{_NAME_JSON[colour]},'
                      f'"line":{line},"misplaced":false,"why":null,"effect":{effect}}}')
     return f'{{"drafts":[{",".join(parts)}],"columns":[],"moves":[]}}'

@@ -221,7 +221,7 @@ def test_the_page_previews_each_line_and_explains_a_line_that_can_t_take_the_til
             engine = engine_figures(state, (source, letters[colour], line))
             text = item.inner_text()
             if engine["cost"]:
-                assert f"{engine['cost']} points" in text, (text, engine)
+                assert f"{engine['cost']} point" in text, (text, engine)
             if "points" in engine:
                 assert f"full, +{engine['points'][0]} on the wall" in text, (text, engine)
                 full += 1

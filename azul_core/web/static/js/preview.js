@@ -70,13 +70,13 @@ function showReason(text) {
 function previewWords(draft) {
   const p = draft.preview;
   const falling = [p.floor ? plural(p.floor, "tile") : null, p.marker ? "the start marker" : null].filter(Boolean).join(" and ");
-  const cost = p.cost ? `${p.cost} points` : "no cost";
+  const cost = p.cost ? `${p.cost} ${Math.abs(p.cost) === 1 ? "point" : "points"}` : "no cost";
   if (draft.line === FLOOR_LINE) return `Floor: ${falling || "nothing"}, ${cost}`;
   if (draft.misplaced) return `Line ${draft.line + 1}: all to the floor (${falling}), ${cost}`;
   const points = wallPoints(p.wall);
   const where = p.complete ? "full" : `${plural(p.missing, "more tile")} to fill it`;
   const wall = points ? `, ${points} on the wall${p.complete ? "" : " if filled this round"}` : "";
-  return `Line ${draft.line + 1}: ${where}${wall}${falling ? `; ${falling} to the floor, ${cost}` : ""}`;
+  return `Line ${draft.line + 1}: ${where}${wall}${falling ? `; ${falling} to the floor: ${cost}` : ""}`;
 }
 
 /** "+3", or "+1 to +3" where the player chooses the column (grey wall). */
