@@ -140,6 +140,8 @@ class Client:
     with_record: bool = False
     #: told what changed (``update`` messages) rather than the whole state each time
     wants_changes: bool = False
+    #: told the game log (``log`` in its documents)
+    with_log: bool = False
     #: the document last queued for it and its version (what the next update is diffed from)
     seen: dict | None = None
     seen_version: int = -1
@@ -365,27 +367,27 @@ class Server:
         diffs: dict[tuple, str] = {}
         for client in list(table.clients):
             if client.wants_changes and client.seen is not None:
-                key: tuple = (client.seat, client.with_record, id(client.seen), client.seen_version)
+                key: tuple = (client.seat, client.with_record, client.with_log, id(client.seen), client.seen_version)
                 message = messages.get(key)
                 if message is None:
                     message = messages[key] = table.update_message(
-                        client.seat, client.with_record, client.seen_version, client.seen, diffs)
+                        client.seat, client.with_record, client.seen_version, client.seen, diffs, client.with_log)
             else:
-                key = (client.seat, client.with_record)
+                key = (client.seat, client.with_record, client.with_log)
                 message = messages.get(key)
                 if message is None:
-                    message = messages[key] = table.state_message(client.seat, client.with_record)
+                    message = messages[key] = table.state_message(client.seat, client.with_record, client.with_log)
             if not client.send(message):
                 self.drop(client)
                 continue
-            client.seen = table.document(client.seat, client.with_record)
+            client.seen = table.document(client.seat, client.with_record, client.with_log)
             client.seen_version = table.version
 
     def send_state(self, client: Client) -> None:
         """All of the table's state to one client (joining, or asking after a gap)."""
         table = client.table
-        if client.send(table.state_message(client.seat, client.with_record)):
-            client.seen = table.document(client.seat, client.with_record)
+        if client.send(table.state_message(client.seat, client.with_record, client.with_log)):
+            client.seen = table.document(client.seat, client.with_record, client.with_log)
             client.seen_version = table.version
         else:
             self.drop(client)
@@ -833,7 +835,8 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
             return
         if seat is not None and not table.seats[seat].bot:
             server.joined(table)
-        client = Client(websocket, table, seat, hello.get("record") is True, hello.get("changes") is True)
+        client = Client(websocket, table, seat, hello.get("record") is True, hello.get("changes") is True,
+                        with_log=hello.get("log") is True)
         table.clients.add(client)
         server.send_state(client)
         if seat is not None:

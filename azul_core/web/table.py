@@ -180,15 +180,17 @@ class Table:
                 self.offered.key, self._boards_seen)
         return cached
 
-    def document(self, seat: int | None, with_record: bool = False) -> dict:
+    def document(self, seat: int | None, with_record: bool = False, with_log: bool = False) -> dict:
         """Everything a client is told that ``update`` messages diff: its view, the last
-        move, the record if it asked for it."""
+        move, the record and the game log if it asked for them."""
         view = self.view(seat)
         # Seats that see the same view share one document, so their updates are one diff.
-        key = ("document", id(view), with_record)
+        key = ("document", id(view), with_record, with_log)
         cached = self._cache.get(key)
         if cached is None:
-            cached = {"view": view, "last": self.progress.last, "log": self.progress.log}
+            cached = {"view": view, "last": self.progress.last}
+            if with_log:
+                cached["log"] = self.progress.log
             if with_record:
                 cached["record"] = self._record_dict(seat)
             self._cache[key] = cached
@@ -214,9 +216,9 @@ class Table:
             and not self.seats[seat].bot
         return self.legal_json() if mover else "null"
 
-    def state_message(self, seat: int | None, with_record: bool = False) -> str:
+    def state_message(self, seat: int | None, with_record: bool = False, with_log: bool = False) -> str:
         """The ``state`` message for a client sitting at ``seat`` (None: watching): all of it."""
-        document = self.document(seat, with_record)
+        document = self.document(seat, with_record, with_log)
         key = ("json", id(document))
         text = self._cache.get(key)
         if text is None:
@@ -224,11 +226,12 @@ class Table:
         return (f'{{"type":"state","version":{self.version},"you":{"null" if seat is None else seat},'
                 f'"legal":{self._legal_for(seat)},{text[1:]}')
 
-    def update_message(self, seat: int | None, with_record: bool, base: int, seen: dict, diffs: dict) -> str:
+    def update_message(self, seat: int | None, with_record: bool, base: int, seen: dict, diffs: dict,
+                       with_log: bool = False) -> str:
         """The ``update`` message for a client at ``seat`` that was told ``seen`` at version
         ``base``: what changed since (the legal moves whole: they change with every move).
         ``diffs`` keeps the diffs made for one broadcast (clients told the same share one)."""
-        document = self.document(seat, with_record)
+        document = self.document(seat, with_record, with_log)
         key = (id(seen), id(document))
         changes = diffs.get(key)
         if changes is None:

@@ -228,9 +228,10 @@ def _preview_json(preview: dict, memo: dict) -> str:
     """A draft's ``preview`` as compact JSON, written straight to text (its wall spaces, shared
     by the drafts onto one line, once)."""
     spaces = preview["wall"]
-    wall = memo.get(id(spaces))
-    if wall is None:
-        wall = memo[id(spaces)] = _dumps(spaces)
+    known = memo.get(id(spaces))
+    if known is None or known[0] is not spaces:  # (the list is kept: its id is not reused)
+        known = memo[id(spaces)] = (spaces, _dumps(spaces))
+    wall = known[1]
     return (f'{{"floor":{preview["floor"]},"marker":{_JSON_BOOL[preview["marker"]]},"cost":{preview["cost"]},'
             f'"complete":{_JSON_BOOL[preview["complete"]]},"missing":{preview["missing"]},"wall":{wall}}}')
 

@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("starlette")
 
 from test_browser import DESKTOP, PHONE, Person, browser, play, server, shots  # noqa: E402,F401  (fixtures)
-from test_server import Seat, create, make_config, play_to_end, receive_json, secret_of, serving  # noqa: E402
+from test_server import OPEN_SEATS, Seat, create, make_config, play_to_end, receive_json, secret_of, serving  # noqa: E402
 
 from azul_core.web.catalog import build_catalog  # noqa: E402
 
@@ -28,6 +28,20 @@ EXAMPLES = ROOT / "examples"
 @pytest.fixture(scope="module")
 def catalog():
     return build_catalog([EXAMPLES])
+
+
+class LogSeat(Seat):
+    """A seat's socket that asks for the game log (``"log": true`` in its hello, as the page)."""
+
+    def __init__(self, client, table, secret, version=None):
+        self.context = client.websocket_connect(f"/ws/{table}")
+        self.ws = self.context.__enter__()
+        self.closed = False
+        OPEN_SEATS.append(self)
+        self.ws.send_json({"type": "hello", "secret": secret, "version": version, "log": True})
+        self.state = None
+        self.refusals = []
+        self.next_state()
 
 
 def moves_of(log: list[dict]) -> list[dict]:
@@ -44,8 +58,8 @@ def test_the_log_tells_every_move_and_each_round_s_points_and_outlives_a_restart
     with serving(config, catalog) as client:
         created = create(client, seats=[{"name": "Ana"}, {"name": "Bob"}, {"bot": "greedy"}]).json()
         table = created["table"]
-        seats = {0: Seat(client, table, secret_of(created["seats"][0]["url"])),
-                 1: Seat(client, table, secret_of(created["seats"][1]["url"]))}
+        seats = {0: LogSeat(client, table, secret_of(created["seats"][0]["url"])),
+                 1: LogSeat(client, table, secret_of(created["seats"][1]["url"]))}
         state = play_to_end(seats, random.Random(5), moves=30)
         assert state["view"]["round"] >= 2
         log = state["log"]
@@ -82,7 +96,7 @@ def test_the_log_tells_every_move_and_each_round_s_points_and_outlives_a_restart
             seat.close()
     # The server stops and starts again: the log is made again from the stored events.
     with serving(config, catalog) as client:
-        again = Seat(client, table, secret_of(created["seats"][0]["url"]), version=version)
+        again = LogSeat(client, table, secret_of(created["seats"][0]["url"]), version=version)
         assert again.state["version"] == version
         assert again.state["log"] == log
         again.close()
@@ -93,13 +107,17 @@ def test_updates_append_to_the_log_and_a_reconnection_gets_it_whole(tmp_path, ca
         created = create(client).json()
         table = created["table"]
         north_secret, east_secret = (secret_of(s["url"]) for s in created["seats"])
-        north = Seat(client, table, north_secret)
+        north = LogSeat(client, table, north_secret)
         assert north.state["log"] == []
+        # Without asking, no log (other clients' documents are as they were).
+        plain = Seat(client, table, secret_of(created["watch_url"]))
+        assert "log" not in plain.state
+        plain.close()
         north.move(north.state["legal"]["drafts"][0]["move"])
         north.wait_version(north.state["version"] + 1)
         # A page asks for changes: after the first state, the log grows by "append" changes.
         with client.websocket_connect(f"/ws/{table}") as ws:
-            ws.send_json({"type": "hello", "secret": east_secret, "version": None, "changes": True})
+            ws.send_json({"type": "hello", "secret": east_secret, "version": None, "changes": True, "log": True})
             first = receive_json(ws)
             assert first["type"] == "state" and first["log"] == north.state["log"]
             assert moves_of(first["log"])[0]["text"].startswith("North takes ")
@@ -111,11 +129,26 @@ def test_updates_append_to_the_log_and_a_reconnection_gets_it_whole(tmp_path, ca
             assert grown == [{"path": ["log"], "append": [moves_of(grown[0]["append"])[0]]}]
             assert grown[0]["append"][0]["seat"] == 1 and grown[0]["append"][0]["text"].startswith("East takes ")
         # A page that was away (a reload, a lost network) gets the whole log with its state.
-        east = Seat(client, table, east_secret, version=first["version"])
+        east = LogSeat(client, table, east_secret, version=first["version"])
         assert [e["move"] for e in moves_of(east.state["log"])] == \
             [moves_of(first["log"])[0]["move"], grown[0]["append"][0]["move"]]
         north.close()
         east.close()
+
+
+def test_grey_wall_placements_are_in_the_log(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as client:
+        created = create(client, "grey-wall").json()
+        table = created["table"]
+        seats = {entry["seat"]: LogSeat(client, table, secret_of(entry["url"])) for entry in created["seats"]}
+        state = play_to_end(seats, random.Random(2), moves=40)
+        placements = [entry for entry in moves_of(state["log"]) if entry["move"].startswith("w")]
+        assert placements, "round 1 ended with tiles to place"
+        for entry in placements:
+            row, column = entry["move"][1:].split(":")
+            assert f"tile of line {row} in wall column {column} (+" in entry["text"], entry
+        for seat in seats.values():
+            seat.close()
 
 
 PEEK = '''"""Each seat is dealt a secret word, and may peek at it: the move's label shows the word."""
@@ -161,9 +194,9 @@ def test_a_move_s_words_never_tell_another_seat_s_secret(tmp_path):
     with serving(config, catalog) as client:
         created = create(client, "secret-peek", [{"name": "Ann"}, {"name": "Bob"}]).json()
         table = created["table"]
-        ann = Seat(client, table, secret_of(created["seats"][0]["url"]))
-        bob = Seat(client, table, secret_of(created["seats"][1]["url"]))
-        watch = Seat(client, table, secret_of(created["watch_url"]))
+        ann = LogSeat(client, table, secret_of(created["seats"][0]["url"]))
+        bob = LogSeat(client, table, secret_of(created["seats"][1]["url"]))
+        watch = LogSeat(client, table, secret_of(created["watch_url"]))
         offered = ann.state["legal"]["moves"]
         word = ann.state["view"]["secrets"]["secret_peek"][0]
         assert offered == [{"move": "+peek", "name": "peek", "args": [], "label": f"Peek: your word is {word}",

@@ -153,7 +153,7 @@ def test_a_check_says_what_a_sent_move_would_be_told_and_changes_nothing(tmp_pat
         synced = receive_json(east.ws)
         while synced["type"] != "state":
             synced = receive_json(east.ws)
-        assert synced["version"] == version + 1 and len(synced["log"]) == 1
+        assert synced["version"] == version + 1
         north.close()
         east.close()
 
