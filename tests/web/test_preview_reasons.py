@@ -158,6 +158,37 @@ def test_a_check_says_what_a_sent_move_would_be_told_and_changes_nothing(tmp_pat
         east.close()
 
 
+def test_a_check_of_a_wall_space_gives_the_placement_s_refusal(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as client:
+        created = create(client, "grey-wall").json()
+        table = created["table"]
+        seats = {entry["seat"]: Seat(client, table, secret_of(entry["url"])) for entry in created["seats"]}
+        rng = random.Random(4)
+        for _ in range(200):
+            state = seats[0].wait_for(lambda s: True)
+            mover = seats[state["view"]["to_move"]]
+            mover.wait_version(state["version"])
+            legal = mover.state["legal"]
+            if legal["columns"]:
+                break
+            mover.move(rng.choice(legal["drafts"])["move"])
+            for seat in seats.values():
+                seat.wait_version(state["version"] + 1)
+        else:
+            raise AssertionError("no wall column was asked for")
+        row = legal["columns"][0]["row"]
+        taken = {c["column"] for c in legal["columns"]}
+        for move in [f"w{row + 1}:{column + 1}" for column in range(5) if column not in taken] + [f"w{(row + 1) % 5 + 1}:1"]:
+            mover.ws.send_json({"type": "check", "version": mover.state["version"], "move": move})
+            answer = receive_json(mover.ws)
+            while answer["type"] != "checked":
+                answer = receive_json(mover.ws)
+            mover.move(move)
+            assert answer["reason"] and answer["reason"] == mover.refused()["reason"], move
+        for seat in seats.values():
+            seat.close()
+
+
 def test_help_and_question_mark_are_answered_as_at_the_terminal(tmp_path, catalog):
     from azul_core.players.render import draw_legal, render_text
     with serving(make_config(tmp_path), catalog) as client:
