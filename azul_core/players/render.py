@@ -464,9 +464,35 @@ def _floor_cost_after(state, decision: tuple, floor: list[int]) -> int:
     return penalty(after.players[seat].floor, seat, after) - before
 
 
+#: (rules, wall, the full lines above, line, colour) -> the wall preview, for variants whose wall
+#: and scoring read nothing but the wall: a wall changes once a round, the preview is asked each turn
+_WALL_PREVIEWS: dict[tuple, tuple] = {}
+_WALL_PREVIEWS_KEPT = 4096
+
+
 def _wall_preview(state, seat: int, line: int, colour: int) -> list[dict]:
     """The wall spaces the tile of ``seat``'s line ``line`` may take in ``colour`` when tiled
-    this round, with their points (``draft_preview``)."""
+    this round, with their points (``draft_preview``; never changed: it may be shared)."""
+    rules = state.rules
+    board = state.players[seat]
+    key = None
+    readers = rules.context_readers
+    if not readers.get("azul_wall_spaces") and not readers.get("azul_placement_score"):
+        full_above = tuple(board.line_colour[row] if board.line_count[row] == rules.capacity[row]
+                           and not board.closed >> row & 1 else -1 for row in range(line))
+        key = (id(rules), board.wall, full_above, line, colour)
+        known = _WALL_PREVIEWS.get(key)
+        if known is not None and known[0] is rules:
+            return known[1]
+    spaces = _wall_spaces_and_points(state, seat, line, colour)
+    if key is not None:
+        if len(_WALL_PREVIEWS) >= _WALL_PREVIEWS_KEPT:
+            _WALL_PREVIEWS.clear()
+        _WALL_PREVIEWS[key] = (rules, spaces)
+    return spaces
+
+
+def _wall_spaces_and_points(state, seat: int, line: int, colour: int) -> list[dict]:
     rules = state.rules
     board = state.players[seat]
     wall = board.wall
