@@ -2,7 +2,7 @@
 // seat made in it. Built from the server's log (the state's `log`, made from the stored events),
 // so a reloaded or reconnected page shows the whole game; updates append to it. The log is not a
 // live region: the latest move alone is announced (#last-move).
-import { el } from "./dom.js";
+import { el, plural } from "./dom.js";
 
 let shown = null; // the log last drawn (its length and the names it was drawn with)
 
@@ -36,7 +36,7 @@ export function renderLog(log, view) {
   }
   const sections = [...rounds].map(([number, round]) => drawRound(number, round, names));
   scroller.replaceChildren(...(sections.length ? sections : [el("p", { class: "log-empty" }, "No move yet.")]));
-  box.querySelector(".log-count").textContent = `(${log.filter((e) => e && e.move).length} moves)`;
+  box.querySelector(".log-count").textContent = `(${plural(log.filter((e) => e && e.move).length, "move")})`;
   if (atEnd) scroller.scrollTop = scroller.scrollHeight;
 }
 
