@@ -18,7 +18,8 @@ from rich.text import Text
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
 from azul_core.engine.moves import plain
 from azul_core.engine.notation import is_ascii_number
-from azul_core.engine.state import CENTRE, CHOOSE, DEAL, FLOOR, OVER, PLACE, wall_with
+from azul_core.engine.plugins import PluginError
+from azul_core.engine.state import CENTRE, CHOOSE, DEAL, FLOOR, OVER, PLACE, IllegalDecision, wall_with
 from azul_core.players.move_words import labelled, moves_on_offer
 from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
 
@@ -390,6 +391,129 @@ def _draft_effect(state, decision: tuple) -> dict:
             "along": [names[kind] for kind in along]}
 
 
+def draft_preview(state, decision: tuple, effect: dict | None = None, memo: dict | None = None) -> dict:
+    """What a draft leads to, in figures, for the points preview of the seat to move (``effect``:
+    ``_draft_effect``'s, when already worked out): the tiles that fall to the floor (``floor``;
+    ``marker``: the start marker too) and what the floor then costs more (``cost``, zero or
+    less, the variant's floor hook); whether the line is full after it (``complete``) or how
+    many tiles it still lacks (``missing``); and ``wall``: each space its tile may take when
+    the line is tiled this round, with the points it scores there (the variant's wall and
+    scoring hooks, on the wall as it will be then: the full lines above it tiled first).
+    ``memo``: a dict kept while one state's drafts are previewed (what the hooks answered)."""
+    if memo is None:
+        memo = {}
+    if effect is None:
+        effect = _draft_effect(state, decision)
+    _source, colour, line = decision
+    seat = state.to_move
+    board = state.players[seat]
+    rules = state.rules
+    floor = list(board.floor)
+    marker = bool(effect["marker"]) and rules.marker.placement == "floor" and len(floor) < rules.floor_spaces
+    if marker:
+        floor.append(MARKER)
+    # Where the tiles fall, as the engine lays them: the colour's first, then the others taken along.
+    free = 0 if line == FLOOR or effect["misplaced"] else rules.capacity[line] - board.line_count[line]
+    on_line = min(effect["taken"], free)
+    standing = effect["line"] - on_line  # tiles taken along that stand in for the colour
+    kinds = [colour] * (effect["taken"] - on_line)
+    if effect["along"]:
+        kind_names = state.table.kind_names
+        kinds += [kind_names.index(name) for name in effect["along"][standing:]]
+    fallen = kinds[:max(rules.floor_spaces - len(floor), 0)]
+    floor += fallen
+    cost = 0
+    if rules.context_readers.get("azul_floor_penalty"):
+        # The floor's cost reads the game (who holds the marker, ...): asked of the game after the draft.
+        cost = _floor_cost_after(state, decision, floor)
+    elif floor != board.floor:
+        key = ("cost", *floor)
+        cost = memo.get(key)
+        if cost is None:
+            if "floor" not in memo:
+                memo["floor"] = rules.floor_penalty(board.floor, seat, state)
+            cost = memo[key] = rules.floor_penalty(floor, seat, state) - memo["floor"]
+    preview = {"floor": len(fallen), "marker": marker, "cost": cost, "complete": False, "missing": 0,
+               "wall": []}
+    if line == FLOOR or effect["misplaced"]:
+        return preview
+    capacity = rules.capacity[line]
+    missing = capacity - board.line_count[line] - effect["line"]
+    preview["complete"], preview["missing"] = missing == 0, missing
+    spaces = memo.get(("wall", line, colour))
+    if spaces is None:
+        spaces = memo[("wall", line, colour)] = _wall_preview(state, seat, line, colour)
+    preview["wall"] = spaces
+    return preview
+
+
+def _floor_cost_after(state, decision: tuple, floor: list[int]) -> int:
+    """What a draft adds to the floor's cost, where the variant's floor hook reads the game: the
+    draft taken on a copy, the floor's cost asked after it (``floor``: the floor it leaves,
+    asked of the game before it when the draft ends the round, which scores the floor at once)."""
+    seat = state.to_move
+    penalty = state.rules.floor_penalty
+    before = penalty(state.players[seat].floor, seat, state)
+    after = state.clone()
+    try:
+        after.apply(decision)
+    except (IllegalDecision, PluginError):
+        return penalty(floor, seat, state) - before
+    if after.round != state.round or after.phase == OVER:
+        return penalty(floor, seat, state) - before
+    return penalty(after.players[seat].floor, seat, after) - before
+
+
+#: (rules, wall, the full lines above, line, colour) -> the wall preview, for variants whose wall
+#: and scoring read nothing but the wall: a wall changes once a round, the preview is asked each turn
+_WALL_PREVIEWS: dict[tuple, tuple] = {}
+_WALL_PREVIEWS_KEPT = 4096
+
+
+def _wall_preview(state, seat: int, line: int, colour: int) -> list[dict]:
+    """The wall spaces the tile of ``seat``'s line ``line`` may take in ``colour`` when tiled
+    this round, with their points (``draft_preview``; never changed: it may be shared)."""
+    rules = state.rules
+    board = state.players[seat]
+    key = None
+    readers = rules.context_readers
+    if not readers.get("azul_wall_spaces") and not readers.get("azul_placement_score"):
+        full_above = tuple(board.line_colour[row] if board.line_count[row] == rules.capacity[row]
+                           and not board.closed >> row & 1 else -1 for row in range(line))
+        key = (id(rules), board.wall, full_above, line, colour)
+        known = _WALL_PREVIEWS.get(key)
+        if known is not None and known[0] is rules:
+            return known[1]
+    spaces = _wall_spaces_and_points(state, seat, line, colour)
+    if key is not None:
+        if len(_WALL_PREVIEWS) >= _WALL_PREVIEWS_KEPT:
+            _WALL_PREVIEWS.clear()
+        _WALL_PREVIEWS[key] = (rules, spaces)
+    return spaces
+
+
+def _wall_spaces_and_points(state, seat: int, line: int, colour: int) -> list[dict]:
+    rules = state.rules
+    board = state.players[seat]
+    wall = board.wall
+    for row in range(line):
+        # A full line above is tiled first (lines are tiled from the top): its tile may touch.
+        if board.line_count[row] == rules.capacity[row] and not board.closed >> row & 1:
+            above = rules.wall_spaces(wall, row, board.line_colour[row], seat, state)
+            if len(above) == 1:
+                wall = wall_with(wall, row, above[0], board.line_colour[row])
+    return [{"column": column,
+             "points": rules.placement_score(wall_with(wall, line, column, colour), line, column, seat, state)}
+            for column in rules.wall_spaces(wall, line, colour, seat, state)]
+
+
+def effect_and_preview(state, decision: tuple, memo: dict | None = None) -> tuple[str, dict]:
+    """A draft's ``short_effect`` and its ``draft_preview`` (``memo``: see there), from one look
+    at where its tiles go."""
+    effect = _draft_effect(state, decision)
+    return short_effect(state, decision, effect), draft_preview(state, decision, effect, memo)
+
+
 def _along_words(effect: dict) -> str:
     """' and 1 wild' for the tiles of another kind a draft takes along."""
     counts: dict[str, int] = {}
@@ -398,14 +522,16 @@ def _along_words(effect: dict) -> str:
     return "".join(f" and {count} {name}" for name, count in counts.items())
 
 
-def short_effect(state, decision: tuple) -> str:
-    """What a decision does in a few words, for the list of legal moves."""
+def short_effect(state, decision: tuple, effect: dict | None = None) -> str:
+    """What a decision does in a few words, for the list of legal moves (``effect``: the
+    draft's ``_draft_effect``, when already worked out)."""
     if isinstance(decision, Move):
         return labelled(state, decision).label or decision.notation
     if len(decision) == 2:
         return f"wall column {decision[1] + 1}, +{placement_points(state, decision)}"
     _source, colour, line = decision
-    effect = _draft_effect(state, decision)
+    if effect is None:
+        effect = _draft_effect(state, decision)
     parts = [f"{effect['taken']} {NAMES[colour]}{_along_words(effect)}"]
     if effect["line"]:
         parts[0] += f" to line {line + 1}" + (" full" if effect["complete"] else "")

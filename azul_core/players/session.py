@@ -52,7 +52,9 @@ INVALID = 1
 #: The record field (beside the spec's) that says which seats are people and which bots.
 KINDS_FIELD = "player_kinds"
 
-HELP_TEXT = """\
+#: How a move is typed: the part of the help that holds wherever a move is typed (the online
+#: table's move box answers ``help`` with it too, ``web.asking``).
+MOVES_HELP = """\
 Type a move in record notation or in words, then Enter:
   2R4               all red tiles of factory 2 onto pattern line 4
   CK-               all black tiles of the centre onto the floor
@@ -64,7 +66,9 @@ Type a move in record notation or in words, then Enter:
 Tiles that don't fit on the line fall to the floor; the first to take from the
 centre also takes the start marker (shown as 1). On the wall an upper-case
 letter is a tile, a lower-case one the colour printed on an empty space, '.' an
-empty space. Under the floor: what each space costs.
+empty space. Under the floor: what each space costs."""
+
+COMMANDS_HELP = """\
 Commands:
   ?        list the legal moves and what each does; '? 3' only factory 3,
            '? C' only the centre, '? red' only red tiles
@@ -72,6 +76,21 @@ Commands:
   undo     take back your last move (when you are the only person playing)
   help     this text
   quit     save and leave (Ctrl-D and Ctrl-C too); resume with --resume FILE"""
+
+HELP_TEXT = MOVES_HELP + "\n" + COMMANDS_HELP
+
+
+def help_text(rules, commands: str = COMMANDS_HELP) -> str:
+    """The help text: how to type a move, the ``commands`` of where it is typed, and the moves
+    this variant's rules add."""
+    text = MOVES_HELP + "\n" + commands
+    declared = rules.plugin_hooks.moves
+    if not declared:
+        return text
+    shown = [f"  {move.notation:<16}  {move.label}".rstrip() for move in declared[:12]]
+    if len(declared) > 12:
+        shown.append(f"  ... and {len(declared) - 12} more")
+    return text + "\nThe moves this variant's rules add (when on offer):\n" + "\n".join(shown)
 
 QUIT_WORDS = ("quit", "exit", "q")
 
@@ -527,13 +546,7 @@ class GameSession:
 
     def _help(self) -> str:
         """The help text, with the moves this variant's rules add."""
-        declared = self.rules.plugin_hooks.moves
-        if not declared:
-            return HELP_TEXT
-        shown = [f"  {move.notation:<16}  {move.label}".rstrip() for move in declared[:12]]
-        if len(declared) > 12:
-            shown.append(f"  ... and {len(declared) - 12} more")
-        return HELP_TEXT + "\nThe moves this variant's rules add (when on offer):\n" + "\n".join(shown)
+        return help_text(self.rules)
 
     def _parse(self, line: str) -> Decision | None:
         state = self.state

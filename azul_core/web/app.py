@@ -38,6 +38,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from azul_core.engine.notation import format_decision
 from azul_core.players.registry import make_bot
 from azul_core.records.game_record import dumps_record
+from azul_core.web import asking
 from azul_core.web.bots import BotPool, default_workers, is_search_bot
 from azul_core.web.capabilities import bearer, digest, new_token
 from azul_core.web.catalog import Catalog, build_catalog
@@ -147,6 +148,8 @@ class Client:
     with_record: bool = False
     #: told what changed (``update`` messages) rather than the whole state each time
     wants_changes: bool = False
+    #: told the game log (``log`` in its documents)
+    with_log: bool = False
     #: the document last queued for it and its version (what the next update is diffed from)
     seen: dict | None = None
     seen_version: int = -1
@@ -386,20 +389,20 @@ class Server:
         diffs: dict[tuple, str] = {}
         for client in list(table.clients):
             if client.wants_changes and client.seen is not None:
-                key: tuple = (client.seat, client.with_record, id(client.seen), client.seen_version)
+                key: tuple = (client.seat, client.with_record, client.with_log, id(client.seen), client.seen_version)
                 message = messages.get(key)
                 if message is None:
                     message = messages[key] = table.update_message(
-                        client.seat, client.with_record, client.seen_version, client.seen, diffs)
+                        client.seat, client.with_record, client.seen_version, client.seen, diffs, client.with_log)
             else:
-                key = (client.seat, client.with_record)
+                key = (client.seat, client.with_record, client.with_log)
                 message = messages.get(key)
                 if message is None:
-                    message = messages[key] = table.state_message(client.seat, client.with_record)
+                    message = messages[key] = table.state_message(client.seat, client.with_record, client.with_log)
             if not client.send(message):
                 self.drop(client)
                 continue
-            client.seen = table.document(client.seat, client.with_record)
+            client.seen = table.document(client.seat, client.with_record, client.with_log)
             client.seen_version = table.version
         self.seats.tell(table, changed_only=True)
         self.seats.watch(table)
@@ -407,8 +410,8 @@ class Server:
     def send_state(self, client: Client) -> None:
         """All of the table's state to one client (joining, or asking after a gap)."""
         table = client.table
-        if client.send(table.state_message(client.seat, client.with_record)):
-            client.seen = table.document(client.seat, client.with_record)
+        if client.send(table.state_message(client.seat, client.with_record, client.with_log)):
+            client.seen = table.document(client.seat, client.with_record, client.with_log)
             client.seen_version = table.version
             self.seats.tell(table, [client])
         else:
@@ -728,11 +731,11 @@ def _error(status: int, reason: str) -> JSONResponse:
     return JSONResponse({"error": reason}, status_code=status)
 
 
-def _page(name: str) -> Response:
+def _page(name: str, status_code: int = 200) -> Response:
     path = TEMPLATES / name
     if not path.is_file():
         return PlainTextResponse(f"the page {name} is not installed", status_code=500)
-    return FileResponse(path, media_type="text/html; charset=utf-8")
+    return FileResponse(path, status_code=status_code, media_type="text/html; charset=utf-8")
 
 
 def create_app(config: Config, catalog: Catalog | None = None, store: TableStore | None = None) -> Starlette:
@@ -745,7 +748,7 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
 
     async def table_page(request: Request) -> Response:
         if server.table(request.path_params["table"]) is None:
-            return PlainTextResponse("no such table", status_code=404)
+            return _page("not-found.html", 404)  # styled, with a way home
         return _page("table.html")
 
     async def health(request: Request) -> Response:
@@ -872,7 +875,7 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
         if seat is not None and not table.seats[seat].bot:
             server.joined(table)
         client = Client(websocket, table, seat, hello.get("record") is True, hello.get("changes") is True,
-                        wants_seating=hello.get("seating") is True)
+                        wants_seating=hello.get("seating") is True, with_log=hello.get("log") is True)
         table.clients.add(client)
         server.send_state(client)
         if seat is not None:
@@ -918,6 +921,8 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
                         continue
                     server.broadcast(table)
                     server.kick_bot(table)
+                elif kind in ("check", "help"):
+                    client.send(json.dumps(asking.reply(table, seat, message)))
         except WebSocketDisconnect:
             pass
         except Exception:  # a bug: logged, and the client told so (it reconnects)
@@ -954,7 +959,8 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
         *table_replay_routes(server),  # /t/{table}/replay, once the game is over
         Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Exception: _server_error})
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={Exception: _server_error, 404: _not_found})
     wrapped = SecurityHeaders(HostGuard(app, config.allowed_hosts))
     wrapped.server = server
     return wrapped
@@ -966,6 +972,13 @@ class _TooLarge(Exception):
 
 class _TooDeep(Exception):
     pass
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    """An unknown address: a page (styled, with a way home) for a person, JSON for the API."""
+    if request.url.path.startswith(("/api/", "/static/")):
+        return _error(404, "no such address")
+    return _page("not-found.html", 404)
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:

@@ -24,8 +24,8 @@ from typing import Any
 from azul_core.colours import NAMES
 from azul_core.engine.notation import NotationError, format_decision, is_ascii_number, parse_decision
 from azul_core.engine.plugins import PluginError
-from azul_core.engine.state import CHOOSE, DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters, wall_with
-from azul_core.players.render import describe_decision
+from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters, wall_with
+from azul_core.players.render import describe_decision, winner_line
 from azul_core.records.game_record import GameRecord, ResultRecord, RoundRecord, sealed_for
 from azul_core.rules import Move
 from azul_core.web.capabilities import matches
@@ -53,10 +53,14 @@ class Progress:
     rounds_seen: int = 0
     last_round: dict | None = None
     last: dict | None = None
+    #: the game log: every decision in words, each round's points, seats handed to bots
+    #: (``game_log``); a new list for each version, as documents are never changed once made
+    log: list = field(default_factory=list)
+    score_at_start: list = field(default_factory=list)
 
     def copy(self) -> "Progress":
         return Progress([list(p) for p in self.placed], list(self.penalty_at_start),
-                        self.rounds_seen, self.last_round, self.last)
+                        self.rounds_seen, self.last_round, self.last, list(self.log), self.score_at_start)
 
 
 @dataclass
@@ -190,15 +194,17 @@ class Table:
                 cached["hints"] = True  # the seat to move may ask for a hint (web.hints)
         return cached
 
-    def document(self, seat: int | None, with_record: bool = False) -> dict:
+    def document(self, seat: int | None, with_record: bool = False, with_log: bool = False) -> dict:
         """Everything a client is told that ``update`` messages diff: its view, the last
-        move, the record if it asked for it."""
+        move, the record and the game log if it asked for them."""
         view = self.view(seat)
         # Seats that see the same view share one document, so their updates are one diff.
-        key = ("document", id(view), with_record)
+        key = ("document", id(view), with_record, with_log)
         cached = self._cache.get(key)
         if cached is None:
             cached = {"view": view, "last": self.progress.last}
+            if with_log:
+                cached["log"] = self.progress.log
             if with_record:
                 cached["record"] = self._record_dict(seat)
             self._cache[key] = cached
@@ -224,9 +230,9 @@ class Table:
             and not self.seats[seat].bot
         return self.legal_json() if mover else "null"
 
-    def state_message(self, seat: int | None, with_record: bool = False) -> str:
+    def state_message(self, seat: int | None, with_record: bool = False, with_log: bool = False) -> str:
         """The ``state`` message for a client sitting at ``seat`` (None: watching): all of it."""
-        document = self.document(seat, with_record)
+        document = self.document(seat, with_record, with_log)
         key = ("json", id(document))
         text = self._cache.get(key)
         if text is None:
@@ -234,11 +240,12 @@ class Table:
         return (f'{{"type":"state","version":{self.version},"you":{"null" if seat is None else seat},'
                 f'"legal":{self._legal_for(seat)},{text[1:]}')
 
-    def update_message(self, seat: int | None, with_record: bool, base: int, seen: dict, diffs: dict) -> str:
+    def update_message(self, seat: int | None, with_record: bool, base: int, seen: dict, diffs: dict,
+                       with_log: bool = False) -> str:
         """The ``update`` message for a client at ``seat`` that was told ``seen`` at version
         ``base``: what changed since (the legal moves whole: they change with every move).
         ``diffs`` keeps the diffs made for one broadcast (clients told the same share one)."""
-        document = self.document(seat, with_record)
+        document = self.document(seat, with_record, with_log)
         key = (id(seen), id(document))
         changes = diffs.get(key)
         if changes is None:
@@ -271,6 +278,34 @@ class Table:
         """Take a decision sent for ``seat`` at ``version``: judged, committed, applied.
         ``Refused`` (nothing changed) says why not."""
         state = self.state
+        decision, after, progress = self._judge(seat, version, text, by_bot)
+        rounds_before = self.progress.rounds_seen
+        # Described from the state before it, once the engine has accepted it.
+        description = describe(state, decision, [s.name for s in self.seats])
+        events = [Event(MOVE, format_decision(decision), seat)]
+        _note_move(progress, after, seat, state.round, events[0].text, description, rounds_before,
+                   [s.name for s in self.seats])
+        self._follow_up(after, progress, events)
+        _stamp(events, self.now())
+        if not store.append(self.id, self.version, events, after.phase == OVER):
+            raise Stale("the table has moved on: look again")
+        self._commit_events(after, progress, events)
+        self._tell_seating(events)
+
+    def refusal(self, seat: int | None, version: Any, text: Any) -> str | None:
+        """Why the decision ``text`` sent for ``seat`` at ``version`` would be refused, in the
+        words ``decide`` would say it (None: it would be taken). Nothing changes: a page asks
+        this to explain a click on a line or a wall space that can't take the tiles."""
+        try:
+            self._judge(seat, version, text)
+        except Refused as exc:
+            return str(exc)
+        return None
+
+    def _judge(self, seat: int | None, version: Any, text: Any, by_bot: bool = False) -> tuple:
+        """A decision judged on a copy of the game: (decision, the game after it, the progress
+        after it); ``Refused`` says why not."""
+        state = self.state
         if not isinstance(text, str) or not text.strip() or len(text) > 40:
             raise Refused("send a move in record notation, e.g. 2R4, CK- or w1:3")
         if state.phase == OVER:
@@ -298,16 +333,7 @@ class Table:
             raise Refused(f"not legal: {exc}") from None
         except PluginError as exc:
             raise Refused(f"a rule plugin failed on this move, so it is not taken: {exc}") from None
-        # Described from the state before it, once the engine has accepted it.
-        description = describe(state, decision, [s.name for s in self.seats])
-        events = [Event(MOVE, format_decision(decision), seat)]
-        progress.last = {"seat": seat, "move": events[0].text, "text": description}
-        self._follow_up(after, progress, events)
-        _stamp(events, self.now())
-        if not store.append(self.id, self.version, events, after.phase == OVER):
-            raise Stale("the table has moved on: look again")
-        self._commit_events(after, progress, events)
-        self._tell_seating(events)
+        return decision, after, progress
 
     def hand_to_bot(self, seat: int, bot: str, store: TableStore) -> None:
         if self.over:
@@ -329,7 +355,11 @@ class Table:
                 self.bots.pop(event.seat, None)
             elif event.kind == LINK:
                 self.seats[event.seat].secret_hash = event.text
-        self._commit_events(self.state, self.progress, events)
+        progress = self.progress.copy()
+        for event in events:
+            if event.kind == BOT:
+                _note_bot(progress, self.state, event.seat, event.text, self.seats)
+        self._commit_events(self.state, progress, events)
         self._tell_seating(events)
 
     def _tell_seating(self, events: list[Event]) -> None:
@@ -366,10 +396,11 @@ class Table:
                 decision = state.legal_decisions()[0]
                 seat = state.to_move
                 names = [s.name for s in self.seats]
-                text = describe_decision(state, decision, names) + " (the only legal space)"
+                text = describe(state, decision, names)
+                round_number, rounds_before = state.round, progress.rounds_seen
                 _apply_decision(state, progress, decision)
                 events.append(Event(MOVE, format_decision(decision), seat))
-                progress.last = {"seat": seat, "move": events[-1].text, "text": text}
+                _note_move(progress, state, seat, round_number, events[-1].text, text, rounds_before, names)
             else:
                 return
 
@@ -406,13 +437,40 @@ def _round_rng(seed: str, round_number: int) -> random.Random:
 
 
 def describe(state: GameState, decision: tuple | Move, names: list[str]) -> str:
-    """What a decision does, in a sentence, from the state before it. A plugin's move is told
-    by its label (the plugins' words, shown as text), with its notation."""
+    """What a decision does, in a sentence, from the state before it: the words of the last
+    move and of the game log, which every seat and watcher reads. A plugin's move is told by
+    the label its plugin declared (the plugins' words, shown as text), with its notation: the
+    label it was offered with may be made from the mover's secret. A placement the server
+    made itself (one legal space) says so."""
     if isinstance(decision, Move):
-        offered = list(state.choices) if state.phase == CHOOSE else state.turn_moves()
-        label = offered[offered.index(decision)].label if decision in offered else ""
+        declared = state.rules.plugin_hooks.by_notation.get(decision.notation)
+        label = declared.label if declared is not None else ""
         return f"{names[state.to_move]}: {label or 'plays'} ({decision.notation})"
-    return describe_decision(state, decision, names)
+    text = describe_decision(state, decision, names)
+    if state.phase == PLACE and len(decision) == 2 and len(state.placing[2]) == 1:
+        text += " (the only legal space)"
+    return text
+
+
+def _note_move(progress: Progress, after: GameState, seat: int, round_number: int, move: str, text: str,
+               rounds_before: int, names: list[str]) -> None:
+    """A decision taken: the last move, and the game log's entries for it (and for the round
+    or the game it ended)."""
+    progress.last = {"seat": seat, "move": move, "text": text}
+    progress.log.append({"round": round_number, "seat": seat, "move": move, "text": text})
+    if progress.rounds_seen > rounds_before:
+        scores = after.round_scores[-1]
+        start = progress.score_at_start or [0] * len(scores)
+        points = [score - start[seat] for seat, score in enumerate(scores)]
+        progress.log.append({"round": progress.rounds_seen, "points": points, "scores": list(scores)})
+    if after.phase == OVER:
+        progress.log.append({"round": progress.rounds_seen, "end": True, "scores": after.scores(),
+                             "text": winner_line(after, names)})
+
+
+def _note_bot(progress: Progress, state: GameState, seat: int, bot: str, seats: list[SeatRow]) -> None:
+    progress.log.append({"round": state.round, "seat": seat, "bot": bot,
+                         "text": f"{seats[seat].name}'s seat is played by the bot '{bot}' from now on"})
 
 
 def _opening_state(row: TableRow, offered) -> GameState:
@@ -431,6 +489,7 @@ def _fresh_progress(state: GameState) -> Progress:
 def _start_round(state: GameState, progress: Progress) -> None:
     progress.placed = [[] for _ in state.players]
     progress.penalty_at_start = [board.penalty_points for board in state.players]
+    progress.score_at_start = [board.score for board in state.players]
 
 
 def _counts(letters_laid: str, kind_letters: str) -> list[int]:
@@ -448,13 +507,17 @@ def _apply_event(state: GameState, progress: Progress, event: Event, seats: list
         state.deal_tiles([_counts(f, state.table.kind_letters) for f in factories])
         _start_round(state, progress)
     elif event.kind == MOVE:
-        before = state.clone()
         decision = parse_decision(event.text)
         mover = state.to_move
+        names = [s.name for s in seats]
+        text = describe(state, decision, names)
+        round_number, rounds_before = state.round, progress.rounds_seen
         _apply_decision(state, progress, decision)
-        progress.last = {"seat": mover, "move": event.text,
-                         "text": describe(before, decision, [s.name for s in seats])}
-    # Events about seats (a bot, a clock, a rematch) change no game state: ``SeatState`` follows them.
+        _note_move(progress, state, mover, round_number, event.text, text, rounds_before, names)
+    elif event.kind == BOT:
+        # No game state changes: the seat row already names the bot. The log tells it.
+        _note_bot(progress, state, event.seat, event.text, seats)
+    # Other events about seats (a clock, a reclaim, a rematch) change no game state: ``SeatState`` follows them.
 
 
 def _apply_decision(state: GameState, progress: Progress, decision: tuple | Move) -> None:

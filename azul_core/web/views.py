@@ -20,7 +20,7 @@ from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
 from azul_core.engine.moves import plain
 from azul_core.engine.notation import format_decision
 from azul_core.engine.state import CENTRE, CHOOSE, DRAFT, FLOOR, OVER, PLACE
-from azul_core.players.render import floor_costs, placement_points, printed_wall, short_effect, winner_line
+from azul_core.players.render import effect_and_preview, floor_costs, placement_points, printed_wall, winner_line
 from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
 
 COLOUR_LEGEND = [{"name": NAMES[c], "letter": LETTERS[c]} for c in COLOURS]
@@ -145,9 +145,15 @@ def build_final(state, names: Sequence[str]) -> dict:
     scores = state.scores()
     seats = []
     for board in state.players:
-        seats.append({"tiles": board.placement_points, "floor": board.penalty_points,
-                      "bonuses": [{"kind": label, "points": points} for label, points in board.bonuses],
-                      "complete_rows": board.complete_rows(), "total": board.score})
+        bonuses = [{"kind": label, "points": points} for label, points in board.bonuses]
+        seat = {"tiles": board.placement_points, "floor": board.penalty_points, "bonuses": bonuses,
+                "complete_rows": board.complete_rows(), "total": board.score}
+        if not state.rules.offers_moves:
+            # The points a floor could not take: a score never goes below 0 (a house rule's moves
+            # may give points of their own, so there it is not told).
+            seat["held"] = board.score - board.placement_points - board.penalty_points \
+                - sum(points for _label, points in board.bonuses)
+        seats.append(seat)
     text = winner_line(state, names)
     tied = [seat for seat, score in enumerate(scores)
             if state.winners and score == scores[state.winners[0]]]
@@ -175,8 +181,9 @@ def build_legal(state) -> dict:
     drafts = []
     moves = []
     # What a draft does depends on the colour, how many tiles it takes, whether the marker
-    # comes with them and the line: drafts alike in those share the words.
-    effects: dict[tuple, str] = {}
+    # comes with them and the line: drafts alike in those share the words and the preview.
+    effects: dict[tuple, tuple[str, dict]] = {}
+    memo: dict = {}
     marker = state.marker_in_centre
     for decision in state.legal_decisions():
         if isinstance(decision, Move):
@@ -184,11 +191,12 @@ def build_legal(state) -> dict:
             continue
         source, colour, line = decision
         key = (colour, state.sources[source][colour], source == CENTRE and marker, line)
-        effect = effects.get(key)
-        if effect is None:
-            effect = effects[key] = short_effect(state, decision)
+        described = effects.get(key)
+        if described is None:
+            described = effects[key] = effect_and_preview(state, decision, memo)
         drafts.append({"move": format_decision(decision), "source": source, "colour": NAMES[colour],
-                       "line": line, "misplaced": False, "why": None, "effect": effect})
+                       "line": line, "misplaced": False, "why": None, "effect": described[0],
+                       "preview": described[1]})
     if state.rules.misplaced_to_floor:
         # Legal too where the variant sends them to the floor: listed so the page can ask first.
         listed = {(d["source"], d["colour"], d["line"]) for d in drafts}
@@ -201,15 +209,31 @@ def build_legal(state) -> dict:
                     if (source, NAMES[colour], line) in listed:
                         continue
                     decision = (source, colour, line)
+                    words, preview = effect_and_preview(state, decision, memo)
                     drafts.append({"move": format_decision(decision), "source": source,
                                    "colour": NAMES[colour], "line": line, "misplaced": True,
                                    "why": state.why_not(seat, colour, line),
-                                   "effect": short_effect(state, decision)})
+                                   "effect": words, "preview": preview})
         drafts.sort(key=lambda d: (d["source"], COLOURS[NAMES.index(d["colour"])], d["line"]))
     return {"drafts": drafts, "columns": [], "moves": moves}
 
 
 _NAME_JSON = [json.dumps(name) for name in NAMES]
+
+
+_JSON_BOOL = {True: "true", False: "false"}
+
+
+def _preview_json(preview: dict, memo: dict) -> str:
+    """A draft's ``preview`` as compact JSON, written straight to text (its wall spaces, shared
+    by the drafts onto one line, once)."""
+    spaces = preview["wall"]
+    known = memo.get(id(spaces))
+    if known is None or known[0] is not spaces:  # (the list is kept: its id is not reused)
+        known = memo[id(spaces)] = (spaces, _dumps(spaces))
+    wall = known[1]
+    return (f'{{"floor":{preview["floor"]},"marker":{_JSON_BOOL[preview["marker"]]},"cost":{preview["cost"]},'
+            f'"complete":{_JSON_BOOL[preview["complete"]]},"missing":{preview["missing"]},"wall":{wall}}}')
 
 
 def build_legal_json(state) -> str:
@@ -218,6 +242,7 @@ def build_legal_json(state) -> str:
     if state.phase != DRAFT or state.rules.misplaced_to_floor or state.rules.offers_moves:
         return _dumps(build_legal(state))
     effects: dict[tuple, str] = {}
+    memo: dict = {}
     marker = state.marker_in_centre
     sources = state.sources
     parts = []
@@ -226,7 +251,8 @@ def build_legal_json(state) -> str:
         key = (colour, sources[source][colour], source == CENTRE and marker, line)
         effect = effects.get(key)
         if effect is None:
-            effect = effects[key] = json.dumps(short_effect(state, decision))
+            words, preview = effect_and_preview(state, decision, memo)
+            effect = effects[key] = f'{json.dumps(words)},"preview":{_preview_json(preview, memo)}'
         parts.append(f'{{"move":"{format_decision(decision)}","source":{source},"colour":{_NAME_JSON[colour]},'
                      f'"line":{line},"misplaced":false,"why":null,"effect":{effect}}}')
     return f'{{"drafts":[{",".join(parts)}],"columns":[],"moves":[]}}'

@@ -51,7 +51,8 @@ export class TableConnection {
     this.socket = socket;
     socket.addEventListener("open", () => {
       // changes: after the first state, each update says only what changed (docs/serve.md).
-      socket.send(JSON.stringify({ type: "hello", secret: this.secret, version: this.handlers.version(), changes: true, seating: true }));
+      // log: the game log too, appended to by the updates; seating: who plays each seat, clocks, a rematch.
+      socket.send(JSON.stringify({ type: "hello", secret: this.secret, version: this.handlers.version(), changes: true, seating: true, log: true }));
     });
     socket.addEventListener("message", (event) => {
       let message;

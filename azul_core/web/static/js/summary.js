@@ -47,7 +47,8 @@ export function drawFinal(view, { onDownload }) {
       el("td", {}, result.tiles ?? ""),
       el("td", {}, result.floor ? signed(result.floor) : "0"),
       kinds.map((kind) => el("td", {}, bonus(kind) ? signed(bonus(kind)) : "0")),
-      el("td", { class: "final-score" }, String(final.scores?.[index] ?? seat.score)));
+      el("td", { class: "final-score" }, String(final.scores?.[index] ?? seat.score),
+        result.held > 0 ? el("span", { class: "held", title: `${result.held} points a floor could not take: a score never goes below 0` }, "*") : null));
   });
   return el("section", { class: "final panel", id: "final-panel", "aria-live": "polite" },
     el("h2", { id: "winner" }, `Game over. ${final.text || ""}`),
@@ -56,7 +57,9 @@ export function drawFinal(view, { onDownload }) {
       el("thead", {}, el("tr", {}, el("th", {}, "player"), el("th", { title: "points scored by the tiles placed on the wall" }, "tiles"), el("th", {}, "floor"),
         kinds.map((kind) => el("th", { title: `end bonus: ${kind}` }, BONUS_WORDS[kind] ?? kind)), el("th", {}, "score"))),
       el("tbody", {}, rows))),
-    el("p", { class: "legend" }, "tiles: points from the tiles placed on the wall; floor: its cost; rows, cols, colours: the end bonuses."),
+    el("p", { class: "legend" }, "tiles: points from the tiles placed on the wall; floor: its cost; rows, cols, colours: the end bonuses. "
+      + "A score never goes below 0: a floor that costs more than a player has takes the score to 0 only"
+      + ((final.seats || []).some((s) => s.held > 0) ? " (*: so the columns add up to less than the score)." : ".")),
     el("p", {}, el("button", { type: "button", id: "download", class: "button primary", onclick: onDownload },
       "Download the game record")));
 }

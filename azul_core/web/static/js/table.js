@@ -12,6 +12,10 @@ import { afterRender as phoneAfterRender } from "./phone.js";
 import { showRules } from "./rules.js";
 import { installHints, receiveHint, afterRender as hintsAfterRender } from "./hints.js";
 import { drawReplayLink } from "./replay-link.js";
+import { renderLog } from "./log.js";
+import { decoratePreview, explainRefusal, forgetReason } from "./preview.js";
+import { isQuestion, ask, showAnswer } from "./movebox.js";
+import { showLinkProblem } from "./linkproblem.js";
 
 const $ = (id) => document.getElementById(id);
 // In the protocol's drafts, line 5 is the floor (0-4 are the pattern lines).
@@ -47,7 +51,7 @@ function receive(message) {
     if (app.version !== null && message.version < app.version) return;
     app.syncing = false;
     app.you = message.you ?? null;
-    show(message.version, { view: message.view, last: message.last || null }, message.legal);
+    show(message.version, { view: message.view, last: message.last || null, log: message.log }, message.legal);
   } else if (message.type === "update") {
     // What changed since the version this page shows. One missed (or a reconnection under way):
     // ask for the whole state once and wait for it.
@@ -55,7 +59,7 @@ function receive(message) {
     let next = null;
     if (app.view && message.base === app.version) {
       try {
-        next = applyChanges({ view: app.view, last: app.last }, message.changes);
+        next = applyChanges({ view: app.view, last: app.last, log: app.log }, message.changes);
       } catch {
         next = null;
       }
@@ -80,6 +84,10 @@ function receive(message) {
     onSeating(message, app, render);
   } else if (message.type === "hint") {
     receiveHint(message);
+  } else if (message.type === "checked") {
+    explainRefusal(message);
+  } else if (message.type === "help") {
+    showAnswer(message);
   } else if (message.type === "error") {
     showMessage(message.reason || message.error || "the server reported an error", "refused");
   }
@@ -90,6 +98,7 @@ function show(version, seen, legal) {
   app.version = version;
   app.view = seen.view;
   app.last = seen.last || null;
+  app.log = Array.isArray(seen.log) ? seen.log : null;
   app.legal = legal || null;
   if (moved) {
     app.sent = null;
@@ -119,6 +128,7 @@ function myTurn() {
 
 function pick(source, colour) {
   clearMessage();
+  forgetReason();
   app.selected = { source, colour };
   app.pending = null;
   const targets = (app.legal?.drafts || []).filter((d) => d.source === source && d.colour === colour);
@@ -148,6 +158,7 @@ function send(move) {
   clearMessage();
   if (!connection.send({ type: "move", version: app.version, move })) {
     showMessage("Not connected: the move was not sent. Reconnecting…", "refused");
+    $("message").dataset.about = "connection";
     return;
   }
   app.sent = move;
@@ -162,6 +173,11 @@ function typed(event) {
   const text = input.value.trim();
   if (!text) return;
   input.value = "";
+  // "?" and "help" are answered as at the terminal (by the server: it knows this seat's moves).
+  if (isQuestion(text)) {
+    ask(connection, text);
+    return;
+  }
   // A typed draft that sends its tiles to the floor by mistake (duel) asks first, as a click does.
   const match = legalMoves().find((m) => m.move.toUpperCase() === text.toUpperCase());
   if (match?.misplaced) {
@@ -216,6 +232,8 @@ function render() {
   showRules(view);
   hintsAfterRender();
   keysAfterRender();
+  renderLog(app.log, view);
+  decoratePreview(app, mine, connection);
 }
 
 function boardTargets() {
@@ -316,7 +334,8 @@ function misplacedWarning(move) {
   if (!found?.misplaced) return "";
   const count = countOf(found.source, found.colour);
   const why = found.why ? `: ${found.why}` : "";
-  return `Careful: pattern line ${found.line + 1} can't take ${found.colour}${why}. All ${plural(count, "tile")} would fall to the floor. Send it anyway?`;
+  const falling = count === 1 ? "The tile" : `All ${count} tiles`;
+  return `Careful: pattern line ${found.line + 1} can't take ${found.colour}${why}. ${falling} would fall to the floor. Send it anyway?`;
 }
 
 function renderSummaries() {
@@ -410,13 +429,19 @@ function showConnection(status, reason) {
   const node = $("connection");
   node.dataset.status = status;
   node.textContent = STATUS_WORDS[status] || status;
-  if (status === "refused") showMessage(`This link does not open the table: ${reason}.`, "refused");
+  // Live again: a message that the page was not connected is no longer true.
+  if (status === "live" && $("message").dataset.about === "connection") clearMessage();
+  if (status === "refused") {
+    showMessage(`This link does not open the table: ${reason}.`, "refused");
+    showLinkProblem();
+  }
 }
 
 function showMessage(text, kind) {
   const node = $("message");
   node.textContent = text;
   node.dataset.kind = kind;
+  delete node.dataset.about;
   node.hidden = false;
 }
 
