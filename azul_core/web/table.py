@@ -31,7 +31,19 @@ from azul_core.rules import Move
 from azul_core.web.capabilities import matches
 from azul_core.web.patches import diff
 from azul_core.web.seat_state import SeatState
-from azul_core.web.store import BOT, LINK, MOVE, Event, SeatRow, TableRow, TableStore, seat_bot_change
+from azul_core.web.store import (
+    BOT,
+    LINK,
+    MOVE,
+    RECLAIM,
+    REMATCH,
+    STANDIN,
+    Event,
+    SeatRow,
+    TableRow,
+    TableStore,
+    seat_bot_change,
+)
 from azul_core.web.store import DEAL as DEAL_EVENT
 from azul_core.web.views import build_legal_json, build_view
 
@@ -357,8 +369,7 @@ class Table:
                 self.seats[event.seat].secret_hash = event.text
         progress = self.progress.copy()
         for event in events:
-            if event.kind == BOT:
-                _note_bot(progress, self.state, event.seat, event.text, self.seats)
+            _note_seat_event(progress, self.state, event, self.seats)
         self._commit_events(self.state, progress, events)
         self._tell_seating(events)
 
@@ -473,6 +484,31 @@ def _note_bot(progress: Progress, state: GameState, seat: int, bot: str, seats: 
                          "text": f"{seats[seat].name}'s seat is played by the bot '{bot}' from now on"})
 
 
+#: why a stand-in bot took a seat (a ``standin`` event's second word), in the log's words
+STANDIN_WHY = {"clock": "{name}'s clock ran out", "away": "{name} left the table"}
+
+
+def _note_seat_event(progress: Progress, state: GameState, event: Event, seats: list[SeatRow]) -> None:
+    """The game log's entry for an event about a seat (handed to a bot, taken by the stand-in,
+    taken back, a rematch made), if the event is one. Names only: no table id, no secret."""
+    seat = event.seat
+    name = seats[seat].name if seat is not None and 0 <= seat < len(seats) else None
+    if event.kind == BOT and name is not None:
+        _note_bot(progress, state, seat, event.text, seats)
+    elif event.kind == STANDIN and name is not None:
+        bot, _, why = event.text.partition(" ")
+        reason = STANDIN_WHY.get(why, "{name}'s clock ran out").format(name=name)
+        progress.log.append({"round": state.round, "seat": seat, "bot": bot, "event": STANDIN,
+                             "text": f"{reason}: the stand-in bot '{bot}' plays the seat until they take it back"})
+    elif event.kind == RECLAIM and name is not None:
+        progress.log.append({"round": state.round, "seat": seat, "event": RECLAIM,
+                             "text": f"{name} takes the seat back from the bot"})
+    elif event.kind == REMATCH:
+        who = f"{name} made" if name is not None else "The creator made"
+        progress.log.append({"round": state.round, "seat": seat, "event": REMATCH,
+                             "text": f"{who} a rematch: a new table with the same seats and variant"})
+
+
 def _opening_state(row: TableRow, offered) -> GameState:
     """A table's game before its first deal: the variant's rules choose who starts round 1
     (``azul_first_player``) from the table's seed, so a restarted server chooses the same."""
@@ -514,10 +550,10 @@ def _apply_event(state: GameState, progress: Progress, event: Event, seats: list
         round_number, rounds_before = state.round, progress.rounds_seen
         _apply_decision(state, progress, decision)
         _note_move(progress, state, mover, round_number, event.text, text, rounds_before, names)
-    elif event.kind == BOT:
-        # No game state changes: the seat row already names the bot. The log tells it.
-        _note_bot(progress, state, event.seat, event.text, seats)
-    # Other events about seats (a clock, a reclaim, a rematch) change no game state: ``SeatState`` follows them.
+    else:
+        # Events about seats change no game state (the seat rows and ``SeatState`` follow
+        # them): the log tells the bot handed a seat, the stand-in, the reclaim, the rematch.
+        _note_seat_event(progress, state, event, seats)
 
 
 def _apply_decision(state: GameState, progress: Progress, decision: tuple | Move) -> None:

@@ -24,7 +24,7 @@ export function renderLog(log, view) {
   const atEnd = first || scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 24;
   const rounds = new Map();
   const roundOf = (number) => {
-    if (!rounds.has(number)) rounds.set(number, { moves: [], points: null, end: null });
+    if (!rounds.has(number)) rounds.set(number, { moves: [], points: null, end: null, after: [] });
     return rounds.get(number);
   };
   for (const entry of log) {
@@ -32,6 +32,7 @@ export function renderLog(log, view) {
     const round = roundOf(Number(entry.round) || 0);
     if (Array.isArray(entry.points)) round.points = entry;
     else if (entry.end) round.end = entry;
+    else if (round.end) round.after.push(entry); // after the game: a rematch made
     else round.moves.push(entry);
   }
   const sections = [...rounds].map(([number, round]) => drawRound(number, round, names));
@@ -49,11 +50,20 @@ function drawRound(number, round, names) {
   } else {
     heading.append(el("span", { class: "log-points log-in-play" }, "in play"));
   }
-  const moves = el("ol", { class: "log-moves" }, round.moves.map((entry) => el("li", {
-    class: entry.bot ? "log-move log-bot" : "log-move", "data-seat": entry.seat,
-  }, String(entry.text ?? entry.move ?? ""))));
+  const moves = el("ol", { class: "log-moves" }, round.moves.map(logItem));
   return el("section", { class: "log-round", "data-round": number }, heading, moves,
-    round.end ? el("p", { class: "log-end" }, `Game over. ${round.end.text ?? ""}`) : null);
+    round.end ? el("p", { class: "log-end" }, `Game over. ${round.end.text ?? ""}`) : null,
+    round.after.length ? el("ul", { class: "log-moves log-after" }, round.after.map(logItem)) : null);
+}
+
+/** A move, or an event about a seat (a bot handed it, the stand-in, taken back, a rematch). */
+function logItem(entry) {
+  if (entry.event) {
+    return el("li", { class: "log-seat-event", "data-seat": entry.seat ?? "", "data-event": String(entry.event) },
+      String(entry.text ?? ""));
+  }
+  return el("li", { class: entry.bot ? "log-move log-bot" : "log-move", "data-seat": entry.seat },
+    String(entry.text ?? entry.move ?? ""));
 }
 
 function signed(points) {
