@@ -480,7 +480,7 @@ def _note_move(progress: Progress, after: GameState, seat: int, round_number: in
 
 
 def _note_bot(progress: Progress, state: GameState, seat: int, bot: str, seats: list[SeatRow]) -> None:
-    progress.log.append({"round": state.round, "seat": seat, "bot": bot,
+    progress.log.append({"round": state.round, "seat": seat, "bot": bot, "event": BOT,
                          "text": f"{seats[seat].name}'s seat is played by the bot '{bot}' from now on"})
 
 

@@ -275,7 +275,9 @@ def test_a_group_of_three_plays_a_whole_game_with_a_leaver_a_clock_a_rematch_and
     cy.page.wait_for_function("n => document.querySelectorAll('#game-log .log-move').length >= n", arg=len(ana_log))
     assert moves_in_log(cy.page)[:len(ana_log)] == ana_log
     assert any(text.startswith("Cy takes") for text in ana_log), "Cy's own moves before he left"
-    assert "Cy left the table: the stand-in bot 'greedy' plays the seat" in cy.page.inner_text("#game-log")
+    left = cy.page.locator("#game-log .log-seat-event[data-event='standin']")
+    assert left.inner_text() == "Cy left the table: the stand-in bot 'greedy' plays the seat until they take it back"
+    assert left.evaluate("e => getComputedStyle(e).display") == "block", "not numbered as a move"
     both_widths(cy.page, shots, "group-reclaim-banner")
     keep(shots / "group-reclaim-banner-phone.png", "group-reclaim-banner-phone.png")
     both_widths(cy.page, shots, "group-log", show="#game-log")

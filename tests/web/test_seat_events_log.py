@@ -85,7 +85,7 @@ def test_the_log_tells_each_seat_event_in_words_and_keeps_them_after_a_restart(t
         answer = client.post(f"/api/tables/{table}/seats/0/bot", json={"bot": "random"},
                              headers=bearer(created["admin_secret"]))
         assert answer.status_code == 200
-        ana.wait_event("played by the bot 'random'")
+        assert ana.wait_event("played by the bot 'random'")["event"] == "bot"
         ana.wait(lambda page: page.state["view"]["phase"] == "over")
         answer = client.post(f"/api/tables/{table}/rematch", json={}, headers=bearer(secrets[0]))
         assert answer.status_code in (200, 201), answer.text
