@@ -225,7 +225,6 @@ def test_a_group_of_three_plays_a_whole_game_with_a_leaver_a_clock_a_rematch_and
     page.wait_for_selector(".board.mine .preview, .preview-list", state="attached")
     both_widths(page, shots, "group-your-turn")
     keep(shots / "group-your-turn.png", "group-your-turn.png")
-    keep(shots / "group-your-turn-phone.png", "group-your-turn-phone.png")
     # On a phone, the colour picked: the board (its lines and floor) and the confirm bar are
     # on the screen together, the log and the other panels below them.
     page.set_viewport_size(PHONE)
