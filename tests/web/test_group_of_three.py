@@ -348,6 +348,10 @@ def test_a_group_of_three_plays_a_whole_game_with_a_leaver_a_clock_a_rematch_and
     for words in ("Cy left the table", "Cy takes the seat back", "Bob's clock ran out", "Bob takes the seat back",
                   "Ana made a rematch"):
         assert words in log_text, words
+    # At 1280 px the log follows the left column's panels, however tall the boards beside them.
+    gap = watcher.evaluate("""() => document.getElementById('game-log').getBoundingClientRect().top
+                              - document.getElementById('round-box').getBoundingClientRect().bottom""")
+    assert 0 <= gap < 40, f"a gap of {gap} px above the log"
     watcher.click("#replay-link")
     watcher.wait_for_url(f"**/t/{old_table}/replay#watch=*")
     watcher.wait_for_selector("body[data-step='0']")

@@ -7,8 +7,10 @@ import { el } from "./dom.js";
 export function showLinkProblem() {
   const main = document.querySelector("main");
   if (!main || document.getElementById("link-problem")) return;
-  // The message above says what the server answered; the table's empty parts go.
-  for (const child of main.children) if (child.id !== "message") child.hidden = true;
+  // The message above says what the server answered (it may sit in the top notices, which
+  // stay); the table's empty parts go.
+  const message = document.getElementById("message");
+  for (const child of main.children) if (!child.contains(message)) child.hidden = true;
   main.append(el("section", { id: "link-problem", class: "panel link-problem", "aria-labelledby": "link-problem-title" },
     el("h2", { id: "link-problem-title" }, "This link does not open a table"),
     el("p", {}, "Check that the whole link was copied (the part after # is the secret that opens your seat), "
