@@ -311,6 +311,8 @@ def test_a_group_of_three_plays_a_whole_game_with_a_leaver_a_clock_a_rematch_and
     for page in group.pages():
         page.wait_for_selector("#final-panel")
     assert bob.turns and max(bob.turns) <= MOST_KEYS, bob.turns
+    result = ana.page.inner_text("#winner").removeprefix("Game over.").strip()
+    assert ana.page.inner_text("#final-panel").count(result) == 1, "the result (a tie-break's words too) is said once"
     assert cy.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "wider than a phone"
 
     # ------------------------------------------------ the rematch, offered on every open page

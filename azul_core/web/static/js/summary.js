@@ -52,7 +52,8 @@ export function drawFinal(view, { onDownload }) {
   });
   return el("section", { class: "final panel", id: "final-panel", "aria-live": "polite" },
     el("h2", { id: "winner" }, `Game over. ${final.text || ""}`),
-    final.tie_break ? el("p", { class: "tie-break" }, `Tie-break: ${final.tie_break}`) : null,
+    // The winner's line may already be the tie-break's words: said once.
+    final.tie_break && final.tie_break !== final.text ? el("p", { class: "tie-break" }, `Tie-break: ${final.tie_break}`) : null,
     el("div", { class: "table-scroll" }, el("table", { class: "final-table" },
       el("thead", {}, el("tr", {}, el("th", {}, "player"), el("th", { title: "points scored by the tiles placed on the wall" }, "tiles"), el("th", {}, "floor"),
         kinds.map((kind) => el("th", { title: `end bonus: ${kind}` }, BONUS_WORDS[kind] ?? kind)), el("th", {}, "score"))),
