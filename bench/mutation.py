@@ -47,7 +47,7 @@ SCOPES: dict[str, tuple[list[str], list[str]]] = {
                ["tests/test_standard_rules.py", "tests/test_hooks.py", "tests/test_rulebook_errors.py",
                 "tests/test_rule_api_traps.py", "tests/test_house_rules.py", "tests/test_grey_wall.py",
                 "tests/test_duel.py", "tests/test_duel_grey_wall.py", "tests/test_guard_stacking.py",
-                "tests/test_guard_hooks.py"]),
+                "tests/test_guard_hooks.py", "tests/test_guard_engine_mutants.py"]),
     "variants": (["azul_core/variants/*.py"],
                  ["tests/test_variant_files.py", "tests/test_variant_check.py", "tests/test_plugin_loading.py",
                   "tests/test_hostile.py", "tests/test_guard_bounds.py", "tests/test_guard_trust.py",
