@@ -13,16 +13,17 @@ from types import SimpleNamespace
 
 import pytest
 
+import azul_plugins.colour_wall as colour_wall
 import azul_plugins.standard as standard
 from azul_core import hookimpl
 from azul_core.engine.plugins import LoadedPlugin, PluginError, register_plugins
 from azul_core.engine.rulebook import Rules, VariantRulesError
-from azul_core.rules import ExtraTile
+from azul_core.rules import ExtraTile, MarkerRule
 from azul_core.variants.loading import load_variant
 
 from azul_core.engine.notation import NotationError, format_decision, parse_decision
 from azul_core.engine.state import CENTRE, DEAL, FLOOR, OVER
-from azul_core.testing import new_game, play, scores, set_table, winners
+from azul_core.testing import new_game, play, play_out, scores, set_lines, set_table, set_wall, winners
 
 BLUE, YELLOW, RED, BLACK, WHITE = range(5)
 
@@ -338,3 +339,231 @@ def test_a_table_answer_of_another_type_is_shown_whole_up_to_80_characters_then_
                                  "expected a TableSetup")
     assert refusal(b"y" * 78) == ("plugin 'Answers_azul_game_setup' returned b'" + "y" * 74 + "...> from "
                                   "azul_game_setup: expected a TableSetup")
+
+
+# ---------------------------------------------------------------- a plugin's answer, checked
+
+class Fixed:
+    """A plugin answering one hook with a fixed value (or a function of no argument)."""
+
+    def __init__(self, hook, value):
+        self.name = "fixed"
+        setattr(self, hook, hookimpl(lambda: value() if callable(value) else value))
+        if hook == "azul_wall_spaces":  # a wall decides both
+            self.azul_wall_choice = hookimpl(lambda: False)
+
+
+def refusal_in_a_game(hook, value, *, decide=None, seed=1) -> str | None:
+    """Why a seeded random game refuses ``hook`` answering ``value`` (the end of the message,
+    after the plugin's file and line), or None when the whole game takes it."""
+    try:
+        play_out(new_game(plugins=[Fixed(hook, value)], decide=decide, first_player=None), seed=seed)
+    except PluginError as refused:
+        assert (refused.plugin, refused.hook) == ("fixed", hook)
+        assert str(refused).startswith(f"plugin 'fixed' returned {value!r} from {hook} (")
+        return str(refused).split("): ", 1)[1]
+    return None
+
+
+@pytest.mark.parametrize("hook, value, why", [
+    ("azul_placement_score", "3", "expected a whole number of points"),
+    ("azul_placement_score", 10**6 + 1, "more than 1000000 points for one placement"),
+    ("azul_placement_score", -1, "a placement can't cost points"),
+    ("azul_floor_penalty", 1.0, "expected a whole number"),
+    ("azul_floor_penalty", -10**6 - 1, "a penalty of more than 1000000 points"),
+    ("azul_floor_penalty", 1, "a floor penalty can't be positive"),
+    ("azul_game_over", 1, "expected true or false"),
+    ("azul_draft_allowed", 1, "expected true or false"),
+    ("azul_line_accepts", "yes", "expected true or false"),
+    ("azul_wall_spaces", "12", "expected a tuple or list of wall columns"),
+    ("azul_wall_spaces", (5,), "column 5 is off the wall (0 to 4)"),
+    ("azul_wall_spaces", (True,), "column True is off the wall (0 to 4)"),
+    ("azul_first_player", 2, "expected a seat from 0 to 1"),
+])
+def test_an_answer_the_engine_cannot_use_is_refused_with_the_reason(hook, value, why):
+    decide = {"wall": "fixed"} if hook == "azul_wall_spaces" else None
+    assert refusal_in_a_game(hook, value, decide=decide) == why
+
+
+@pytest.mark.parametrize("hook, value", [
+    ("azul_placement_score", 10**6), ("azul_placement_score", 0),
+    ("azul_floor_penalty", -10**6), ("azul_floor_penalty", 0),
+    ("azul_draft_allowed", True),
+    ("azul_first_player", 1),
+])
+def test_an_answer_at_the_limit_is_taken(hook, value):
+    assert refusal_in_a_game(hook, value) is None
+
+
+def test_wall_columns_may_be_a_list():
+    class ListWall:
+        name = "list_wall"
+
+        @hookimpl
+        def azul_wall_spaces(self, wall, row, colour):
+            return [column for column in range(5) if wall[row][column] is None][:1]
+
+        @hookimpl
+        def azul_wall_choice(self):
+            return False
+
+    game = new_game(plugins=[ListWall()], decide={"wall": "list_wall"})
+    assert play_out(game, seed=1).over
+
+
+def test_a_wall_space_taken_is_named_by_its_row_and_column():
+    class SecondColumn:
+        name = "second_column"
+
+        @hookimpl
+        def azul_wall_spaces(self):
+            return (1,)
+
+        @hookimpl
+        def azul_wall_choice(self):
+            return False
+
+    game = new_game(plugins=[SecondColumn()], decide={"wall": "second_column"})
+    set_wall(game, 0, [".....", ".x...", ".....", ".....", "....."])
+    set_lines(game, 0, {2: "R"})
+    set_table(game, ["RWWW"])
+    with pytest.raises(PluginError) as refused:
+        play(game, ["1R2", "CW-"])
+    assert str(refused.value).endswith("): wall space (2,2) is already taken")
+
+
+def test_a_line_taking_another_colour_is_refused_where_it_would_mix_colours():
+    class TakesAnything:
+        name = "takes_anything"
+
+        @hookimpl
+        def azul_line_accepts(self):
+            return True
+
+    game = new_game(plugins=[TakesAnything()])
+    set_table(game, ["BBRR", "KKKW"])
+    with pytest.raises(PluginError) as refused:
+        play(game, ["1B2"])  # line 2 now holds blue: would it take the other colours?
+    assert str(refused.value).endswith("): pattern line 2 holds blue, and a line holds one colour: "
+                                       "it can't take yellow")
+    assert refused.value.hook == "azul_line_accepts"
+
+
+def test_a_draft_taking_tiles_answer_is_checked():
+    def refusal(takes) -> str | None:
+        class Takes:
+            name = "takes"
+
+            @hookimpl
+            def azul_draft_takes(self):
+                return takes
+
+        game = new_game(VARIANTS["wild-tiles"], plugins=[Takes()])
+        set_table(game, ["BBJR", "KKKW"])
+        try:
+            play(game, ["1B2"])
+        except PluginError as refused:
+            return str(refused).split("): ", 1)[1]
+        return None
+
+    assert refusal((2, 0, 0, 0, 0, 1)) is None  # a tuple is a list of counts too
+    assert refusal([2, 0, 0, 0, 0, 0]) is None
+    assert refusal("BBJ") == "expected a count per kind of tile (a list)"
+    assert refusal([2, 0, 0]) == "expected 6 counts, one per kind of tile"
+    assert refusal([2, 0, True, 0, 0, 0]) == "takes True of kind 2, where the source holds 1"
+    assert refusal([2, 0, 2, 0, 0, 0]) == "takes 2 of kind 2, where the source holds 1"
+    assert refusal([1, 0, 0, 0, 0, 1]) == "a draft takes every tile of its colour"
+
+
+# ---------------------------------------------------------------- setup hooks, per row, reason and part
+
+def standard_rules_without(*hooks: str, plus=()) -> Rules:
+    return rules_of(*plus, loaded("standard", standard_without(*hooks)), loaded("colour_wall", colour_wall))
+
+
+def test_a_pattern_line_no_plugin_sizes_is_named():
+    with pytest.raises(VariantRulesError) as refused:
+        standard_rules_without("azul_line_capacity")
+    assert str(refused.value) == ("no plugin answers azul_line_capacity for pattern line 1: "
+                                  "is the 'standard' plugin listed?")
+    first_only = loaded("first_only", answering("azul_line_capacity", lambda row: 1 if row == 0 else None, "row"))
+    with pytest.raises(VariantRulesError) as refused:
+        standard_rules_without("azul_line_capacity", plus=[first_only])
+    assert str(refused.value) == ("no plugin answers azul_line_capacity for pattern line 2: "
+                                  "is the 'standard' plugin listed?")
+
+
+def test_a_line_capacity_refused_names_its_plugin():
+    with pytest.raises(PluginError) as refused:
+        new_game(plugins=[answering("azul_line_capacity", 0)])
+    assert (refused.value.plugin, refused.value.hook) == ("Answers_azul_line_capacity", "azul_line_capacity")
+
+
+def test_setup_hooks_per_row_and_reason_are_given_the_settings():
+    sized = answering("azul_line_capacity", lambda row, settings: settings.row_bonus if row == 0 else None,
+                      "row", "settings")
+    assert new_game(plugins=[sized], settings={"row_bonus": 4}).rules.capacity == (4, 2, 3, 4, 5)
+    piled = answering("azul_discard_pile", lambda reason, settings: "out" if settings.row_bonus == 4 else None,
+                      "reason", "settings")
+    assert new_game(plugins=[piled], settings={"row_bonus": 4}).rules.discard == dict.fromkeys(
+        ("floor", "overflow", "line", "leftover"), "out")
+
+
+def test_a_discard_pile_no_plugin_names_or_a_wrong_one_is_refused():
+    with pytest.raises(VariantRulesError) as refused:
+        standard_rules_without("azul_discard_pile")
+    assert str(refused.value) == "no plugin answers azul_discard_pile for the floor: is the 'standard' plugin listed?"
+    wrong = answering("azul_discard_pile", lambda reason: "table" if reason == "line" else None, "reason")
+    with pytest.raises(PluginError) as refused:
+        new_game(plugins=[wrong])
+    assert str(refused.value) == ("plugin 'Answers_azul_discard_pile' returned 'table' from azul_discard_pile for "
+                                  "the line: expected lid, bag, out")
+    assert (refused.value.plugin, refused.value.hook) == ("Answers_azul_discard_pile", "azul_discard_pile")
+
+
+def test_a_marker_rule_plugin_with_no_opinion_leaves_the_rule_to_the_next():
+    rules = new_game(plugins=[Fixed("azul_marker_rule", None)]).rules
+    assert rules.marker == MarkerRule("floor", "keep", "same")
+    assert rules.deciders["azul_marker_rule"] == "placement: standard, full_floor: standard, unclaimed: standard"
+
+
+def test_a_wrong_marker_rule_names_its_plugin_and_a_missing_part_is_named():
+    for answer, why in [("floor", "expected a MarkerRule"),
+                        (MarkerRule("wall"), "placement must be floor or aside")]:
+        with pytest.raises(PluginError) as refused:
+            new_game(plugins=[Fixed("azul_marker_rule", answer)])
+        assert (refused.value.plugin, refused.value.hook) == ("fixed", "azul_marker_rule")
+        assert str(refused.value).endswith(why)
+    with pytest.raises(VariantRulesError) as refused:
+        standard_rules_without("azul_marker_rule", plus=[loaded("part", Fixed("azul_marker_rule",
+                                                                               MarkerRule("aside")))])
+    assert str(refused.value) == ("no plugin answers azul_marker_rule for full_floor, unclaimed: "
+                                  "is the 'standard' plugin listed?")
+
+
+class OtherWall:
+    name = "other_wall"
+
+    @hookimpl
+    def azul_wall_spaces(self):
+        return (0,)
+
+    @hookimpl
+    def azul_wall_choice(self):
+        return False
+
+
+def test_two_walls_must_be_told_apart_with_decide():
+    with pytest.raises(VariantRulesError) as refused:
+        new_game(plugins=[OtherWall()])
+    assert str(refused.value) == ("plugins 'colour_wall' and 'other_wall' both decide the wall; say which wins "
+                                  "with 'decide: {wall: other_wall}' or list only one")
+    with pytest.raises(VariantRulesError) as refused:
+        new_game(plugins=[OtherWall()], decide={"wall": "nobody"})
+    assert str(refused.value) == ("decide: wall: 'nobody' does not implement the wall "
+                                  "(plugins that do: colour_wall, other_wall)")
+    with pytest.raises(VariantRulesError) as refused:
+        rules_of(loaded("standard", standard), decide={"wall": "nobody"})
+    assert str(refused.value) == "decide: wall: 'nobody' does not implement the wall (plugins that do: none)"
+    rules = new_game(plugins=[OtherWall()], decide={"wall": "other_wall"}).rules
+    assert rules.deciders["azul_wall_spaces"] == "other_wall"
