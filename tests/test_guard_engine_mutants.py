@@ -18,12 +18,26 @@ import azul_plugins.standard as standard
 from azul_core import hookimpl
 from azul_core.engine.plugins import LoadedPlugin, PluginError, register_plugins
 from azul_core.engine.rulebook import Rules, VariantRulesError
-from azul_core.rules import ExtraTile, MarkerRule
+from azul_core.rules import ExtraTile, MarkerRule, Move, Outcome
 from azul_core.variants.loading import load_variant
 
 from azul_core.engine.notation import NotationError, format_decision, parse_decision
-from azul_core.engine.state import CENTRE, DEAL, FLOOR, OVER
-from azul_core.testing import new_game, play, play_out, scores, set_lines, set_table, set_wall, winners
+from azul_core.engine.state import CENTRE, CHOOSE, DEAL, DRAFT, FLOOR, OVER, PLACE, IllegalDecision
+from azul_core.testing import (
+    deal,
+    floor_of,
+    lines_of,
+    new_game,
+    play,
+    play_out,
+    scores,
+    set_bag,
+    set_lines,
+    set_table,
+    set_wall,
+    table_of,
+    winners,
+)
 
 BLUE, YELLOW, RED, BLACK, WHITE = range(5)
 
@@ -91,6 +105,25 @@ VARIANTS = {
 }
 
 
+def assert_bookkeeping(game) -> None:
+    """What the engine keeps to save time agrees with what lies on the table: per kind of tile,
+    the sources holding it; the tiles on the table; per pattern line, the colours it takes."""
+    if game.phase in (DRAFT, CHOOSE):
+        assert game.tiles_on_table == sum(map(sum, game.sources))
+        assert game.colour_sources == [sum(1 for source in game.sources if source[kind])
+                                       for kind in range(game.kinds)]
+    for board in game.players:
+        assert board.wall_rows == [sum(1 << cell for cell in row if cell is not None) for row in board.wall]
+        key = 0
+        for row in range(5):
+            if not board.closed >> row & 1:
+                held = board.line_colour[row] if board.line_count[row] else -1
+                assert board.accept[row] == game.rules.accept_mask(row, held, board.line_count[row],
+                                                                   board.wall_rows[row])
+            key |= sum(1 << (5 * colour + row) for colour in range(5) if board.accept[row] >> colour & 1)
+        assert board.accept_key == key
+
+
 def checked_playout(variant, players: int, seed: int, *, random_path: bool) -> tuple:
     """A seeded random game in which, after every decision, no tile was made or lost and the
     next decision is one of the legal ones. ``random_path``: decisions taken with
@@ -112,6 +145,7 @@ def checked_playout(variant, players: int, seed: int, *, random_path: bool) -> t
             assert decision in legal
             decisions += 1
         assert game.tile_counts() == expected, f"tiles made or lost after decision {decisions}"
+        assert_bookkeeping(game)
         assert decisions < 2000
     return scores(game), winners(game), game.round, decisions
 
@@ -567,3 +601,304 @@ def test_two_walls_must_be_told_apart_with_decide():
     assert str(refused.value) == "decide: wall: 'nobody' does not implement the wall (plugins that do: none)"
     rules = new_game(plugins=[OtherWall()], decide={"wall": "other_wall"}).rules
     assert rules.deciders["azul_wall_spaces"] == "other_wall"
+
+
+# ---------------------------------------------------------------- a plugin's own moves
+
+class Mover:
+    """A plugin offering ``turn`` moves instead of a draft and ``after`` moves after one; what a
+    move does is ``outcome(move, seat)``. It remembers what the engine told it of each draft."""
+
+    name = "mover"
+
+    def __init__(self, turn=(), after=(), outcome=lambda move, seat: Outcome()):
+        self.turn, self.after, self.outcome, self.drafts = list(turn), list(after), outcome, []
+
+    @hookimpl
+    def azul_declare_moves(self):
+        return self.turn + self.after
+
+    @hookimpl
+    def azul_offer_moves(self, stage, seat):
+        return [move for move in (self.turn if stage == "turn" else self.after) if move.args in ((), (seat,))]
+
+    @hookimpl
+    def azul_apply_move(self, move, seat):
+        return self.outcome(move, seat)
+
+    @hookimpl
+    def azul_after_draft(self, source, colour, count, line, seat):
+        self.drafts.append((source, colour, count, line, seat))
+
+
+WAIT, AGAIN, SHIFT = Move("wait"), Move("again"), Move("shift")
+
+
+def test_a_move_is_refused_with_what_is_on_offer_or_why_not_now():
+    game = new_game(plugins=[Mover(turn=[WAIT])], players=3)
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply(WAIT)
+    assert str(refused.value) == "+wait can't be taken now: the factories must be filled first"
+    set_table(game, ["BBYY", "RRKK"])
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply(Move("fly"))
+    assert str(refused.value) == "+fly is not a move of this variant"
+    play(game, ["+wait", "+wait", "+wait", "+wait", "+wait", "+wait", "+wait", "+wait", "+wait", "+wait",
+                "+wait", "+wait"])  # four moves per seat without a draft: no more on offer
+    assert WAIT not in game.legal_decisions() and game.turn_moves() == []
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply(WAIT)
+    assert str(refused.value) == "+wait is not on offer now (on offer: none)"
+    play(game, ["1B1"])
+    assert WAIT in game.legal_decisions()  # a draft starts the count again
+
+
+def test_a_move_after_a_draft_is_chosen_before_the_turn_passes():
+    game = new_game(plugins=[Mover(after=[AGAIN, WAIT])], players=3)
+    set_table(game, ["BBYY", "RRKK"])
+    play(game, ["1B1"])
+    assert game.phase == CHOOSE and game.to_move == 0 and game.turn_moves() == []
+    assert game.random_decision(random.Random(1).random) in (AGAIN, WAIT)
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply((2, 2, 0))
+    assert str(refused.value) == "choose one of +again, +wait (+again, +wait) first"
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply(Move("fly"))
+    assert str(refused.value) == "+fly is not a move of this variant"
+    taken = 0
+    while game.phase == CHOOSE:
+        game.apply(AGAIN)
+        taken += 1
+    assert taken == 16 and game.to_move == 1  # at most 16 in a row, then the next seat drafts
+
+
+def test_a_move_that_does_not_end_the_turn_lets_the_same_seat_decide_again():
+    stay = Move("stay")
+    game = new_game(plugins=[Mover(turn=[stay, WAIT], outcome=lambda move, seat: Outcome(
+        ends_turn=move != stay))], players=3)
+    set_table(game, ["BBYY"])
+    play(game, ["+stay"])
+    assert game.to_move == 0
+    play(game, ["+wait"])
+    assert game.to_move == 1
+
+
+def test_the_points_of_a_move_never_take_a_score_below_zero():
+    pay = Move("pay")
+    game = new_game(plugins=[Mover(turn=[pay], outcome=lambda move, seat: Outcome(points=-1))], players=3)
+    game.players[0].score = 1
+    set_table(game, ["BBYY"])
+    play(game, ["+pay", "+pay"])
+    assert scores(game) == [0, 0, 0]
+
+
+def test_the_engine_tells_a_plugin_each_draft_and_asks_it_per_seat():
+    mover = Mover(after=[Move("bonus", (1,))])  # offered to seat 1 only
+    game = new_game(plugins=[mover], players=3)
+    set_table(game, ["BBYY", "RRKW"], centre="W")
+    play(game, ["1B2"])
+    assert game.phase == DRAFT and game.to_move == 1
+    play(game, ["2K3"])
+    assert game.phase == CHOOSE and game.legal_decisions() == [Move("bonus", (1,))]
+    assert mover.drafts == [(1, BLUE, 2, 1, 0), (2, BLACK, 1, 2, 1)]
+
+
+class Shifting(Mover):
+    """Offers one shift of the seat's pattern lines after each draft."""
+
+    def __init__(self, shift):
+        super().__init__(after=[SHIFT], outcome=self.shifted)
+        self.shift, self.used = shift, False
+
+    def shifted(self, move, seat):
+        self.used = True
+        return Outcome(shift=self.shift)
+
+    @hookimpl
+    def azul_offer_moves(self, stage, seat):
+        return [SHIFT] if stage == "after_draft" and not self.used else None
+
+    @hookimpl
+    def azul_after_draft(self, source, colour, count, line, seat):
+        self.used = False
+
+
+def shifting(shift):
+    return Shifting(shift)
+
+
+@pytest.mark.parametrize("shift, why", [
+    ((0, 1, 2), "pattern line 1 holds 1 tiles"),
+    ((2, 1, 1), "pattern line 2 holds red"),
+    ((0, 3, 1), "wall row 4 already has blue"),
+    ((2, 4, 2), "pattern line 5 has room for 1"),
+])
+def test_a_shift_that_cannot_be_done_is_refused_and_changes_nothing(shift, why):
+    game = new_game(plugins=[shifting(shift)], players=3)
+    set_wall(game, 0, [".....", ".....", ".....", "...x.", "....."])
+    set_lines(game, 0, {2: "R", 5: "BBBB"})
+    set_table(game, ["BBBY", "RRKK"])
+    play(game, ["1B1"] if shift[0] == 0 else ["1B3"])
+    before = lines_of(game, 0)
+    with pytest.raises(PluginError) as refused:
+        game.apply(SHIFT)
+    assert str(refused.value) == f"plugin 'mover' answered +shift with shift {shift} (azul_apply_move): {why}"
+    assert (refused.value.plugin, refused.value.hook) == ("mover", "azul_apply_move")
+    assert lines_of(game, 0) == before and game.phase == CHOOSE
+
+
+def test_a_shift_moves_the_tiles_and_the_lines_take_colours_accordingly():
+    game = new_game(plugins=[shifting((2, 3, 3))], players=3)
+    set_table(game, ["BBBY", "RRKK"])
+    play(game, ["1B3", "+shift"])  # all three blue tiles of line 3 to line 4
+    assert lines_of(game, 0) == {4: "BBB"} and game.to_move == 1
+    board = game.players[0]
+    assert board.accept[2] == 0b11111 and board.accept[3] == 1 << BLUE
+    assert_bookkeeping(game)
+    game = new_game(plugins=[shifting((0, 4, 1))], players=3)
+    set_lines(game, 0, {5: "BBB"})
+    set_table(game, ["BYYR", "RRKK"])
+    play(game, ["1B1", "+shift"])  # line 5 had room for exactly one
+    assert lines_of(game, 0) == {5: "BBBB"}
+    assert_bookkeeping(game)
+
+
+def test_a_shift_filling_a_line_tiled_at_the_turn_end_tiles_it():
+    class AtTurnEnd:
+        @hookimpl
+        def azul_tiling_time(self):
+            return "turn"
+
+    game = new_game(plugins=[shifting((1, 0, 1)), AtTurnEnd()], players=3)
+    set_table(game, ["BYYR", "RRKK"])
+    play(game, ["1B2", "+shift"])
+    assert lines_of(game, 0) == {} and game.players[0].wall[0][0] == BLUE and scores(game)[0] == 1
+
+
+# ---------------------------------------------------------------- secrets, extra tiles, fills
+
+def test_secrets_laid_from_a_record_are_checked():
+    game = new_game(VARIANTS["secret-goal"], players=3)
+    with pytest.raises(IllegalDecision) as refused:
+        game.set_secrets({"secret_goal": (1, 2, 3), "zeta": (1,), "alpha": (2,)})
+    assert str(refused.value) == "secrets of plugins that deal none: alpha, zeta"
+    for values in [(1, 2), (1, 2, 3, 4), [1, 2, 3]]:
+        with pytest.raises(IllegalDecision) as refused:
+            game.set_secrets({"secret_goal": values})
+        assert str(refused.value) == "the secrets of plugin 'secret_goal' must be one per seat"
+    laid = {"secret_goal": (4, 0, 2)}
+    game.set_secrets(laid)
+    assert game.secrets == laid and game.secrets is not laid
+    assert game.for_seat(1).secrets == {"secret_goal": (None, 0, None)}
+    assert new_game().for_seat(0).secrets == {}
+
+
+def test_extra_tiles_left_alone_on_the_table_are_swept_to_their_pile():
+    for pile in ["lid", "bag", "out"]:
+        game = new_game(VARIANTS["wild-tiles"], plugins=[answering(
+            "azul_discard_pile", lambda reason: pile if reason == "leftover" else None, "reason")])
+        set_table(game, ["RRJJ", "JJJK"], centre="")
+        play(game, ["1R3", "2K-"])  # the centre and factory 2 keep only wild tiles: swept
+        assert game.phase == DEAL and game.tiles_on_table == 0
+        assert game.colour_sources == [0] * 6 and all(not any(source) for source in game.sources)
+        # 3 wild tiles swept from the centre; the lid also has the line's wild tile and the floor's
+        assert (game.lid[5], game.bag.count(5), game.removed[5]) == {
+            "lid": (5, 5, 0), "bag": (2, 8, 0), "out": (2, 5, 3)}[pile]
+        assert game.tile_counts() == [20] * 5 + [10]
+
+
+def test_a_wild_tile_standing_in_goes_with_the_line_to_its_pile_as_itself():
+    game = new_game(VARIANTS["wild-tiles"], plugins=[answering(
+        "azul_discard_pile", lambda reason: "out" if reason == "line" else None, "reason")])
+    set_table(game, ["RRJY", "KKKK"])
+    play(game, ["1R3", "2K-", "CY-"])  # line 3: R R J, tiled at the end of the round
+    assert game.removed == [0, 0, 1, 0, 0, 1] and game.players[0].line_extra == [()] * 5
+
+
+def test_the_engine_tells_the_extra_tile_hooks_the_draft():
+    calls = []
+
+    class Recorder:
+        name = "recorder"
+
+        @hookimpl
+        def azul_draft_takes(self, tiles, colour, source, seat, game):
+            calls.append(("takes", tuple(tiles), colour, source, seat, game.current))
+
+        @hookimpl
+        def azul_stands_in(self, kind, colour, row, seat, game):
+            calls.append(("stands_in", kind, colour, row, seat, game.current))
+
+    game = new_game(VARIANTS["wild-tiles"], plugins=[Recorder()], players=3)
+    set_table(game, ["BBYR", "KKWW"], centre="JR")
+    play(game, ["1B2", "CR3"])
+    assert calls == [("takes", (2, 1, 1, 0, 0, 0), BLUE, 1, 0, 0),
+                     ("takes", (0, 1, 2, 0, 0, 1), RED, 0, 1, 1),
+                     ("stands_in", 5, RED, 2, 1, 1)]
+    assert lines_of(game, 1) == {3: "RRJ"} and floor_of(game, 1) == "M"
+    assert game.marker_holder == 1 and not game.marker_in_centre
+    assert_bookkeeping(game)
+
+
+def test_a_draft_with_extra_tiles_that_overflows_its_line():
+    game = new_game(VARIANTS["wild-tiles"])
+    set_lines(game, 0, {3: "RR"})
+    set_table(game, ["RRJY", "KKKK"])
+    play(game, ["1R3"])  # room for one: one red and the wild tile fall
+    assert lines_of(game, 0) == {3: "RRR"} and floor_of(game, 0) == "RJ"
+    assert table_of(game)["centre"] == "Y"
+    assert_bookkeeping(game)
+
+
+def test_a_fill_that_could_not_have_been_drawn_is_refused_with_the_reason():
+    def refusal(factories, bag="", lid="", variant="standard") -> str:
+        game = new_game(VARIANTS[variant], players=2)
+        set_bag(game, bag, lid)
+        with pytest.raises(IllegalDecision) as refused:
+            deal(game, factories)
+        return str(refused.value)
+
+    full = "B" * 20
+    assert refusal(["BBBBB"] + ["YYYY"] * 4, bag=full + "Y" * 20) == "factory 1 has 5 tiles; a factory holds 4"
+    assert refusal(["BBBB", "BBBB", "BBBB", "BB", ""], bag="B" * 14, lid="Y") == (
+        "14 tiles laid, but 15 must be drawn (bag 14, lid 1, 5 factories of 4)")
+    assert refusal(["BBBB", "BBB", "BBBB", "BBB", ""], bag="B" * 14) == (
+        "factories must be filled in order: only the last one drawn may be partly filled")
+    assert refusal(["BBBB", "BBBB", "BBBB", "B", "B"], bag="B" * 14) == (
+        "factories must be filled in order: only the last one drawn may be partly filled")
+    assert refusal(["BBBB", "BBBB", "BBBB", "BB", ""], bag="B" * 13 + "Y") == (
+        "14 blue tiles laid, but the bag held 13")
+    # the bag runs out in factory 4: the lid is poured in
+    assert refusal(["BBBB", "BBBB", "BBBB", "BYYY", "BYYY"], bag="B" * 14, lid="Y" * 6) == (
+        "the bag's 14 blue tiles must all be drawn before the lid is poured in")
+    assert refusal(["BBBB", "BBBB", "BBYY", "BBBY", "YYYY"], bag="B" * 13 + "Y", lid="Y" * 6) == (
+        "2 yellow tiles laid before the bag ran out, but it held 1")
+    assert refusal(["BBBB", "BBBB", "BBBB", "BBYY", "YYYY"], bag="B" * 14, lid="Y" * 5 + "R") == (
+        "6 yellow tiles laid, but bag and lid held 5")
+    assert refusal(["BBBB", "BBBB", "BBBB", "BBJJ", "JJJJ"], bag="B" * 14, lid="J" * 5 + "R",
+                   variant="wild-tiles") == "6 wild tiles laid, but bag and lid held 5"
+
+
+def test_a_fill_drawing_the_whole_bag_then_the_whole_lid_is_laid():
+    game = new_game()
+    set_bag(game, "B" * 14, "Y" * 6)
+    deal(game, ["BBBB", "BBBB", "BBBB", "BBYY", "YYYY"])
+    assert game.bag == [] and game.lid == [0] * 5 and game.phase == DRAFT
+
+
+def test_a_fill_is_laid_only_at_the_start_of_a_round_and_with_a_count_per_kind():
+    game = new_game(VARIANTS["wild-tiles"])
+    with pytest.raises(IllegalDecision) as refused:
+        game.deal_tiles([[4, 0, 0, 0, 0]] * 5)
+    assert str(refused.value) == "expected a count for each of the 6 kinds of tile"
+    set_table(game, ["BBBB"])
+    with pytest.raises(IllegalDecision) as refused:
+        game.deal_tiles([[4, 0, 0, 0, 0, 0]] * 5)
+    assert str(refused.value) == "the factories are filled only at the start of a round"
+
+
+def test_a_fill_takes_its_tiles_out_of_the_bag():
+    game = new_game()
+    set_bag(game, "B" * 10 + "Y" * 10 + "R" * 5)
+    deal(game, ["BBBB", "BBBB", "BBYY", "YYYY", "YYYY"])
+    assert sorted(game.bag) == [RED] * 5 and game.lid == [0] * 5
