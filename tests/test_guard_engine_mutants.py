@@ -16,13 +16,11 @@ import pytest
 import azul_plugins.colour_wall as colour_wall
 import azul_plugins.standard as standard
 from azul_core import hookimpl
+from azul_core.engine.notation import NotationError, format_decision, parse_decision
 from azul_core.engine.plugins import LoadedPlugin, PluginError, register_plugins
 from azul_core.engine.rulebook import Rules, VariantRulesError
-from azul_core.rules import ExtraTile, MarkerRule, Move, Outcome
-from azul_core.variants.loading import load_variant
-
-from azul_core.engine.notation import NotationError, format_decision, parse_decision
 from azul_core.engine.state import CENTRE, CHOOSE, DEAL, DRAFT, FLOOR, OVER, PLACE, IllegalDecision
+from azul_core.rules import ExtraTile, MarkerRule, Move, Outcome
 from azul_core.testing import (
     deal,
     floor_of,
@@ -38,6 +36,7 @@ from azul_core.testing import (
     table_of,
     winners,
 )
+from azul_core.variants.loading import load_variant
 
 BLUE, YELLOW, RED, BLACK, WHITE = range(5)
 
@@ -796,7 +795,7 @@ def test_secrets_laid_from_a_record_are_checked():
 def test_extra_tiles_left_alone_on_the_table_are_swept_to_their_pile():
     for pile in ["lid", "bag", "out"]:
         game = new_game(VARIANTS["wild-tiles"], plugins=[answering(
-            "azul_discard_pile", lambda reason: pile if reason == "leftover" else None, "reason")])
+            "azul_discard_pile", lambda reason, pile=pile: pile if reason == "leftover" else None, "reason")])
         set_table(game, ["RRJJ", "JJJK"], centre="")
         play(game, ["1R3", "2K-"])  # the centre and factory 2 keep only wild tiles: swept
         assert game.phase == DEAL and game.tiles_on_table == 0
@@ -902,3 +901,86 @@ def test_a_fill_takes_its_tiles_out_of_the_bag():
     set_bag(game, "B" * 10 + "Y" * 10 + "R" * 5)
     deal(game, ["BBBB", "BBBB", "BBYY", "YYYY", "YYYY"])
     assert sorted(game.bag) == [RED] * 5 and game.lid == [0] * 5
+
+
+# ---------------------------------------------------------------- refusals in words
+
+def test_a_game_without_secrets_is_its_own_view_for_every_seat():
+    game = new_game()
+    assert game.for_seat(0) is game and game.for_seat(None) is game
+
+
+def test_a_placement_on_the_grey_wall_is_refused_with_what_is_legal():
+    game = new_game("grey-wall")
+    set_wall(game, 0, [".....", "x....", ".....", ".....", "....."])
+    set_lines(game, 0, {2: "R"})
+    set_table(game, ["RBBB"])
+    play(game, ["1R2", "CB-"])  # the round ends: line 2 is tiled, its column chosen
+    assert game.phase == PLACE and game.legal_decisions() == [(1, 1), (1, 2), (1, 3), (1, 4)]
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply((2, 1))
+    assert str(refused.value) == "the tile of pattern line 2 is being placed, not line 3"
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply((1, 0))
+    assert str(refused.value) == "wall column 1 is not legal for the red tile of line 2 (legal: 2, 3, 4, 5)"
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply((1, 2, 3))
+    assert str(refused.value) == "a wall placement is expected now (row, column)"
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply(Move("pass"))
+    assert str(refused.value) == "+pass can't be taken now: a wall placement is expected"
+    assert not game.is_misplaced((1, 2, 3))
+
+
+def test_a_move_after_the_game_is_refused_and_there_is_no_random_decision():
+    game = play_out(new_game(), seed=3)
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply(Move("pass"))
+    assert str(refused.value) == "+pass can't be taken now: the game is over"
+    with pytest.raises(IllegalDecision) as refused:
+        game.random_decision(random.Random(1).random)
+    assert str(refused.value) == "no decision to take now"
+
+
+def test_why_a_line_does_not_take_a_colour():
+    class NoWhiteOnLineThree:
+        name = "no_white"
+
+        @hookimpl
+        def azul_line_accepts(self, row, colour):
+            return False if (row, colour) == (2, WHITE) else None
+
+    game = new_game(plugins=[NoWhiteOnLineThree()])
+    set_wall(game, 0, [".....", "...x.", ".....", ".....", "....."])  # red in row 2
+    set_table(game, ["RWBB", "YYKK"])
+    for draft, why in [((1, RED, 1), "wall row 2 already has red"),
+                       ((1, WHITE, 2), "the rules (no_white > standard) refuse white on pattern line 3")]:
+        with pytest.raises(IllegalDecision) as refused:
+            game.apply(draft)
+        assert str(refused.value) == why
+        assert game.is_misplaced(draft)
+    assert not game.is_misplaced((1, RED, 0)) and not game.is_misplaced((1, RED, FLOOR))
+    assert not game.is_misplaced(Move("pass"))
+
+
+def test_a_plugin_move_typed_is_read_with_its_arguments():
+    assert parse_decision("+shift:2:14") == Move("shift", (2, 14))
+    assert parse_decision(" +pass ") == Move("pass")
+    with pytest.raises(NotationError) as refused:
+        parse_decision("+shift:2:345")
+    assert str(refused.value) == ("'+shift:2:345' is not a move: a plugin's move is written + and its name, "
+                                  "then its arguments, like +pass or +shift:2:4")
+    assert parse_decision("cB-") == (CENTRE, BLUE, FLOOR) and parse_decision("Ck2") == (CENTRE, BLACK, 1)
+
+
+def test_pattern_lines_seen_by_a_rule_are_sliced_and_empty_lines_have_no_colour():
+    from azul_core.engine.view import GameView, PatternLines, ReadOnlyView
+    game = new_game(players=3)
+    set_lines(game, 1, {2: "RR"})
+    lines = PatternLines(game.players)
+    assert lines[1:] == [lines[1], lines[2]] and lines[1][1] == (RED, 2) and lines[0][1] == (None, 0)
+    view = GameView(game)
+    assert repr(view) == "<GameView round 1, scores [0, 0, 0]>"
+    with pytest.raises(ReadOnlyView) as refused:
+        view.round_number = 3
+    assert str(refused.value) == "the game view is read-only: 'round_number' can't be changed"
