@@ -984,3 +984,119 @@ def test_pattern_lines_seen_by_a_rule_are_sliced_and_empty_lines_have_no_colour(
     with pytest.raises(ReadOnlyView) as refused:
         view.round_number = 3
     assert str(refused.value) == "the game view is read-only: 'round_number' can't be changed"
+
+
+# ---------------------------------------------------------------- rounds: tiling, penalties, the end
+
+class AtTurnEndReopenNextRound:
+    """Lines are tiled as soon as they fill, and a tiled line takes tiles again next round."""
+
+    name = "turn_tiling"
+
+    @hookimpl
+    def azul_tiling_time(self):
+        return "turn"
+
+    @hookimpl
+    def azul_tiled_line_reopens(self):
+        return "next_round"
+
+
+def test_lines_tiled_during_a_round_stay_closed_until_the_next():
+    game = new_game(plugins=[AtTurnEndReopenNextRound()], players=3)
+    set_table(game, ["BRRY", "KKWW", "BBYY"], centre="R")
+    play(game, ["1B1", "2K2", "3B4"])  # seat 0: line 1 tiled at once, closed
+    assert game.players[0].accept[0] == 0 and game.players[0].closed == 0b1
+    play(game, ["CR2"])  # seat 0 again: three red for line 2, one falls
+    assert lines_of(game, 0) == {} and game.players[0].closed == 0b11  # line 2 tiled too
+    assert_bookkeeping(game)
+    while game.phase != DEAL:
+        game.apply_random(random.Random(4).random)
+    board = game.players[0]
+    assert board.closed == 0 and board.accept[1] != 0 and board.accept[0] != 0
+    assert_bookkeeping(game)
+
+
+def test_floor_penalties_add_up_over_the_rounds_and_a_score_stays_at_zero():
+    game = new_game()
+    set_table(game, ["BBBB"])
+    play(game, ["1B-"])  # seat 0: 4 on the floor, -6
+    assert scores(game) == [0, 0] and game.players[0].penalty_points == -6
+    game.players[0].score = 10
+    set_table(game, ["YYYY"])
+    play(game, ["1Y-"])  # nobody took the marker: seat 0 starts again, and loses 6 again
+    assert scores(game) == [4, 0] and game.players[0].penalty_points == -12
+
+
+def test_without_a_marker_taken_the_next_seat_starts_when_the_rule_says_so():
+    game = new_game(players=3, settings={"start_without_marker": "next"}, first_player=None, seed=0)
+    game.first_player = game.current = 1
+    set_table(game, ["BBBB"])
+    play(game, ["1B1"])  # nobody took the marker from the centre
+    assert game.phase == DEAL and game.first_player == 2
+
+
+def test_the_round_number_is_told_to_the_end_rule():
+    game = new_game(plugins=[answering("azul_game_over", lambda round_number: round_number >= 2 or None,
+                                       "round_number")])
+    play_out(game, seed=2)
+    assert game.round == 2
+
+
+def test_the_placement_score_and_the_winners_are_asked_with_the_seat_and_the_game():
+    seats = []
+
+    def score(seat, game):
+        seats.append((seat, game.current))
+        return None
+
+    def choose(scores, game):
+        return [game.players - 1]
+
+    game = new_game(plugins=[answering("azul_placement_score", score, "seat", "game"),
+                             answering("azul_winners", choose, "scores", "game")], players=3)
+    set_table(game, ["BYYY"], centre="R")
+    play(game, ["1B1", "CR1", "CY1"])
+    assert seats == [(0, 2), (1, 2), (2, 2)]  # tiled seat by seat; seat 2 drafted last
+    play_out(game, seed=1)
+    assert game.winners == [2] and game.placing is None
+
+
+def test_a_line_tiled_into_a_bag_pile_goes_back_into_the_bag():
+    game = new_game(plugins=[answering("azul_discard_pile", lambda reason: "bag" if reason == "line" else None,
+                                       "reason")])
+    set_bag(game, "RRRK")
+    set_table(game, ["RRRK"])
+    play(game, ["1R3", "CK-"])
+    assert sorted(game.bag) == [RED, RED] and game.lid == [0, 0, 0, 1, 0]
+
+
+def test_the_factories_are_filled_only_at_the_start_of_a_round_and_a_record_s_secrets_are_kept():
+    game = new_game()
+    set_table(game, ["BBBB"])
+    with pytest.raises(IllegalDecision) as refused:
+        game.deal(random.Random(1))
+    assert str(refused.value) == "the factories are filled only at the start of a round"
+    game = new_game(VARIANTS["secret-goal"], players=3)
+    game.set_secrets({"secret_goal": (4, 4, 4)})
+    game.deal(random.Random(1))
+    assert game.secrets == {"secret_goal": (4, 4, 4)}
+
+
+@pytest.mark.parametrize("hook, value, why", [
+    ("azul_end_bonuses", [("style", 1, 2)], "expected (label, points) pairs, got ('style', 1, 2)"),
+    ("azul_end_bonuses", [{0: "style", 1: 5}], "expected (label, points) pairs, got {0: 'style', 1: 5}"),
+    ("azul_end_bonuses", [("style", True)], "expected (label, points) pairs, got ('style', True)"),
+    ("azul_end_bonuses", [("style", 10**6 + 1)], "a bonus of more than 1000000 points either way"),
+    ("azul_end_bonuses", [("style", -10**6 - 1)], "a bonus of more than 1000000 points either way"),
+    ("azul_winners", 5, "expected a list of seats"),
+    ("azul_winners", [True], "expected seats from 0 to 1"),
+    ("azul_winners", [0, 0], "a seat is named twice"),
+])
+def test_an_end_of_game_answer_the_engine_cannot_use_is_refused(hook, value, why):
+    assert refusal_in_a_game(hook, value) == why
+
+
+@pytest.mark.parametrize("points", [10**6, -10**6])
+def test_a_bonus_at_the_limit_is_taken(points):
+    assert refusal_in_a_game("azul_end_bonuses", [("style", points)]) is None
