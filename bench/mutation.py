@@ -51,7 +51,7 @@ SCOPES: dict[str, tuple[list[str], list[str]]] = {
     "variants": (["azul_core/variants/*.py"],
                  ["tests/test_variant_files.py", "tests/test_variant_check.py", "tests/test_plugin_loading.py",
                   "tests/test_hostile.py", "tests/test_guard_bounds.py", "tests/test_guard_trust.py",
-                  "tests/test_guard_variants.py"]),
+                  "tests/test_guard_variants.py", "tests/test_guard_variants_mutants.py"]),
     # The plugin loader and the hook compiler: a scope of its own (a thousand mutants, most of
     # them in the messages of plugins that fail to load).
     "plugins": (["azul_core/engine/plugins.py"],
