@@ -312,7 +312,7 @@ def table_refusal(**changes) -> str | None:
     {"factories": 0}, {"factories": 10_000}, {"tiles_per_factory": 0}, {"tiles_per_colour": 10_000},
     {"colour_counts": (0, 0, 0, 0, 0)}, {"colour_counts": (10_000, 1, 2, 3, 4)},
     {"extra_tiles": (ExtraTile("J", "wild", 0), ExtraTile("Q", "queen bee", 10_000, "#ABCdef"),
-                     ExtraTile("Z", "z", 1))},
+                     ExtraTile("X", "x", 1))},
 ])
 def test_a_table_at_its_limits_is_taken(changes):
     assert table_refusal(**changes) is None
@@ -772,6 +772,7 @@ def test_a_shift_filling_a_line_tiled_at_the_turn_end_tiles_it():
     set_table(game, ["BYYR", "RRKK"])
     play(game, ["1B2", "+shift"])
     assert lines_of(game, 0) == {} and game.players[0].wall[0][0] == BLUE and scores(game)[0] == 1
+    assert game.to_move == 1
 
 
 # ---------------------------------------------------------------- secrets, extra tiles, fills
@@ -978,7 +979,7 @@ def test_pattern_lines_seen_by_a_rule_are_sliced_and_empty_lines_have_no_colour(
     game = new_game(players=3)
     set_lines(game, 1, {2: "RR"})
     lines = PatternLines(game.players)
-    assert lines[1:] == [lines[1], lines[2]] and lines[1][1] == (RED, 2) and lines[0][1] == (None, 0)
+    assert len(lines) == 3 and lines[1:] == [lines[1], lines[2]] and lines[1][1] == (RED, 2) and lines[0][1] == (None, 0)
     view = GameView(game)
     assert repr(view) == "<GameView round 1, scores [0, 0, 0]>"
     with pytest.raises(ReadOnlyView) as refused:
@@ -1100,3 +1101,115 @@ def test_an_end_of_game_answer_the_engine_cannot_use_is_refused(hook, value, why
 @pytest.mark.parametrize("points", [10**6, -10**6])
 def test_a_bonus_at_the_limit_is_taken(points):
     assert refusal_in_a_game("azul_end_bonuses", [("style", points)]) is None
+
+
+# ---------------------------------------------------------------- more of the same, one by one
+
+def test_complete_rows_count_the_full_rows_of_a_wall():
+    """The tie-break the final scores show (render, the web table's results)."""
+    game = new_game()
+    set_wall(game, 0, ["xxxxx", "xxxx.", "xxxxx", ".....", "....."])
+    assert game.players[0].complete_rows() == 2 and game.players[1].complete_rows() == 0
+
+
+def test_a_move_not_on_offer_lists_every_move_that_is():
+    game = new_game(plugins=[Mover(turn=[WAIT, Move("stay")], after=[AGAIN])], players=3)
+    set_table(game, ["BBYY"])
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply(AGAIN)
+    assert str(refused.value) == "+again is not on offer now (on offer: +wait, +stay)"
+
+
+def test_a_line_holding_a_stand_in_cannot_be_shifted():
+    game = new_game(VARIANTS["wild-tiles"], plugins=[shifting((2, 3, 1))])
+    set_table(game, ["RRJY", "KKKK"])
+    play(game, ["1R3"])
+    with pytest.raises(PluginError) as refused:
+        game.apply(SHIFT)
+    assert str(refused.value).endswith("(azul_apply_move): pattern line 3 holds tiles standing in for its colour")
+
+
+def test_a_full_line_with_a_stand_in_and_no_wall_space_falls_whole():
+    class AcceptsAnything:
+        name = "accepts_anything"
+
+        @hookimpl
+        def azul_line_accepts(self, line_colour, colour):
+            return line_colour in (None, colour)
+
+    game = new_game(VARIANTS["wild-tiles"], plugins=[AcceptsAnything()])
+    set_wall(game, 0, [".....", ".....", "....x", ".....", "....."])  # red in row 3
+    set_table(game, ["RRJY", "KKKK"])
+    play(game, ["1R3", "2K-", "CY-"])  # line 3: R R J; the round ends, red has no space
+    assert game.players[0].line_extra == [()] * 5 and lines_of(game, 0) == {}
+    # the yellow tile and the whole line fell; the floor went to the lid
+    assert game.lid == [0, 1, 2, 4, 0, 1] and game.players[0].floor_tiles == 4
+
+
+def test_a_draft_rule_is_asked_with_the_draft_and_the_seat():
+    asked = set()
+
+    def allowed(source, colour, count, line, seat):
+        asked.add((source, colour, count, line, seat))
+        return not (colour == RED and line == 0 and seat == 0)
+
+    game = new_game(plugins=[answering("azul_draft_allowed", allowed, "source", "colour", "count", "line", "seat")])
+    set_table(game, ["RRYY"])
+    legal = game.legal_decisions()
+    assert (1, RED, 0) not in legal and (1, RED, 1) in legal and (1, YELLOW, 0) in legal
+    assert (1, RED, 2, 0, 0) in asked and (1, YELLOW, 2, FLOOR, 0) in asked
+
+
+def test_a_variant_is_named_and_unnamed_rules_have_an_empty_name():
+    assert new_game().rules.name == "standard"
+    assert rules_of(loaded("standard", standard), loaded("colour_wall", colour_wall)).name == "test"
+    unnamed = Rules(register_plugins([loaded("standard", standard), loaded("colour_wall", colour_wall)]),
+                    load_variant("standard").settings)
+    assert unnamed.name == ""
+
+
+def test_two_plugins_remembering_drafts_are_both_named():
+    class First:
+        @hookimpl
+        def azul_after_draft(self, source):
+            return None
+
+    class Second:
+        @hookimpl
+        def azul_after_draft(self, line):
+            return None
+
+    rules = new_game(plugins=[First(), Second()]).rules
+    assert rules.deciders["azul_after_draft"] == "First + Second"
+
+
+def test_the_wall_decide_names_is_the_one_asked():
+    game = new_game(plugins=[OtherWall()], decide={"wall": "colour_wall"})
+    set_table(game, ["RRRR"])
+    play(game, ["1R1"])
+    assert game.players[0].wall[0] == (None, None, RED, None, None)
+
+
+def test_a_plugin_s_moves_are_offered_with_the_variant_s_settings():
+    class ByBonus(Mover):
+        @hookimpl
+        def azul_offer_moves(self, stage, settings):
+            return [WAIT] if stage == "turn" and settings.row_bonus == 3 else None
+
+    game = new_game(plugins=[ByBonus(turn=[WAIT])], settings={"row_bonus": 3})
+    set_table(game, ["RRRR"])
+    assert WAIT in game.legal_decisions()
+
+
+def test_a_first_player_rule_with_no_opinion_lets_seat_zero_start():
+    game = new_game(plugins=[Fixed("azul_first_player", None)], players=3, first_player=None, seed=1)
+    assert game.current == 0 and game.first_player == 0
+
+
+def test_a_placement_on_the_grey_wall_is_scored_for_the_seat_placing():
+    seats = []
+    game = new_game("grey-wall", plugins=[answering("azul_placement_score",
+                                                    lambda seat: seats.append(seat), "seat")])
+    set_table(game, ["RBBB"], centre="Y")
+    play(game, ["1R1", "CB1", "CY-", "w1:3"])  # seat 1 took the centre: the round ends
+    assert seats[0] == 0
