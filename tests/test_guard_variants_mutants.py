@@ -6,6 +6,8 @@ lists the mutants and what was done about each.
 
 from __future__ import annotations
 
+import os
+import socket
 import textwrap
 from pathlib import Path
 
@@ -190,3 +192,79 @@ def test_a_game_that_never_ends_is_reported_at_the_variant_s_plugins(tmp_path):
     [problem] = report.problems
     assert (problem.file, problem.line, problem.column) == (str(path), 4, 1)
     assert problem.message.startswith("2 players, game 1 (seed 2000006): the game did not end within 100 rounds")
+
+
+# ---------------------------------------------------------------- more TOML places and messages
+
+def test_a_toml_file_that_is_empty_or_too_deep_is_refused_at_its_start(tmp_path):
+    assert toml_problem(tmp_path, "# nothing\n") == (
+        1, 1, "the file is empty: a variant file is a mapping with at least 'plugins' or 'extends'")
+    deep = "a = " + "[" * 5000 + "]" * 5000 + "\n"  # deeper than the parser can follow
+    assert toml_problem(tmp_path, deep) == (1, 1, "nested more than 32 levels deep: refused")
+
+
+def test_a_toml_number_too_long_to_convert_is_refused_at_the_file_start(tmp_path):
+    line, column, message = toml_problem(tmp_path, 'name = "x"\nrow = 1.' + "0" * 45 + "\n")
+    assert (line, column, message) == (1, 1, "TOML error: a number of 47 characters is out of range")
+
+
+def test_a_duplicate_toml_key_names_its_first_place(tmp_path):
+    text = 'name = "x"\n[settings]\nrow_bonus = 2\ncolour_bonus = 1\nrow_bonus = 3\n'
+    assert toml_problem(tmp_path, text) == (5, 1, "duplicate key 'settings.row_bonus' (first at line 3)")
+
+
+def test_a_problem_in_a_toml_table_without_its_own_line_is_placed_at_the_table(tmp_path):
+    text = 'name = "x"\nextends = "standard"\n  [ "settings" ]\n"colour_bonus" = 100000000000000000000\n'
+    line, column, message = toml_problem(tmp_path, text)
+    assert (line, column) == (4, 1) and message.startswith("settings.colour_bonus: the number with 21 digits")
+    text = 'name = "x"\nextends = "standard"\n[settings.factories]\n"2" = 1e999999\n'
+    assert toml_problem(tmp_path, text) == (4, 1, "settings.factories.2: inf is not a number a game can use")
+
+
+def test_an_inline_toml_table_places_each_of_its_keys(tmp_path):
+    text = 'name = "x"\nsettings = {row_bonus = 2, "colour_bonus" = 100000000000000000000}\n'
+    assert toml_problem(tmp_path, text)[:2] == (2, 28)
+
+
+def test_twenty_problems_of_a_toml_file_at_most_are_shown(tmp_path):
+    text = 'name = "x"\n' + "".join(f"k{n} = {10**20}\n" for n in range(25))
+    problems = problems_of(write(tmp_path, "many.toml", text))
+    assert len(problems) == 20 and problems[0].line == 2 and problems[19].line == 21
+
+
+# ---------------------------------------------------------------- files that are not files
+
+def test_a_fifo_a_socket_and_a_device_are_refused_unread(tmp_path):
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(InputRefused) as refused:
+        read_regular_file(fifo, 10)
+    assert str(refused.value) == refused.value.reason == "a FIFO (named pipe), not a regular file: refused"
+    with socket.socket(socket.AF_UNIX) as listening:
+        listening.bind(str(tmp_path / "s.yaml"))
+        with pytest.raises(InputRefused) as refused:
+            read_regular_file(tmp_path / "s.yaml", 10)
+    assert refused.value.reason == "a socket, not a regular file: refused"
+    with pytest.raises(InputRefused) as refused:
+        read_regular_file("/dev/null", 10)
+    assert refused.value.reason == "a device, not a regular file: refused"
+
+
+# ---------------------------------------------------------------- settings: the item refused
+
+@pytest.mark.parametrize("penalties, column", [([0, -1, 1], 28), ([-1, "x", -1], 25), ([0, 0], None)])
+def test_the_floor_penalty_refused_is_pointed_at(tmp_path, penalties, column):
+    """The item refused, not the list: 0 is the maximum (taken), 1 is past it, 'x' no number."""
+    path = write(tmp_path, "floor.yaml", f"extends: standard\nsettings:\n  floor_penalties: {penalties}\n")
+    if column is None:
+        assert load_variant(path).settings.floor_penalties == penalties
+        return
+    [problem] = problems_of(path)
+    assert (problem.line, problem.column) == (3, column)
+
+
+def test_a_misspelt_plugin_gets_one_suggestion(tmp_path):
+    [problem] = problems_of(write(tmp_path, "typo.yaml", "plugins: [standrd, colour_wall]\n"))
+    assert problem.message.endswith("; did you mean 'standard'?")
+    [problem] = problems_of(write(tmp_path, "none.yaml", "plugins: [zzzzzzzz, standard, colour_wall]\n"))
+    assert "did you mean" not in problem.message and not problem.message.endswith("XXXX")
