@@ -268,3 +268,66 @@ def test_a_misspelt_plugin_gets_one_suggestion(tmp_path):
     assert problem.message.endswith("; did you mean 'standard'?")
     [problem] = problems_of(write(tmp_path, "none.yaml", "plugins: [zzzzzzzz, standard, colour_wall]\n"))
     assert "did you mean" not in problem.message and not problem.message.endswith("XXXX")
+
+
+# ---------------------------------------------------------------- the variant a record names
+
+def test_a_record_s_variant_file_refused_or_missing_is_one_problem_naming_it(tmp_path):
+    from azul_core.variants.loading import find_variant, record_variant_path
+
+    assert record_variant_path("standard", tmp_path) == find_variant("standard")
+    for ref, start in [("missing.yaml", "variant file not found"),
+                       (str(tmp_path / "abs.yaml"), "a record may name a variant file only inside its own folder, "
+                                                    "not an absolute path: refused; name it with --variant "),
+                       ("../up.yaml", "a record may name a variant file only inside its own folder, "
+                                      "not through '..': refused; name it with --variant ")]:
+        with pytest.raises(VariantError) as refused:
+            record_variant_path(ref, tmp_path / "records")
+        [problem] = refused.value.problems
+        assert (problem.file, problem.line, problem.column) == (ref, 0, 0)
+        assert problem.message.startswith(start) and (start.endswith("found") or
+                                                      problem.message.endswith(" to use it anyway"))
+    outside = write(tmp_path, "outside.yaml", "extends: standard\n")
+    (tmp_path / "records").mkdir()
+    (tmp_path / "records" / "link.yaml").symlink_to(outside)
+    with pytest.raises(VariantError) as refused:
+        record_variant_path("link.yaml", tmp_path / "records")
+    [problem] = refused.value.problems
+    assert (problem.file, problem.line, problem.column) == ("link.yaml", 0, 0)
+    assert problem.message.startswith("a symbolic link out of the record's folder")
+
+
+# ---------------------------------------------------------------- what `azul variants list` shows of a file
+
+def test_a_variant_file_is_described_without_running_its_plugins(tmp_path):
+    from azul_core.variants.loading import describe_variant_file
+
+    good = write(tmp_path, "good.yaml", "extends: standard\nname: good one\ndescription: A  test.\nplayers: [2, 3]\n")
+    assert describe_variant_file(good) == {"name": "good one", "description": "A test.", "players": [2, 3],
+                                           "error": None}
+    bad = write(tmp_path, "bad.yaml", "extends: standard\nname: [1]\nplayers: [0, 2]\n")
+    entry = describe_variant_file(bad)
+    assert entry["name"] == "bad" and entry["players"] == [2]
+    assert entry["error"].endswith("'name' must be a non-empty string, not a list (and 1 more)")
+    assert entry["error"].startswith(f"{bad}:2:")
+
+
+# ---------------------------------------------------------------- where `azul validate` places a plugin failure
+
+def test_a_plugin_failing_in_a_game_is_placed_at_its_own_line(tmp_path):
+    plugin = tmp_path / "failing.py"
+    plugin.write_text(textwrap.dedent('''\
+        from azul_core import hookimpl
+
+        AZUL_API = 1
+
+
+        @hookimpl
+        def azul_placement_score():
+            raise RuntimeError("no score today")
+        '''), encoding="utf-8")
+    path = write(tmp_path, "failing.yaml", "extends: standard\nplayers: [2]\nplugins: [standard, colour_wall, failing.py]\n")
+    [problem] = check_variant_file(path, games=1).problems
+    assert (problem.file, problem.line, problem.column) == (str(plugin), 8, 1)  # the line that raised
+    assert problem.message.startswith("2 players, game 1 (seed 2000006): ")
+    assert "no score today" in problem.message
