@@ -1207,3 +1207,58 @@ def test_a_placement_on_the_grey_wall_is_scored_for_the_seat_placing():
     set_table(game, ["RBBB"], centre="Y")
     play(game, ["1R1", "CB1", "CY-", "w1:3"])  # seat 1 took the centre: the round ends
     assert seats[0] == 0
+
+
+# ---------------------------------------------------------------- checked by planting the mutant by hand
+
+def test_a_shift_filling_a_line_waits_for_the_round_end_in_standard_tiling():
+    game = new_game(plugins=[shifting((1, 0, 1))], players=3)
+    set_table(game, ["BYYR", "RRKK"])
+    play(game, ["1B2", "+shift"])  # line 1 is full now, and is tiled with the others at the round's end
+    assert lines_of(game, 0) == {1: "B"} and game.players[0].wall[0] == (None,) * 5 and game.to_move == 1
+
+
+def test_a_draft_of_a_colour_that_does_not_exist_is_refused_by_name():
+    game = new_game()
+    set_table(game, ["BBYY"])
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply((1, 9, 0))
+    assert str(refused.value) == "no such colour 9"
+
+
+class AfterDraftOnly(Mover):
+    """Offers its moves only at the stage named after a draft (and nothing at another stage)."""
+
+    @hookimpl
+    def azul_offer_moves(self, stage, seat):
+        return [move for move in self.after if move.args in ((), (seat,))] if stage == "after_draft" else None
+
+
+def test_the_moves_after_a_choice_are_asked_for_the_same_stage_and_seat():
+    game = new_game(plugins=[AfterDraftOnly(after=[AGAIN, Move("mine", (0,))])], players=3)
+    set_table(game, ["BBYY", "RRKK"])
+    play(game, ["1B1"])
+    assert game.legal_decisions() == [AGAIN, Move("mine", (0,))]
+    play(game, ["+again"])
+    assert game.phase == CHOOSE and game.legal_decisions() == [AGAIN, Move("mine", (0,))]
+
+
+def test_a_line_filled_with_a_stand_in_is_tiled_at_the_turn_end_where_the_rule_says_so():
+    game = new_game(VARIANTS["wild-tiles"], plugins=[AtTurnEndReopenNextRound()], players=3)
+    set_table(game, ["RJYY", "KKKK"])
+    play(game, ["1R2"])  # R and the wild tile fill line 2: tiled at once
+    assert lines_of(game, 0) == {} and game.players[0].wall[1][3] == RED and game.to_move == 1
+    assert game.lid[5] == 1
+
+
+def test_a_draft_the_rule_forbids_is_refused_naming_the_rule():
+    def allowed(colour, line, seat):
+        return not (colour == RED and line == 0 and seat == 0)
+
+    game = new_game(plugins=[answering("azul_draft_allowed", allowed, "colour", "line", "seat")])
+    set_table(game, ["RRYY"])
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply((1, RED, 0))
+    assert str(refused.value) == "the rules (Answers_azul_draft_allowed) forbid this draft now"
+    play(game, ["1R2"])
+    assert lines_of(game, 0) == {2: "RR"}
