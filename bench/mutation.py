@@ -47,11 +47,16 @@ SCOPES: dict[str, tuple[list[str], list[str]]] = {
                ["tests/test_standard_rules.py", "tests/test_hooks.py", "tests/test_rulebook_errors.py",
                 "tests/test_rule_api_traps.py", "tests/test_house_rules.py", "tests/test_grey_wall.py",
                 "tests/test_duel.py", "tests/test_duel_grey_wall.py", "tests/test_guard_stacking.py",
-                "tests/test_guard_hooks.py"]),
-    "variants": (["azul_core/variants/*.py"],
+                "tests/test_guard_hooks.py", "tests/test_guard_engine_mutants.py"]),
+    # The variant files: reading, limits, loading, checking. What `azul variants` and `azul plugins`
+    # show (differences, catalogue) is tested through those commands: the scope `catalogue`.
+    "variants": (["azul_core/variants/check.py", "azul_core/variants/files.py", "azul_core/variants/limits.py",
+                  "azul_core/variants/loading.py"],
                  ["tests/test_variant_files.py", "tests/test_variant_check.py", "tests/test_plugin_loading.py",
                   "tests/test_hostile.py", "tests/test_guard_bounds.py", "tests/test_guard_trust.py",
-                  "tests/test_guard_variants.py"]),
+                  "tests/test_guard_variants.py", "tests/test_guard_variants_mutants.py"]),
+    "catalogue": (["azul_core/variants/differences.py", "azul_core/variants/catalogue.py"],
+                  ["tests/test_cli_variants.py", "tests/test_cli_plugins.py", "tests/test_rule_api_traps.py"]),
     # The plugin loader and the hook compiler: a scope of its own (a thousand mutants, most of
     # them in the messages of plugins that fail to load).
     "plugins": (["azul_core/engine/plugins.py"],

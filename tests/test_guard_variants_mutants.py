@@ -1,0 +1,333 @@
+"""Tests written for the survivors of the mutation run of the `variants` scope (issue 24).
+
+Each one was checked to fail with the mutant it answers planted by hand; docs/testing.md
+lists the mutants and what was done about each.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from azul_core.variants.check import check_variant_file
+from azul_core.variants.files import Problem
+from azul_core.variants.limits import InputRefused, read_regular_file, walk_problems
+from azul_core.variants.loading import VariantError, load_variant
+
+
+@pytest.mark.parametrize("size", [0, 1, 100])
+def test_a_file_at_its_size_limit_is_read_and_one_byte_more_is_refused(tmp_path, size):
+    path = tmp_path / "file.yaml"
+    path.write_bytes(b"x" * size)
+    assert read_regular_file(path, size) == b"x" * size
+    path.write_bytes(b"x" * (size + 1))
+    with pytest.raises(InputRefused) as refused:
+        read_regular_file(path, size)
+    assert refused.value.reason == f"larger than {size} bytes ({size + 1}): refused"
+
+
+def test_a_folder_or_a_missing_file_is_refused_with_what_it_is(tmp_path):
+    with pytest.raises(InputRefused) as refused:
+        read_regular_file(tmp_path, 10)
+    assert refused.value.reason == "a folder, not a regular file: refused"
+    with pytest.raises(InputRefused) as refused:
+        read_regular_file(tmp_path / "nothing.yaml", 10)
+    assert refused.value.reason == "no such file"
+
+
+# ---------------------------------------------------------------- what a wrong value is called
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def problems_of(path: Path) -> list[Problem]:
+    with pytest.raises(VariantError) as caught:
+        load_variant(path)
+    return caught.value.problems
+
+
+@pytest.mark.parametrize("value, called", [
+    ("''", "the string ''"), ("true", "true (true/false)"), ("false", "false (true/false)"),
+    ("{a: 1}", "a mapping"), ("[1]", "a list"), ("[]", "an empty list"), ("'x'", None), ("3", "int 3"),
+])
+def test_a_wrong_name_is_called_what_it_is(tmp_path, value, called):
+    path = write(tmp_path, "named.yaml", f"extends: standard\nname: {value}\n")
+    if called is None:
+        assert load_variant(path).name == "x"
+        return
+    [problem] = problems_of(path)
+    assert problem.message == f"'name' must be a non-empty string, not {called}"
+
+
+def test_a_player_count_of_nothing_is_called_nothing(tmp_path):
+    [problem] = problems_of(write(tmp_path, "players.yaml", "extends: standard\nplayers: [2, null]\n"))
+    assert problem.message == "players: nothing is not a player count"
+
+
+# ---------------------------------------------------------------- too few tiles for the table
+
+def test_too_few_tiles_are_counted_in_words_per_colour_and_extra_tile(tmp_path):
+    """Found by the mutation run: the extra tiles were counted twice in the words ("2 wild, 2 wild")."""
+    (tmp_path / "uneven.py").write_text(textwrap.dedent('''\
+        from dataclasses import replace
+        from azul_core import hookimpl
+        from azul_core.rules import ExtraTile
+
+        AZUL_API = 1
+
+        @hookimpl
+        def azul_game_setup(answer):
+            return replace(answer, colour_counts=(1, 2, 3, 4, 5), extra_tiles=(ExtraTile("J", "wild", 2),))
+        '''), encoding="utf-8")
+    path = write(tmp_path, "uneven.yaml", """\
+        extends: standard
+        players: [2]
+        plugins: [standard, colour_wall, uneven.py]
+        """)
+    [problem] = problems_of(path)
+    assert problem.message == ("2 players: 5 factories of 4 tiles need 20 tiles, but there are only 17 "
+                               "(1 blue, 2 yellow, 3 red, 4 black, 5 white, 2 wild)")
+
+
+def test_too_few_tiles_of_each_colour_and_extra_tiles(tmp_path):
+    (tmp_path / "few.py").write_text(textwrap.dedent('''\
+        from dataclasses import replace
+        from azul_core import hookimpl
+        from azul_core.rules import ExtraTile
+
+        AZUL_API = 1
+
+        @hookimpl
+        def azul_game_setup(answer):
+            return replace(answer, tiles_per_colour=2, extra_tiles=(ExtraTile("J", "wild", 3),))
+        '''), encoding="utf-8")
+    path = write(tmp_path, "few.yaml", """\
+        extends: standard
+        players: [2]
+        plugins: [standard, colour_wall, few.py]
+        """)
+    [problem] = problems_of(path)
+    assert problem.message == ("2 players: 5 factories of 4 tiles need 20 tiles, but there are only 13 "
+                               "(2 of each colour, 3 wild)")
+
+
+# ---------------------------------------------------------------- numbers too large
+
+@pytest.mark.parametrize("value, shown", [
+    (10**18 + 1, "with 19 digits"), (-(10**4000 - 1), "with 4000 digits"), (10**4000, "with thousands of digits"),
+])
+def test_a_number_out_of_range_is_shown_by_its_length(value, shown):
+    [(path, message)] = list(walk_problems({"seed": value}))
+    assert path == ("seed",)
+    assert message == f"the number {shown} is out of range (at most 1e+18 either way)"
+
+
+# ---------------------------------------------------------------- where a TOML file goes wrong
+
+def toml_problem(tmp_path, text: str) -> tuple[int, int, str]:
+    path = write(tmp_path, "variant.toml", text)
+    [problem] = problems_of(path)
+    return problem.line, problem.column, problem.message
+
+
+def test_an_unclosed_bracket_is_pointed_at_where_it_opens(tmp_path):
+    text = ('description = "a [b {c"  # and [d\n'
+            "[settings]\n"
+            "floor_penalties = [-1, -1,\n"
+            "  -2\n"
+            "row_bonus = 2\n")
+    assert toml_problem(tmp_path, text) == (3, 19, "TOML syntax error: Unclosed array")
+    text = "name = 'x'\nsettings = {row_bonus = 2, colour_bonus = [1, 2}\nplayers = [2]\n"
+    line, column, _message = toml_problem(tmp_path, text)
+    assert (line, column) == (2, 12)
+
+
+def test_an_error_at_the_end_of_a_toml_file_is_placed_on_its_last_line(tmp_path):
+    assert toml_problem(tmp_path, 'name = "x"\ndescription = "y"\nplayers = ') == (
+        3, 1, "TOML syntax error: Invalid value")
+
+
+def test_a_value_out_of_range_in_toml_is_placed_at_its_key(tmp_path):
+    text = 'name = "x"\nextends = "standard"\n[settings]\nrow_bonus = 2\ncolour_bonus = 10000000000000000000000\n'
+    line, column, message = toml_problem(tmp_path, text)
+    assert (line, column) == (5, 1)
+    assert message == ("settings.colour_bonus: the number with 23 digits is out of range "
+                       "(at most 1e+18 either way)")
+
+
+def test_a_value_out_of_range_in_an_inline_toml_table_is_placed_at_its_key(tmp_path):
+    text = 'name = "x"\nsettings = { row_bonus = 2, factories = { 2 = 100000000000000000000 } }\n'
+    line, column, message = toml_problem(tmp_path, text)
+    assert line == 2 and message.startswith("settings.factories.2: the number with 21 digits")
+
+
+# ---------------------------------------------------------------- where `azul validate` places a game problem
+
+def test_a_game_that_never_ends_is_reported_at_the_variant_s_plugins(tmp_path):
+    folder = tmp_path / "a:b"  # a colon in a folder's name: the line is after the last one
+    folder.mkdir()
+    (folder / "endless.py").write_text(textwrap.dedent('''\
+        from azul_core import hookimpl
+
+        AZUL_API = 1
+
+        @hookimpl
+        def azul_game_over():
+            return False
+        '''), encoding="utf-8")
+    path = write(folder, "endless.yaml", """\
+        extends: standard
+        players: [2]
+
+        plugins: [standard, colour_wall, endless.py]
+        """)
+    report = check_variant_file(path, games=1)
+    [problem] = report.problems
+    assert (problem.file, problem.line, problem.column) == (str(path), 4, 1)
+    assert problem.message.startswith("2 players, game 1 (seed 2000006): the game did not end within 100 rounds")
+
+
+# ---------------------------------------------------------------- more TOML places and messages
+
+def test_a_toml_file_that_is_empty_or_too_deep_is_refused_at_its_start(tmp_path):
+    assert toml_problem(tmp_path, "# nothing\n") == (
+        1, 1, "the file is empty: a variant file is a mapping with at least 'plugins' or 'extends'")
+    deep = "a = " + "[" * 5000 + "]" * 5000 + "\n"  # deeper than the parser can follow
+    assert toml_problem(tmp_path, deep) == (1, 1, "nested more than 32 levels deep: refused")
+
+
+def test_a_toml_number_too_long_to_convert_is_refused_at_the_file_start(tmp_path):
+    line, column, message = toml_problem(tmp_path, 'name = "x"\nrow = 1.' + "0" * 45 + "\n")
+    assert (line, column, message) == (1, 1, "TOML error: a number of 47 characters is out of range")
+
+
+def test_a_duplicate_toml_key_names_its_first_place(tmp_path):
+    text = 'name = "x"\n[settings]\nrow_bonus = 2\ncolour_bonus = 1\nrow_bonus = 3\n'
+    assert toml_problem(tmp_path, text) == (5, 1, "duplicate key 'settings.row_bonus' (first at line 3)")
+
+
+def test_a_problem_in_a_toml_table_without_its_own_line_is_placed_at_the_table(tmp_path):
+    text = 'name = "x"\nextends = "standard"\n  [ "settings" ]\n"colour_bonus" = 100000000000000000000\n'
+    line, column, message = toml_problem(tmp_path, text)
+    assert (line, column) == (4, 1) and message.startswith("settings.colour_bonus: the number with 21 digits")
+    text = 'name = "x"\nextends = "standard"\n[settings.factories]\n"2" = 1e999999\n'
+    assert toml_problem(tmp_path, text) == (4, 1, "settings.factories.2: inf is not a number a game can use")
+
+
+def test_an_inline_toml_table_places_each_of_its_keys(tmp_path):
+    text = 'name = "x"\nsettings = {row_bonus = 2, "colour_bonus" = 100000000000000000000}\n'
+    assert toml_problem(tmp_path, text)[:2] == (2, 28)
+
+
+def test_twenty_problems_of_a_toml_file_at_most_are_shown(tmp_path):
+    text = 'name = "x"\n' + "".join(f"k{n} = {10**20}\n" for n in range(25))
+    problems = problems_of(write(tmp_path, "many.toml", text))
+    assert len(problems) == 20 and problems[0].line == 2 and problems[19].line == 21
+
+
+# ---------------------------------------------------------------- files that are not files
+
+def test_a_fifo_a_socket_and_a_device_are_refused_unread(tmp_path):
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(InputRefused) as refused:
+        read_regular_file(fifo, 10)
+    assert str(refused.value) == refused.value.reason == "a FIFO (named pipe), not a regular file: refused"
+    with socket.socket(socket.AF_UNIX) as listening:
+        listening.bind(str(tmp_path / "s.yaml"))
+        with pytest.raises(InputRefused) as refused:
+            read_regular_file(tmp_path / "s.yaml", 10)
+    assert refused.value.reason == "a socket, not a regular file: refused"
+    with pytest.raises(InputRefused) as refused:
+        read_regular_file("/dev/null", 10)
+    assert refused.value.reason == "a device, not a regular file: refused"
+
+
+# ---------------------------------------------------------------- settings: the item refused
+
+@pytest.mark.parametrize("penalties, column", [([0, -1, 1], 28), ([-1, "x", -1], 25), ([0, 0], None)])
+def test_the_floor_penalty_refused_is_pointed_at(tmp_path, penalties, column):
+    """The item refused, not the list: 0 is the maximum (taken), 1 is past it, 'x' no number."""
+    path = write(tmp_path, "floor.yaml", f"extends: standard\nsettings:\n  floor_penalties: {penalties}\n")
+    if column is None:
+        assert load_variant(path).settings.floor_penalties == penalties
+        return
+    [problem] = problems_of(path)
+    assert (problem.line, problem.column) == (3, column)
+
+
+def test_a_misspelt_plugin_gets_one_suggestion(tmp_path):
+    [problem] = problems_of(write(tmp_path, "typo.yaml", "plugins: [standrd, colour_wall]\n"))
+    assert problem.message.endswith("; did you mean 'standard'?")
+    [problem] = problems_of(write(tmp_path, "none.yaml", "plugins: [zzzzzzzz, standard, colour_wall]\n"))
+    assert "did you mean" not in problem.message and not problem.message.endswith("XXXX")
+
+
+# ---------------------------------------------------------------- the variant a record names
+
+def test_a_record_s_variant_file_refused_or_missing_is_one_problem_naming_it(tmp_path):
+    from azul_core.variants.loading import find_variant, record_variant_path
+
+    assert record_variant_path("standard", tmp_path) == find_variant("standard")
+    for ref, start in [("missing.yaml", "variant file not found"),
+                       (str(tmp_path / "abs.yaml"), "a record may name a variant file only inside its own folder, "
+                                                    "not an absolute path: refused; name it with --variant "),
+                       ("../up.yaml", "a record may name a variant file only inside its own folder, "
+                                      "not through '..': refused; name it with --variant ")]:
+        with pytest.raises(VariantError) as refused:
+            record_variant_path(ref, tmp_path / "records")
+        [problem] = refused.value.problems
+        assert (problem.file, problem.line, problem.column) == (ref, 0, 0)
+        assert problem.message.startswith(start) and (start.endswith("found") or
+                                                      problem.message.endswith(" to use it anyway"))
+    outside = write(tmp_path, "outside.yaml", "extends: standard\n")
+    (tmp_path / "records").mkdir()
+    (tmp_path / "records" / "link.yaml").symlink_to(outside)
+    with pytest.raises(VariantError) as refused:
+        record_variant_path("link.yaml", tmp_path / "records")
+    [problem] = refused.value.problems
+    assert (problem.file, problem.line, problem.column) == ("link.yaml", 0, 0)
+    assert problem.message.startswith("a symbolic link out of the record's folder")
+
+
+# ---------------------------------------------------------------- what `azul variants list` shows of a file
+
+def test_a_variant_file_is_described_without_running_its_plugins(tmp_path):
+    from azul_core.variants.loading import describe_variant_file
+
+    good = write(tmp_path, "good.yaml", "extends: standard\nname: good one\ndescription: A  test.\nplayers: [2, 3]\n")
+    assert describe_variant_file(good) == {"name": "good one", "description": "A test.", "players": [2, 3],
+                                           "error": None}
+    bad = write(tmp_path, "bad.yaml", "extends: standard\nname: [1]\nplayers: [0, 2]\n")
+    entry = describe_variant_file(bad)
+    assert entry["name"] == "bad" and entry["players"] == [2]
+    assert entry["error"].endswith("'name' must be a non-empty string, not a list (and 1 more)")
+    assert entry["error"].startswith(f"{bad}:2:")
+
+
+# ---------------------------------------------------------------- where `azul validate` places a plugin failure
+
+def test_a_plugin_failing_in_a_game_is_placed_at_its_own_line(tmp_path):
+    plugin = tmp_path / "failing.py"
+    plugin.write_text(textwrap.dedent('''\
+        from azul_core import hookimpl
+
+        AZUL_API = 1
+
+
+        @hookimpl
+        def azul_placement_score():
+            raise RuntimeError("no score today")
+        '''), encoding="utf-8")
+    path = write(tmp_path, "failing.yaml", "extends: standard\nplayers: [2]\nplugins: [standard, colour_wall, failing.py]\n")
+    [problem] = check_variant_file(path, games=1).problems
+    assert (problem.file, problem.line, problem.column) == (str(plugin), 8, 1)  # the line that raised
+    assert problem.message.startswith("2 players, game 1 (seed 2000006): ")
+    assert "no score today" in problem.message
