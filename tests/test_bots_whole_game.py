@@ -11,8 +11,8 @@ import pytest
 from azul_core.colours import BLACK, BLUE, YELLOW
 from azul_core.engine.state import DEAL, OVER, PLACE, GameState
 from azul_core.players.bots import GreedyBot, position_value, tried_gains
-from azul_core.players.evaluation import Outlooks, for_rules
-from azul_core.players.search import FrozenOutlook, MctsBot
+from azul_core.players.evaluation import for_rules
+from azul_core.players.search import MctsBot
 from azul_core.testing import new_game, set_lines, set_table, set_wall
 from azul_core.variants.loading import load_variant
 
@@ -169,35 +169,6 @@ def test_a_tile_tiled_at_once_brings_its_slots_whole_share():
     whole = dict((d, g) for g, d in tried_gains(game, [draft]))[draft]
     round_only = dict((d, g) for g, d in tried_gains(game, [draft], whole_game=False))[draft]
     assert whole - round_only == pytest.approx(outlook.slot_bonus[1 * 5 + BLUE] / 2)
-
-
-def test_a_frozen_outlook_adds_the_share_of_each_tile_placed_since():
-    game = new_game("standard")
-    set_wall(game, 0, ["B....", ".....", ".....", ".....", "....."])
-    set_lines(game, 0, {3: "RR"})
-    outlook = for_rules(game.rules).for_state(game)[0]
-    frozen = FrozenOutlook(outlook, game.players[0].wall)
-    capacities = game.rules.capacity
-    assert frozen.board_bonus(game.players[0], capacities) == outlook.board_bonus(game.players[0], capacities)
-    set_wall(game, 0, ["BY...", ".....", ".....", ".....", "....."])  # one more tile, yellow on row 1
-    assert frozen.board_bonus(game.players[0], capacities) == pytest.approx(
-        outlook.board_bonus(game.players[0], capacities) + outlook.slot_bonus[0 * 5 + YELLOW])
-
-
-def test_a_frozen_search_works_out_the_outlooks_of_its_root_alone(monkeypatch):
-    """Playouts past the round meet new walls at every step: judged on the root's outlooks,
-    the search asks for no other (and without, it asks for many)."""
-    state = GameState(load_variant("standard").rules, 2)
-    state.deal(random.Random(3))
-    for_rules(state.rules).known.clear()
-    for_rules(state.rules).by_wall.clear()
-    calls = []
-    original = Outlooks._work_out
-    monkeypatch.setattr(Outlooks, "_work_out", lambda self, *a: calls.append(1) or original(self, *a))
-    MctsBot(seed=1, iterations=50, frozen=True).choose(state)
-    assert len(calls) == 1
-    MctsBot(seed=1, iterations=50, frozen=False).choose(state)
-    assert len(calls) > 10
 
 
 def test_the_rounds_past_this_one_count_by_their_weight(monkeypatch):

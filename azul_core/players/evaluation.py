@@ -307,13 +307,18 @@ class Outlooks:
         rules = self.rules
         levels = [self._levels(wall, seat, state) for seat, wall in enumerate(walls)]
         for ahead in range(HORIZON):
-            walls = tuple([wall_levels[ahead] for wall_levels in levels])
-            if rules.game_over(walls, state.round + ahead, None, None, state):
+            for seat, wall_levels in enumerate(levels):
+                if len(wall_levels) <= ahead:  # worked out as far as asked (a chosen column's wall)
+                    wall_levels.append(self._one_more_per_row(
+                        wall_levels[-1] if wall_levels else walls[seat], seat, state))
+            if rules.game_over(tuple([wall_levels[ahead] for wall_levels in levels]),
+                               state.round + ahead, None, None, state):
                 return ahead + 1
         return HORIZON
 
     def _levels(self, wall, seat, state) -> list:
-        """``wall`` with one more tile in each row that has room, then two, ... HORIZON."""
+        """``wall`` with one more tile in each row that has room, then two, ... HORIZON (for
+        a wall whose columns are chosen, as many of them as worked out so far)."""
         layout = self.model.layout
         if layout is not None:  # a printed wall: row by row, each row's own levels remembered
             found = self.levels.get(wall)
@@ -326,13 +331,12 @@ class Outlooks:
                     rows.append(levels)
                 found = self.levels[wall] = [tuple([levels[ahead] for levels in rows]) for ahead in range(HORIZON)]
             return found
+        # Where the player chooses the columns, each level asks the hooks: the list grows as
+        # far as ``rounds_left`` needs it (and is remembered, unless the hook reads the game).
         key = (wall, seat)
         found = None if self.level_reads_game else self.levels.get(key)
         if found is None:
             found = []
-            for _ in range(HORIZON):
-                wall = self._one_more_per_row(wall, seat, state)
-                found.append(wall)
             if not self.level_reads_game:
                 self.levels[key] = found
         return found

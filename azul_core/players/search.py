@@ -15,11 +15,7 @@ The next round is played by the cheap policy for both sides on one sampled
 deal: it finishes lines more surely than real play, so tiles that overflow to
 the floor for a line looked cheaper than they are (the bot lost about twice
 the floor points of the bot before issue 22). Its verdict is therefore
-blended with the position at the round's end (``beyond_weight``). Every
-position of a search is judged on the outlooks of its root (``frozen``: a
-tile placed since brings its slot's share of the bonus expected), so a
-playout that goes past the round asks for no new outlook: on a grey wall,
-whose outlooks come from asking the hooks, that halves the cost of a playout.
+blended with the position at the round's end (``beyond_weight``).
 
 A plugin's move (a pass, a choice after a draft: phase ``CHOOSE``) is a child
 like a draft; its estimate for ordering and playouts is tried on a clone.
@@ -48,8 +44,6 @@ DEFAULT_THINK = 0.5
 BEYOND = 1
 #: How much the position after those rounds counts against the one at the round's end.
 BEYOND_WEIGHT = 0.5
-#: Whether a search judges its positions on its root's outlooks (``Memo.freeze``).
-FROZEN = True
 
 
 class _Node:
@@ -75,7 +69,7 @@ class Memo:
     cost of extra tiles for a given floor. The rules' hooks are pure functions of these
     (as the engine's own caches assume), so the answers are the same as asking anew."""
 
-    __slots__ = ("rules", "walls", "floor_costs", "outlooks", "frozen")
+    __slots__ = ("rules", "walls", "floor_costs", "outlooks")
 
     #: Entries kept before starting afresh (a few MB at most).
     LIMIT = 50_000
@@ -86,26 +80,6 @@ class Memo:
         self.floor_costs: dict = {}
         #: the end bonuses each wall may expect (``evaluation``), or None: the round alone
         self.outlooks: Outlooks | None = for_rules(rules) if whole_game else None
-        #: the outlooks of the search's root, standing for every position of the search
-        #: (``freeze``), or None: each position's own
-        self.frozen: tuple | None = None
-
-    def freeze(self, state) -> None:
-        """Judge every position of this search on the outlooks of ``state`` (its root): the
-        end bonus a wall may expect moves only when a tile reaches it, by that slot's share
-        (``FrozenOutlook``), so a playout past the round asks for no new outlook."""
-        if self.outlooks is None:
-            return
-        walls = [board.wall for board in state.players]
-        self.frozen = tuple(FrozenOutlook(outlook, wall)
-                            for outlook, wall in zip(self.outlooks.for_state(state), walls))
-
-    def outlooks_for(self, state) -> tuple:
-        """The outlook of each seat's wall in ``state`` (the root's, when frozen)."""
-        if self.frozen is not None:
-            return self.frozen
-        assert self.outlooks is not None
-        return self.outlooks.for_state(state)
 
     def wall_points(self, wall) -> "WallPoints":
         """The best points of each (row, colour) for this wall, filled in as asked."""
@@ -127,31 +101,6 @@ class Memo:
             room = min(len(floor) + extra, self.rules.floor_spaces)
             cost = self.floor_costs[key] = penalty(floor + [0] * (room - len(floor))) - penalty(floor)
         return cost
-
-
-class FrozenOutlook:
-    """A wall's outlook standing for the walls it grows into: what ``board_bonus`` gives on
-    the wall it was worked out for, plus each slot's share for the tiles placed since."""
-
-    __slots__ = ("outlook", "wall", "expected", "slot_bonus")
-
-    def __init__(self, outlook, wall):
-        self.outlook = outlook
-        self.wall = wall
-        self.expected = outlook.expected
-        self.slot_bonus = outlook.slot_bonus
-
-    def board_bonus(self, board, capacities) -> float:
-        value = self.outlook.board_bonus(board, capacities)
-        wall = board.wall
-        if wall is not self.wall:
-            bonus = self.slot_bonus
-            for row, (cells, before) in enumerate(zip(wall, self.wall)):
-                if cells is not before:
-                    for colour in cells:
-                        if colour is not None and colour not in before:
-                            value += bonus[row * 5 + colour]
-        return value
 
 
 class WallPoints:
@@ -236,7 +185,7 @@ def mover_value(memo: Memo, state, seat: int) -> float:
         return memo_board_value(memo, board)
     if state.phase == OVER:
         return board.score
-    return memo_board_value(memo, board, memo.outlooks_for(state)[seat])
+    return memo_board_value(memo, board, memo.outlooks.for_state(state)[seat])
 
 
 def move_gains(state, moves, memo: Memo) -> list[tuple[float, Move]]:
@@ -254,7 +203,7 @@ def move_gains(state, moves, memo: Memo) -> list[tuple[float, Move]]:
 def _draft_gains(state, decisions, memo: Memo) -> list[tuple[float, tuple]]:
     rules = state.rules
     board = state.players[state.to_move]
-    slot_bonus = memo.outlooks_for(state)[state.to_move].slot_bonus if memo.outlooks is not None else None
+    slot_bonus = memo.outlooks.for_state(state)[state.to_move].slot_bonus if memo.outlooks is not None else None
     floor = board.floor
     wall = board.wall
     marker_cost = rules.marker.placement == "floor" and state.marker_in_centre
@@ -332,7 +281,7 @@ def seat_rewards(state, scale: float, memo: Memo | None = None) -> list[float]:
     if memo is None or memo.rules is not rules:
         values = [board_value(rules, board) for board in state.players]
     elif memo.outlooks is not None:
-        outlooks = memo.outlooks_for(state)
+        outlooks = memo.outlooks.for_state(state)
         values = [memo_board_value(memo, board, outlook) for board, outlook in zip(state.players, outlooks)]
     else:
         values = [memo_board_value(memo, board) for board in state.players]
@@ -351,15 +300,13 @@ class MctsBot:
     the round, on deals sampled from the bag and lid with the bot's own seeded
     generator (so ``iterations`` stays deterministic); ``beyond_weight``: how
     much the position after them counts against the one at the round's end;
-    ``frozen``: judge every position on the root's outlooks; ``clock``: what
-    ``think`` is measured with."""
+    ``clock``: what ``think`` is measured with."""
 
     name = "mcts"
 
     def __init__(self, seed: Any = None, think: float | None = None, iterations: int | None = None,
                  exploration: float = 0.4, width: int = 12, scale: float = 6.0,
                  playout: bool = True, whole_game: bool = True, beyond: int = BEYOND,
-                 frozen: bool = FROZEN,
                  beyond_weight: float = BEYOND_WEIGHT, clock=None):
         self.rng = _random.Random(seed)
         self.think = think if think is not None or iterations is not None else DEFAULT_THINK
@@ -375,8 +322,6 @@ class MctsBot:
         #: rounds a playout goes on past the round's end, on sampled deals
         self.beyond = beyond
         self.beyond_weight = beyond_weight
-        #: judge every position on the root's outlooks (``Memo.freeze``)
-        self.frozen = frozen
         #: what the think time is measured with (``None``: ``time.perf_counter``, the wall
         #: clock; ``time.process_time``: CPU time)
         self.clock = clock
@@ -396,9 +341,6 @@ class MctsBot:
             raise ValueError("no decision to take now")
         if self.memo is None or self.memo.rules is not state.rules:
             self.memo = Memo(state.rules, self.whole_game)
-        self.memo.frozen = None
-        if self.frozen:
-            self.memo.freeze(state)
         root = _Node(state.clone(), -1)
         clock = self.clock or time.perf_counter
         deadline = None if self.think is None else clock() + self.think
