@@ -155,6 +155,8 @@ def main() -> None:
     parser.add_argument("b")
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--start", type=int, default=0, metavar="K",
+                        help="play games K to K+games-1 of the seed (to add games to an earlier run)")
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--think", type=float, default=None, help="seconds per move of a search bot")
     parser.add_argument("--cpu", action="store_true", help="--think counts CPU time (time.process_time)")
@@ -177,7 +179,7 @@ def main() -> None:
         report(options, results, label="logged")
         return
     jobs = [(options.variant, options.a, options.b, game, options.seed, options.think, options.iterations,
-             options.cpu) for game in range(options.games)]
+             options.cpu) for game in range(options.start, options.start + options.games)]
     started = time.perf_counter()
     results = []
     log = open(options.log, "a") if options.log else None
@@ -194,8 +196,9 @@ def main() -> None:
         if log:
             log.close()
     elapsed = time.perf_counter() - started
-    report(options, results)
-    print(f"  wall time {elapsed:.0f} s")
+    if results:
+        report(options, results)
+        print(f"  wall time {elapsed:.0f} s")
     if options.speed:
         for name in (options.a, options.b):
             rate = games_per_cpu_second(options.variant, name, options.speed, options.seed)

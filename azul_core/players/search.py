@@ -12,10 +12,12 @@ unfinished lines, the end bonuses the wall and lines may still bring:
 is exact: a win, a loss or a share.
 
 The next round is played by the cheap policy for both sides on one sampled
-deal: it finishes lines more surely than real play, so tiles that overflow to
-the floor for a line looked cheaper than they are (the bot lost about twice
-the floor points of the bot before issue 22). Its verdict is therefore
-blended with the position at the round's end (``beyond_weight``).
+deal: it finishes lines (and uses the first pick the start marker gives) more
+surely than real play, so tiles that overflow to the floor look cheaper than
+they are; the bot loses about twice the floor points of the bot before issue
+22. ``beyond_weight`` blends that verdict with the position at the round's
+end: at 0.5 the floor falls to the old bot's, but the end bonuses fall too
+and the bot wins less (bench/README.md), so the default keeps 1.
 
 A plugin's move (a pass, a choice after a draft: phase ``CHOOSE``) is a child
 like a draft; its estimate for ordering and playouts is tried on a clone.
@@ -43,7 +45,7 @@ DEFAULT_THINK = 0.5
 #: Rounds a playout goes on past the end of the round, on sampled deals.
 BEYOND = 1
 #: How much the position after those rounds counts against the one at the round's end.
-BEYOND_WEIGHT = 0.5
+BEYOND_WEIGHT = 1.0
 
 
 class _Node:
