@@ -16,8 +16,8 @@ deal: it finishes lines (and uses the first pick the start marker gives) more
 surely than real play, so tiles that overflow to the floor look cheaper than
 they are; the bot loses about twice the floor points of the bot before issue
 22. ``beyond_weight`` blends that verdict with the position at the round's
-end: at 0.5 the floor falls to the old bot's, but the end bonuses fall too
-and the bot wins less (bench/README.md), so the default keeps 1.
+end: at 0.5 the floor comes nearer the old bot's, but the end bonuses fall
+too and the bot wins less (bench/README.md), so the default keeps 1.
 
 A plugin's move (a pass, a choice after a draft: phase ``CHOOSE``) is a child
 like a draft; its estimate for ordering and playouts is tried on a clone.
