@@ -23,17 +23,26 @@ bot thinks S seconds a move, measured by the wall clock, or with ``--cpu`` by
 ``time.process_time`` (equal CPU time per move, whatever else loads the
 machine). ``--speed N``: also each bot's games per CPU-second, N games of the
 bot against itself.
+
+Long runs: ``--log FILE`` appends each game's result to FILE (a JSON line) as
+soon as it ends, so a run stopped early keeps the games it played, and
+``--summarise FILE`` prints the figures of the games logged there:
+
+    nice -n 10 python bench/bot_strength.py mcts old-mcts --games 200 --think 0.15 --cpu \
+        --workers 2 --log build/standard-015.jsonl --progress 2> build/standard-015.progress &
+    python bench/bot_strength.py - - --summarise build/standard-015.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -140,25 +149,14 @@ def games_per_cpu_second(variant_ref: str, spec: str, games: int, seed) -> float
     return games / (time.process_time() - started)
 
 
-class _InProcess:
-    """``map`` in this process, one game after the other (``--workers 1``)."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        return None
-
-    def map(self, function, jobs):
-        return map(function, jobs)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("a")
     parser.add_argument("b")
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--start", type=int, default=0, metavar="K",
+                        help="play games K to K+games-1 of the seed (to add games to an earlier run)")
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--think", type=float, default=None, help="seconds per move of a search bot")
     parser.add_argument("--cpu", action="store_true", help="--think counts CPU time (time.process_time)")
@@ -168,25 +166,75 @@ def main() -> None:
     parser.add_argument("--speed", type=int, default=0, metavar="N",
                         help="also each bot's games per CPU-second over N games against itself")
     parser.add_argument("--progress", action="store_true", help="a line on stderr after each game")
+    parser.add_argument("--log", metavar="FILE",
+                        help="append each game's result to FILE as a JSON line as soon as it ends")
+    parser.add_argument("--summarise", metavar="FILE",
+                        help="print the figures of the games logged in FILE (by --log) and stop")
     options = parser.parse_args()
+    if options.summarise:
+        lines = Path(options.summarise).read_text().splitlines()
+        results = [json.loads(line) for line in lines if line.strip()]
+        if not results:
+            parser.error(f"no game in {options.summarise}")
+        report(options, results, label="logged")
+        return
     jobs = [(options.variant, options.a, options.b, game, options.seed, options.think, options.iterations,
-             options.cpu) for game in range(options.games)]
+             options.cpu) for game in range(options.start, options.start + options.games)]
     started = time.perf_counter()
     results = []
-    with ProcessPoolExecutor(options.workers) if options.workers > 1 else _InProcess() as pool:
-        for game, result in enumerate(pool.map(play_one, jobs)):
-            results.append(result)
-            if options.progress:
-                print(f"game {game}: {options.a} {result['score'][0]} - {result['score'][1]} {options.b}",
-                      file=sys.stderr, flush=True)
+    log = open(options.log, "a") if options.log else None
+    try:
+        if options.workers > 1:
+            with ProcessPoolExecutor(options.workers) as pool:
+                futures = {pool.submit(play_one, job): job[3] for job in jobs}
+                for future in as_completed(futures):
+                    record(options, futures[future], future.result(), results, log)
+        else:
+            for job in jobs:
+                record(options, job[3], play_one(job), results, log)
+    finally:
+        if log:
+            log.close()
     elapsed = time.perf_counter() - started
+    if results:
+        report(options, results)
+        print(f"  wall time {elapsed:.0f} s")
+    if options.speed:
+        for name in (options.a, options.b):
+            rate = games_per_cpu_second(options.variant, name, options.speed, options.seed)
+            print(f"  {name} against itself: {rate:.1f} games per CPU-second ({options.speed} games)")
+
+
+def record(options, game: int, result: dict, results: list, log) -> None:
+    """Keep one game's result (and log it at once: a long run stopped early keeps its games)."""
+    result = {"game": game, **result}
+    results.append(result)
+    if log:
+        budget = (f"think {options.think}s" + (" CPU" if options.cpu else "")) if options.think is not None \
+            else (f"{options.iterations} playouts" if options.iterations is not None else "default budget")
+        log.write(json.dumps({"game": game, "a": options.a, "b": options.b, "variant": options.variant,
+                              "budget": budget, "seed": options.seed, **result}) + "\n")
+        log.flush()
+    if options.progress:
+        print(f"game {game}: {options.a} {result['score'][0]} - {result['score'][1]} {options.b} "
+              f"({len(results)} done)", file=sys.stderr, flush=True)
+
+
+def report(options, results: list[dict], label: str = "") -> None:
+    """A's win share, the score difference and each bot's points, with 95% intervals."""
     n = len(results)
     share = sum(r["result"] for r in results) / n
     low, high = wilson(share, n)
     difference, diff_low, diff_high = mean_interval([r["score"][0] - r["score"][1] for r in results])
     budget = (f"think {options.think}s" + (" CPU" if options.cpu else "")) if options.think is not None else (
         f"{options.iterations} playouts" if options.iterations is not None else "default budget")
-    print(f"{options.variant}: {options.a} vs {options.b}, {n} games ({budget}), seed {options.seed}")
+    if label:  # the bots and budget as the log says
+        first = results[0]
+        options.a, options.b, options.variant = first.get("a", "A"), first.get("b", "B"), first.get("variant", "?")
+        budget, options.seed = first.get("budget", "?"), first.get("seed", "?")
+    first_seat = sum(1 for r in results if r.get("game", 0) % 2 == 0)
+    print(f"{options.variant}: {options.a} vs {options.b}, {n} games ({budget}), seed {options.seed}"
+          f"{'' if not label else ', ' + label}; {options.a} first in {first_seat}")
     print(f"  {options.a} wins {share:.1%} (95% interval {low:.1%}-{high:.1%}); "
           f"score difference {difference:+.1f} (95% interval {diff_low:+.1f} to {diff_high:+.1f})")
     for index, name in enumerate((options.a, options.b)):
@@ -195,12 +243,8 @@ def main() -> None:
         moves = sum(r["moves"][index] for r in results)
         thinking = sum(r["thinking"][index] for r in results)
         print(f"  {name}: score {mean('score'):.1f} = wall {mean('wall'):.1f}, floor {mean('floor'):.1f}, "
-              f"end bonus {mean('bonus'):.1f}; {thinking / max(moves, 1):.4f} CPU s per move")
-    print(f"  wall time {elapsed:.0f} s")
-    if options.speed:
-        for name in (options.a, options.b):
-            rate = games_per_cpu_second(options.variant, name, options.speed, options.seed)
-            print(f"  {name} against itself: {rate:.1f} games per CPU-second ({options.speed} games)")
+              f"end bonus {mean('bonus'):.1f}; {thinking / max(moves, 1):.4f} CPU s per move, "
+              f"{thinking / n:.1f} CPU s a game")
 
 
 if __name__ == "__main__":

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from azul_core.colours import BLACK, YELLOW
-from azul_core.engine.state import DEAL, OVER, GameState
+from azul_core.colours import BLACK, BLUE, YELLOW
+from azul_core.engine.state import DEAL, OVER, PLACE, GameState
 from azul_core.players.bots import GreedyBot, position_value, tried_gains
+from azul_core.players.evaluation import for_rules
 from azul_core.players.search import MctsBot
 from azul_core.testing import new_game, set_lines, set_table, set_wall
 from azul_core.variants.loading import load_variant
@@ -128,3 +129,56 @@ def test_greedy_games_end_in_every_variant(variant):
                 state.deal(deal)
                 continue
             state.apply(bots[state.to_move].choose(state))
+
+
+def grey_wall_placement() -> GameState:
+    """A grey-wall game, greedy against itself, at its first wall placement with a choice."""
+    state = GameState(load_variant("grey-wall").rules, 2)
+    deal = random.Random(7)
+    bots = [GreedyBot(seed=seat) for seat in range(2)]
+    while True:
+        if state.phase == DEAL:
+            state.deal(deal)
+            continue
+        if state.phase == PLACE and len(state.legal_decisions()) > 1:
+            return state
+        state.apply(bots[state.to_move].choose(state))
+
+
+def test_within_a_round_a_placement_is_judged_on_the_outlook_of_the_round():
+    """The end bonuses expected are worked out once per decision, not per candidate: moving a
+    full line's tile to the wall keeps its slot's share, so a grey-wall placement gains its
+    points and what it does to the other lines, the same with or without the whole game."""
+    state = grey_wall_placement()
+    decisions = state.legal_decisions()
+    whole = [gain for gain, _d in tried_gains(state, decisions)]
+    round_only = [gain for gain, _d in tried_gains(state, decisions, whole_game=False)]
+    assert whole == pytest.approx(round_only)
+
+
+def test_a_tile_tiled_at_once_brings_its_slots_whole_share():
+    """Duel tiles a line in the turn that fills it: the draft's gain counts the slot's whole
+    share of the bonus expected (the line's tiles held part of it), as worked out on the
+    state's own outlook."""
+    game = new_game("duel")
+    set_wall(game, 0, [".....", ".....", ".....", ".....", "....."])
+    set_lines(game, 0, {2: "B"})
+    set_table(game, ["BRRY", "KKWW"])
+    outlook = for_rules(game.rules).for_state(game)[0]
+    draft = (1, BLUE, 1)  # the blue to line 2: full, tiled at once
+    whole = dict((d, g) for g, d in tried_gains(game, [draft]))[draft]
+    round_only = dict((d, g) for g, d in tried_gains(game, [draft], whole_game=False))[draft]
+    assert whole - round_only == pytest.approx(outlook.slot_bonus[1 * 5 + BLUE] / 2)
+
+
+def test_the_rounds_past_this_one_count_by_their_weight(monkeypatch):
+    """A playout's verdict blends the position at the round's end and the one after the
+    next round, by ``beyond_weight``."""
+    import azul_core.players.search as search
+    verdicts = iter([[0.0, 1.0], [1.0, 0.0]])
+    monkeypatch.setattr(search, "seat_rewards", lambda *a: next(verdicts))
+    state = GameState(load_variant("standard").rules, 2)
+    state.deal(random.Random(4))
+    bot = MctsBot(seed=2, iterations=1, beyond=1, beyond_weight=0.25)
+    bot.memo = search.Memo(state.rules)
+    assert bot._evaluate(state) == pytest.approx([0.25, 0.75])

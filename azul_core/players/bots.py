@@ -91,17 +91,36 @@ def line_worth(rules, board, row: int, colour: int | None = None, full: bool | N
     return best
 
 
+#: Per ``Rules``: (wall, row, colour) -> its best placement points. The wall changes only
+#: when tiles are placed, so a bot asks the same questions all round long; the hooks are
+#: asked without the game, pure functions of the wall (as the engine's caches assume).
+_BEST_POINTS: dict[int, tuple[Any, dict]] = {}
+_BEST_POINTS_LIMIT = 100_000
+
+
 def best_placement_points(rules, wall, row: int, colour: int) -> int | None:
     """The most a ``colour`` tile from line ``row`` can score on ``wall``; ``None`` when it has
     no space there."""
+    entry = _BEST_POINTS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_BEST_POINTS) > 64:
+            _BEST_POINTS.clear()
+        entry = _BEST_POINTS[id(rules)] = (rules, {})
+    known = entry[1]
+    key = (wall, row, colour)
+    if key in known:
+        return known[key]
     columns = rules.wall_spaces(wall, row, colour)
-    if not columns:
-        return None
-    best = 0
-    for column in columns:
-        points = rules.placement_score(wall_with(wall, row, column, colour), row, column)
-        if points > best:
-            best = points
+    best: int | None = None
+    if columns:
+        best = 0
+        for column in columns:
+            points = rules.placement_score(wall_with(wall, row, column, colour), row, column)
+            if points > best:
+                best = points
+    if len(known) > _BEST_POINTS_LIMIT:
+        known.clear()
+    known[key] = best
     return best
 
 
@@ -205,22 +224,128 @@ def rivals_bonus(state, seat: int) -> float:
 def tried_gains(state, decisions, whole_game: bool = True) -> list[tuple[float, tuple]]:
     """Each decision's gain for the mover, by applying it to a clone (the general way).
 
-    With ``whole_game``, a decision that changes a wall or ends the round also changes
-    what the others may expect at the end (ending the game takes their hopes too), so the
-    change of the best rival's expected bonus counts against the mover's gain: otherwise
-    putting off the game's end would always look better than ending it."""
+    With ``whole_game``, every decision is judged with the outlooks of the state it is
+    taken in (``bonus_change``): a tile put on the wall brings its slot's whole share of
+    the end bonus expected, a line's tiles their part of it. That costs no new outlook per
+    candidate (a placement on a grey wall, a line tiled at once in duel, the draft that
+    ends the round are judged like any draft): the outlooks are worked out once per
+    decision and, where walls change only at a round's end, once per round. A decision
+    that ends the game is judged on its score, end bonuses paid, and the change of the
+    best rival's bonus counts against the mover's gain (ending the game takes their hopes
+    too): otherwise putting off the game's end would always look better than ending it."""
     seat = state.to_move
-    before = position_value(state, seat, whole_game)
-    rivals = rivals_bonus(state, seat) if whole_game else 0.0
+    rules = state.rules
+    board = state.players[seat]
+    before = board_value(rules, board)
+    exact_before = None
     scored = []
     for decision in decisions:
         after = state.clone()
         after.apply(decision)
-        gain = position_value(after, seat, whole_game) - before
-        if whole_game:
-            gain -= rivals_bonus(after, seat) - rivals
+        if not whole_game:
+            scored.append((board_value(rules, after.players[seat]) - before, decision))
+            continue
+        if after.phase != OVER:
+            gain = board_value(rules, after.players[seat]) - before
+            gain += bonus_change(state, after, seat)
+        else:
+            if exact_before is None:
+                exact_before = position_value(state, seat) - rivals_bonus(state, seat)
+            gain = position_value(after, seat) - rivals_bonus(after, seat) - exact_before
         scored.append((gain, decision))
     return scored
+
+
+def slot_weights(capacity, before, after) -> dict[int, float]:
+    """How much surer each wall slot is to be filled on board ``after`` than on ``before``:
+    1 per tile now on the wall, ``count / capacity`` per line's tiles (0s left out)."""
+    weights: dict[int, float] = {}
+    if before.wall is not after.wall:
+        for row, (old, new) in enumerate(zip(before.wall, after.wall)):
+            if old is new:
+                continue
+            for colour in new:
+                if colour is not None and colour not in old:
+                    weights[row * 5 + colour] = weights.get(row * 5 + colour, 0.0) + 1.0
+            for colour in old:
+                if colour is not None and colour not in new:
+                    weights[row * 5 + colour] = weights.get(row * 5 + colour, 0.0) - 1.0
+    old_counts, new_counts = before.line_count, after.line_count
+    old_colours, new_colours = before.line_colour, after.line_colour
+    if old_counts == new_counts and old_colours == new_colours:
+        return {slot: weight for slot, weight in weights.items() if weight}
+    for row in range(5):
+        old_count, new_count = old_counts[row], new_counts[row]
+        if old_count == new_count and old_colours[row] == new_colours[row]:
+            continue
+        if old_count:
+            slot = row * 5 + old_colours[row]
+            weights[slot] = weights.get(slot, 0.0) - old_count / capacity[row]
+        if new_count:
+            slot = row * 5 + new_colours[row]
+            weights[slot] = weights.get(slot, 0.0) + new_count / capacity[row]
+    return {slot: weight for slot, weight in weights.items() if abs(weight) > 1e-9}
+
+
+def bonus_change(state, after, seat: int) -> float:
+    """The change of ``seat``'s expected end bonus from ``state`` to ``after`` (the game not
+    over), less the change of the best rival's, both on ``state``'s outlooks. A tile that
+    moves from a full line to the wall changes nothing, so no outlook is asked for then."""
+    capacity = state.rules.capacity
+    mine = slot_weights(capacity, state.players[seat], after.players[seat])
+    others = {}
+    for other, (before_board, after_board) in enumerate(zip(state.players, after.players)):
+        if other != seat and (before_board.wall is not after_board.wall
+                              or before_board.line_count != after_board.line_count
+                              or before_board.line_colour != after_board.line_colour):
+            weights = slot_weights(capacity, before_board, after_board)
+            if weights:
+                others[other] = weights
+    if not mine and not others:
+        return 0.0
+    outlooks = for_rules(state.rules).for_state(state)
+    bonus = outlooks[seat].slot_bonus
+    gain = 0.0
+    for slot, weight in mine.items():
+        gain += weight * bonus[slot]
+    if others:
+        rivals = {other: outlook.board_bonus(board, capacity)
+                  for other, (outlook, board) in enumerate(zip(outlooks, state.players)) if other != seat}
+        before_best = max(rivals.values())
+        for other, weights in others.items():
+            rival_bonus = outlooks[other].slot_bonus
+            rivals[other] += sum(weight * rival_bonus[slot] for slot, weight in weights.items())
+        gain -= max(rivals.values()) - before_best
+    return gain
+
+
+_UNKNOWN = object()
+
+
+def tiled_line_gain(rules, board, line: int, colour: int, parts, slot_bonus) -> float | None:
+    """The change of ``board``'s value (floor aside) when its pattern ``line``, filled with
+    ``colour`` by a draft, is tiled at once: the tile's points, the line's part given up, the
+    slot's whole share of the end bonus expected, and the other lines' worth on the new wall.
+    ``None`` where the tile has no space or more than one (the engine then drops the line, or
+    asks the player)."""
+    wall = board.wall
+    columns = rules.wall_spaces(wall, line, colour)
+    if len(columns) != 1:
+        return None
+    column = columns[0]
+    new_wall = wall_with(wall, line, column, colour)
+    gain = rules.placement_score(new_wall, line, column) - parts[line]
+    if slot_bonus is not None:
+        gain += slot_bonus[line * 5 + colour]
+    counts, colours = board.line_count, board.line_colour
+    for row in range(5):
+        count = counts[row]
+        if count and row != line:
+            old = best_placement_points(rules, wall, row, colours[row])
+            new = best_placement_points(rules, new_wall, row, colours[row])
+            if old != new:
+                gain += ((new or 0) - (old or 0)) * count / line_capacity(rules, row)
+    return gain
 
 
 def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None:
@@ -269,26 +394,40 @@ def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None
     floor_costs: dict = {}  # (marker taken, colour, tiles to the floor) -> change of penalty
     line_gains: dict = {}   # (line, colour, tiles put) -> change of the line's part
     gains: dict = {}
-    result = []
+    # A line tiled in the turn it is filled (duel) is worked out too where its tile has one
+    # space, scored by a hook that reads the wall alone, and no plugin acts after a draft.
+    tiled_worked_out = tiled_at_once and not rules.draft_asks_plugins and not rules.player_chooses_column \
+        and not rules.context_readers.get("azul_placement_score") and not rules.context_readers.get("azul_wall_spaces")
+    tiling_gains: dict = {}  # (line, colour) -> the change of board value a tiling makes, floor aside
+    #: drafts tried on a clone, all at once: key -> [the draft, then the indexes it stands for]
+    deferred: dict = {}
+    result: list[float] = []
     for decision in decisions:
         source, colour, line = decision
         taken = sources[source][colour]
         if taken == left:  # the draft ends the round: every full line is tiled, the floor paid
-            result.append(tried_gains(state, (decision,), whole_game)[0][0])
+            deferred.setdefault(decision, [decision]).append(len(result))
+            result.append(0.0)
             continue
         with_marker = marker and source == CENTRE
         key = (taken, colour, line, with_marker)
         gain = gains.get(key)
         if gain is None:
             put = 0
+            tiling = None
             if line != FLOOR and accept[line] >> colour & 1:
                 capacity = line_capacity(rules, line)
                 room = capacity - counts[line]
                 put = taken if taken < room else room
                 if tiled_at_once and put == room:  # the line is tiled in this turn
-                    gain = gains[key] = tried_gains(state, (decision,), whole_game)[0][0]
-                    result.append(gain)
-                    continue
+                    tiling = tiling_gains.get((line, colour), _UNKNOWN) if tiled_worked_out else None
+                    if tiling is _UNKNOWN:
+                        tiling = tiling_gains[line, colour] = tiled_line_gain(
+                            rules, board, line, colour, parts, slot_bonus)
+                    if tiling is None:
+                        deferred.setdefault(key, [decision]).append(len(result))
+                        result.append(0.0)
+                        continue
             spill = taken - put
             floor_key = (with_marker, colour, spill)
             floor_gain = floor_costs.get(floor_key)
@@ -303,7 +442,9 @@ def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None
                 new_floor.extend([colour] * (spill if spill < room else max(room, 0)))
                 floor_gain = floor_costs[floor_key] = penalty(new_floor) - before_floor
             gain = floor_gain
-            if put:
+            if tiling is not None:
+                gain += tiling
+            elif put:
                 line_key = (line, colour, put)
                 line_gain = line_gains.get(line_key)
                 if line_gain is None:
@@ -319,4 +460,9 @@ def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None
                 gain += line_gain
             gains[key] = gain
         result.append(gain)
+    if deferred:
+        tried = [places[0] for places in deferred.values()]
+        for (gain, _decision), places in zip(tried_gains(state, tried, whole_game), deferred.values()):
+            for index in places[1:]:
+                result[index] = gain
     return result

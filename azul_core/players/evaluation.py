@@ -178,6 +178,9 @@ class BonusModel:
             groups = _groups_of(rules, _EMPTY_WALL, None, None, self.base)
             if self._additive(groups):
                 self.fixed_groups = groups
+        #: the fixed groups with the bit mask of their slots
+        self.fixed_masks = [(gain, slots, sum(1 << slot for slot in slots))
+                            for gain, slots in self.fixed_groups or ()]
 
     def wall_of(self, slots) -> tuple:
         """The wall (printed layout) holding exactly the given slots."""
@@ -233,6 +236,12 @@ class Outlooks:
         #: printed wall (row, its cells) -> the row with one more tile, 1 to HORIZON times
         self.levels: dict = {}
         self.row_levels: dict = {}
+        #: wall -> the tiles of each colour on it
+        self.held: dict = {}
+        #: printed wall -> (its bonus now, its groups not complete)
+        self.fixed: dict = {}
+        #: (wall, seat) -> its bonus now, groups not complete, slots with a space (asked)
+        self.asked: dict = {}
         self.level_reads_game = bool(rules.context_readers.get("azul_wall_spaces"))
         self.longest_line = max(rules.capacity)
         # The last answer, with the round and the wall objects it was for: a search asks
@@ -298,29 +307,36 @@ class Outlooks:
         rules = self.rules
         levels = [self._levels(wall, seat, state) for seat, wall in enumerate(walls)]
         for ahead in range(HORIZON):
-            walls = tuple([wall_levels[ahead] for wall_levels in levels])
-            if rules.game_over(walls, state.round + ahead, None, None, state):
+            for seat, wall_levels in enumerate(levels):
+                if len(wall_levels) <= ahead:  # worked out as far as asked (a chosen column's wall)
+                    wall_levels.append(self._one_more_per_row(
+                        wall_levels[-1] if wall_levels else walls[seat], seat, state))
+            if rules.game_over(tuple([wall_levels[ahead] for wall_levels in levels]),
+                               state.round + ahead, None, None, state):
                 return ahead + 1
         return HORIZON
 
     def _levels(self, wall, seat, state) -> list:
-        """``wall`` with one more tile in each row that has room, then two, ... HORIZON."""
+        """``wall`` with one more tile in each row that has room, then two, ... HORIZON (for
+        a wall whose columns are chosen, as many of them as worked out so far)."""
         layout = self.model.layout
         if layout is not None:  # a printed wall: row by row, each row's own levels remembered
-            rows = []
-            for row, cells in enumerate(wall):
-                levels = self.row_levels.get((row, cells))
-                if levels is None:
-                    levels = self.row_levels[row, cells] = self._row_levels(row, cells, layout)
-                rows.append(levels)
-            return [tuple([levels[ahead] for levels in rows]) for ahead in range(HORIZON)]
+            found = self.levels.get(wall)
+            if found is None:
+                rows = []
+                for row, cells in enumerate(wall):
+                    levels = self.row_levels.get((row, cells))
+                    if levels is None:
+                        levels = self.row_levels[row, cells] = self._row_levels(row, cells, layout)
+                    rows.append(levels)
+                found = self.levels[wall] = [tuple([levels[ahead] for levels in rows]) for ahead in range(HORIZON)]
+            return found
+        # Where the player chooses the columns, each level asks the hooks: the list grows as
+        # far as ``rounds_left`` needs it (and is remembered, unless the hook reads the game).
         key = (wall, seat)
         found = None if self.level_reads_game else self.levels.get(key)
         if found is None:
             found = []
-            for _ in range(HORIZON):
-                wall = self._one_more_per_row(wall, seat, state)
-                found.append(wall)
             if not self.level_reads_game:
                 self.levels[key] = found
         return found
@@ -365,35 +381,70 @@ class Outlooks:
         (bag, lid, table, lines and floors; tiles out of the game are few and ignored)."""
         counts = list(state.table.kind_counts[:SLOTS_PER_ROW])
         for wall in walls:
-            for cells in wall:
-                for cell in cells:
-                    if cell is not None and cell < SLOTS_PER_ROW:
-                        counts[cell] -= 1
+            held = self.held.get(wall)
+            if held is None:
+                if len(self.held) > self.LIMIT:
+                    self.held.clear()
+                held = [0] * SLOTS_PER_ROW
+                for cells in wall:
+                    for cell in cells:
+                        if cell is not None and cell < SLOTS_PER_ROW:
+                            held[cell] += 1
+                self.held[wall] = held
+            for colour in range(SLOTS_PER_ROW):
+                counts[colour] -= held[colour]
         return counts
+
+    def _fixed_groups_of(self, wall) -> tuple[float, list]:
+        """A printed wall's bonus now and its groups not yet complete (the bonus, the slots
+        missing), from the groups found once on the empty wall; remembered per wall."""
+        found = self.fixed.get(wall)
+        if found is None:
+            if len(self.fixed) > self.LIMIT:
+                self.fixed.clear()
+            held = 0
+            for row, cells in enumerate(wall):
+                for cell in cells:
+                    if cell is not None:
+                        held |= 1 << (row * SLOTS_PER_ROW + cell)
+            now = self.model.base
+            groups = []
+            for gain, slots, mask in self.model.fixed_masks:
+                if held & mask == mask:
+                    now += gain
+                else:
+                    groups.append((gain, tuple([slot for slot in slots if not held >> slot & 1])))
+            found = self.fixed[wall] = (now, groups)
+        return found
+
+    def _asked_groups_of(self, wall, seat, state) -> tuple[float, list, set]:
+        """A wall's bonus now, its groups not yet complete and the slots with a legal space,
+        asked of the hooks (remembered per wall and seat unless the bonus or the spaces
+        read the game)."""
+        rules = self.rules
+        reads_game = self.model.readers or self.level_reads_game
+        found = None if reads_game else self.asked.get((wall, seat))
+        if found is None:
+            game = state if self.model.readers else None
+            now = bonus_points(rules.end_bonuses(wall, seat, game))
+            groups = _groups_of(rules, wall, seat, game, now)
+            possible = {row * SLOTS_PER_ROW + colour for row in range(WALL_SIZE) for colour in range(SLOTS_PER_ROW)
+                        if colour not in wall[row] and rules.wall_spaces(wall, row, colour, seat, game)}
+            found = (now, groups, possible)
+            if not reads_game:
+                if len(self.asked) > self.LIMIT:
+                    self.asked.clear()
+                self.asked[wall, seat] = found
+        return found
 
     def _outlook(self, wall, seat, state, rounds: int, off_walls) -> Outlook:
         rules = self.rules
         model = self.model
         if model.fixed_groups is not None:
-            layout = model.layout
-            assert layout is not None
-            held = {row * SLOTS_PER_ROW + cell for row, cells in enumerate(wall)
-                    for cell in cells if cell is not None}
-            now = model.base
-            groups = []
-            for gain, slots in model.fixed_groups:
-                missing = tuple(slot for slot in slots if slot not in held)
-                if missing:
-                    groups.append((gain, missing))
-                else:
-                    now += gain
+            now, groups = self._fixed_groups_of(wall)
             possible = None
         else:
-            game = state if model.readers else None
-            now = bonus_points(rules.end_bonuses(wall, seat, game))
-            groups = _groups_of(rules, wall, seat, game, now)
-            possible = {row * SLOTS_PER_ROW + colour for row in range(WALL_SIZE) for colour in range(SLOTS_PER_ROW)
-                        if colour not in wall[row] and rules.wall_spaces(wall, row, colour, seat, game)}
+            now, groups, possible = self._asked_groups_of(wall, seat, state)
         # Each missing slot's chance of being filled in a later round, before the game ends.
         # This round's chance is the pattern line's (``line_bonus``): in the last round
         # nothing more is expected, so a bot gains nothing by putting the end off.
