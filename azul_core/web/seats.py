@@ -221,7 +221,9 @@ class SeatService:
         ``client_key(host)``: the client a limit counts."""
         server = self.server
 
-        async def reclaim(request: Request) -> Response:
+        async def own_seat(request: Request, what: str) -> tuple[Any, int] | Response:
+            """The table and seat of a request that only the seat's own link may make, or the
+            error answer."""
             try:
                 await read_json(request)
             except Exception as exc:
@@ -234,8 +236,15 @@ class SeatService:
                 return _error(404, f"no seat {seat} at this table")
             known, holder = table.seat_of(bearer(request.headers.get("authorization")))
             if not known or holder != seat:
-                return _error(401, "only the seat's own link takes it back: "
+                return _error(401, f"only the seat's own link {what}: "
                                    "send its secret as 'Authorization: Bearer SECRET'")
+            return table, seat
+
+        async def reclaim(request: Request) -> Response:
+            found = await own_seat(request, "takes it back")
+            if isinstance(found, Response):
+                return found
+            table, seat = found
             try:
                 self.reclaim(table, seat)
             except Stale as exc:
@@ -267,20 +276,10 @@ class SeatService:
             return JSONResponse({"table": made.id, "url": f"/t/{made.id}"}, status_code=201 if created else 200)
 
         async def link(request: Request) -> Response:
-            try:
-                await read_json(request)
-            except Exception as exc:
-                return _http_error(exc)
-            table = server.table(request.path_params["table"])
-            if table is None:
-                return _error(404, "no such table")
-            seat = request.path_params["seat"]
-            if not 0 <= seat < len(table.seats):
-                return _error(404, f"no seat {seat} at this table")
-            known, holder = table.seat_of(bearer(request.headers.get("authorization")))
-            if not known or holder != seat:
-                return _error(401, "only the seat's own link asks for a new one: "
-                                   "send its secret as 'Authorization: Bearer SECRET'")
+            found = await own_seat(request, "asks for a new one")
+            if isinstance(found, Response):
+                return found
+            table, seat = found
             try:
                 secret = self.new_link(table, seat)
             except Stale as exc:
