@@ -87,7 +87,7 @@ def test_the_preview_of_each_draft_is_what_the_engine_does(catalog, variant):
             decision = (draft["source"], ["blue", "yellow", "red", "black", "white"].index(draft["colour"]), draft["line"])
             if state.sources[decision[0]][decision[1]] == state.tiles_on_table:
                 continue  # the draft ends the round: the floor is scored and cleared at once
-            preview, engine = draft["preview"], engine_figures(state, decision)
+            preview, engine = legal["previews"][draft["preview"]], engine_figures(state, decision)
             assert preview["floor"] + preview["marker"] == engine["fallen"], (draft, engine)
             assert preview["cost"] == engine["cost"], (draft, engine)
             if "points" in engine:
@@ -107,9 +107,10 @@ def test_a_grey_wall_preview_offers_each_column_and_its_points():
     rules = load_variant("grey-wall").rules
     state = GameState(rules, 2)
     state.deal(random.Random("grey"))
-    drafts = [d for d in build_legal(state)["drafts"] if d["line"] == 0]
+    legal = build_legal(state)
+    drafts = [d for d in legal["drafts"] if d["line"] == 0]
     # An empty grey wall: line 1's tile may go to any column, for 1 point each.
-    assert drafts and all(d["preview"]["wall"] == [{"column": c, "points": 1} for c in range(5)] for d in drafts)
+    assert drafts and all(legal["previews"][d["preview"]]["wall"] == [{"column": c, "points": 1} for c in range(5)] for d in drafts)
 
 
 def test_a_check_says_what_a_sent_move_would_be_told_and_changes_nothing(tmp_path, catalog):

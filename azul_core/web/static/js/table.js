@@ -99,7 +99,7 @@ function show(version, seen, legal) {
   app.view = seen.view;
   app.last = seen.last || null;
   app.log = Array.isArray(seen.log) ? seen.log : null;
-  app.legal = legal || null;
+  app.legal = legal ? withPreviews(legal) : null;
   if (moved) {
     app.sent = null;
     keepChoiceIfStillLegal();
@@ -113,6 +113,14 @@ function keepChoiceIfStillLegal() {
   if (app.selected && !(app.legal?.drafts || []).some((d) => d.source === app.selected.source && d.colour === app.selected.colour)) {
     app.selected = null;
   }
+}
+
+// The server writes each draft's preview once, in `previews`; a draft names it by index.
+function withPreviews(legal) {
+  if (!Array.isArray(legal.previews)) return legal;
+  const drafts = (legal.drafts || []).map((d) =>
+    (typeof d.preview === "number" ? { ...d, preview: legal.previews[d.preview] || null } : d));
+  return { ...legal, drafts };
 }
 
 function legalMoves() {
