@@ -310,7 +310,13 @@ class Server:
         row = TableRow(new_token(), key, self.new_seed(), now, now, None, 0, digest(watch), digest(admin), seats)
         first = (Event(CLOCK, clock.to_text()),) if clock is not None else ()
         row.hints = wants_hints(body)
-        table, events = Table.new(row, offered, first, now=self.config.now)
+        table = self.open_table(row, offered, first, client, searching)
+        return table, secrets, watch, admin
+
+    def open_table(self, row: TableRow, offered, first, client: str, searching: bool) -> Table:
+        """A new table (``first``: its events before round 1's deal, such as a clock) stored,
+        counted against ``client``'s limits and served. ``HTTPError`` 503 if it can't be stored."""
+        table, events = Table.new(row, offered, tuple(first), now=self.config.now)
         try:
             self.store.create(row, events)
         except Exception as exc:  # a full disk, a database gone: the table was not created
@@ -322,7 +328,7 @@ class Server:
         self.tables[row.id] = table
         self.seats.adopt(table, loaded=False)
         self.kick_bot(table)
-        return table, secrets, watch, admin
+        return table
 
     def new_seed(self) -> str:
         """A new table's seed: the tests', the operator's (SEED:N), else a random one."""

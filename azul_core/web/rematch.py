@@ -59,18 +59,7 @@ def make_rematch(server, table: Table, client: str, seat: int | None) -> tuple[T
     now = time.time()
     new_row = TableRow(new_token(), table.row.variant, server.new_seed(), now, now, None, 0,
                        table.row.watch_hash, table.row.admin_hash, seats)
-    made, events = Table.new(new_row, table.offered, tuple(first), now=server.config.now)
-    try:
-        server.store.create(new_row, events)
-    except Exception as exc:  # a full disk, a database gone: nothing was made
-        raise HTTPError(503, f"the server could not store the new table: try again later ({type(exc).__name__})") \
-            from None
-    server.created_by[client].append(time.monotonic())
-    if searching:
-        server.search_tables[client].add(new_row.id)
-    server.tables[new_row.id] = made
-    server.seats.adopt(made, loaded=False)
-    server.kick_bot(made)
+    made = server.open_table(new_row, table.offered, first, client, searching)
     try:
         table.append_seat_events([Event(REMATCH, made.id, seat)], server.store)
     except Stale:

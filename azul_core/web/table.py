@@ -361,17 +361,21 @@ class Table:
         if not store.append(self.id, self.version, events, self.over):
             raise Stale("the table has moved on: try again")
         for event in events:
-            changes, bot = seat_bot_change(event)
-            if changes:
-                self.seats[event.seat].bot = bot
-                self.bots.pop(event.seat, None)
-            elif event.kind == LINK:
-                self.seats[event.seat].secret_hash = event.text
+            self._seat_rows_follow(event)
         progress = self.progress.copy()
         for event in events:
             _note_seat_event(progress, self.state, event, self.seats)
         self._commit_events(self.state, progress, events)
         self._tell_seating(events)
+
+    def _seat_rows_follow(self, event: Event) -> None:
+        """A seat event's change to who plays the seat, or to its link."""
+        changes, bot = seat_bot_change(event)
+        if changes:
+            self.seats[event.seat].bot = bot
+            self.bots.pop(event.seat, None)
+        elif event.kind == LINK:
+            self.seats[event.seat].secret_hash = event.text
 
     def _tell_seating(self, events: list[Event]) -> None:
         for event in events:
@@ -383,12 +387,7 @@ class Table:
         progress = self.progress.copy()
         for event in events:
             _apply_event(state, progress, event, self.seats)
-            changes, bot = seat_bot_change(event)
-            if changes:
-                self.seats[event.seat].bot = bot
-                self.bots.pop(event.seat, None)
-            elif event.kind == LINK:
-                self.seats[event.seat].secret_hash = event.text
+            self._seat_rows_follow(event)
             self.seating.after(event, state)
         self._commit_events(state, progress, events)
 
