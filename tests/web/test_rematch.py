@@ -200,3 +200,17 @@ def test_browser_every_open_page_is_offered_the_rematch(browser, server, shots, 
     # One table was made: asking again gives the same one.
     status, again = post(server, f"/api/tables/{table['table']}/rematch", {}, table["admin_secret"])
     assert status == 200 and again["table"] == new
+
+
+def test_a_rematch_keeps_the_table_s_hints_setting(tmp_path, catalog):
+    """The creator's choices go over with the seats: a table with hints gets a rematch with hints,
+    kept in the store (seen again after a restart)."""
+    with serving(seats_config(tmp_path / "data"), catalog) as (client, _server):
+        created = create(client, hints=True).json()
+        secrets = secrets_of(created)
+        north = Page(client, created["table"], secrets[0])
+        finish_by_bots(client, created, [north])
+        new = rematch(client, created["table"], secrets[0]).json()["table"]
+        assert Page(client, new, secrets[0]).state["view"].get("hints") is True
+    with serving(seats_config(tmp_path / "data"), catalog) as (client, _server):
+        assert Page(client, new, secrets[1]).state["view"].get("hints") is True
