@@ -41,13 +41,18 @@ SCOPES: dict[str, tuple[list[str], list[str]]] = {
                 ["tests/test_records.py", "tests/test_reference_records.py", "tests/test_replayed_fills.py",
                  "tests/test_guard_bounds.py", "tests/test_guard_trust.py"]),
     "web": (["azul_core/web/table.py", "azul_core/web/app.py", "azul_core/web/store.py"],
-            ["tests/web/test_server.py", "tests/web/test_guard_server.py"]),
+            ["tests/web/test_server.py", "tests/web/test_guard_server.py", "tests/web/test_hardening.py",
+             "tests/web/test_hardening_bots.py", "tests/web/test_updates.py", "tests/web/test_plugin_moves_web.py",
+             "tests/web/test_tile_kinds_web.py", "tests/web/test_clocks.py", "tests/web/test_reclaim.py",
+             "tests/web/test_rematch.py", "tests/web/test_seat_events_log.py", "tests/web/test_game_log.py",
+             "tests/web/test_preview_reasons.py", "tests/web/test_hints.py", "tests/web/test_replay_page.py"]),
     "engine": (["azul_core/engine/state.py", "azul_core/engine/rulebook.py", "azul_core/engine/view.py",
-                "azul_core/engine/notation.py"],
+                "azul_core/engine/notation.py", "azul_core/engine/moves.py"],
                ["tests/test_standard_rules.py", "tests/test_hooks.py", "tests/test_rulebook_errors.py",
                 "tests/test_rule_api_traps.py", "tests/test_house_rules.py", "tests/test_grey_wall.py",
                 "tests/test_duel.py", "tests/test_duel_grey_wall.py", "tests/test_guard_stacking.py",
-                "tests/test_guard_hooks.py", "tests/test_guard_engine_mutants.py"]),
+                "tests/test_guard_hooks.py", "tests/test_guard_engine_mutants.py",
+                "tests/test_examples_moves.py", "tests/test_plugin_moves_players.py"]),
     # The variant files: reading, limits, loading, checking. What `azul variants` and `azul plugins`
     # show (differences, catalogue) is tested through those commands: the scope `catalogue`.
     "variants": (["azul_core/variants/check.py", "azul_core/variants/files.py", "azul_core/variants/limits.py",
@@ -56,12 +61,14 @@ SCOPES: dict[str, tuple[list[str], list[str]]] = {
                   "tests/test_hostile.py", "tests/test_guard_bounds.py", "tests/test_guard_trust.py",
                   "tests/test_guard_variants.py", "tests/test_guard_variants_mutants.py"]),
     "catalogue": (["azul_core/variants/differences.py", "azul_core/variants/catalogue.py"],
-                  ["tests/test_cli_variants.py", "tests/test_cli_plugins.py", "tests/test_rule_api_traps.py"]),
+                  ["tests/test_cli_variants.py", "tests/test_cli_plugins.py", "tests/test_rule_api_traps.py",
+                   "tests/test_guard_variants_mutants.py"]),
     # The plugin loader and the hook compiler: a scope of its own (a thousand mutants, most of
     # them in the messages of plugins that fail to load).
     "plugins": (["azul_core/engine/plugins.py"],
                 ["tests/test_hooks.py", "tests/test_rule_api_traps.py", "tests/test_plugin_loading.py",
-                 "tests/test_rulebook_errors.py", "tests/test_guard_stacking.py", "tests/test_guard_trust.py"]),
+                 "tests/test_rulebook_errors.py", "tests/test_guard_stacking.py", "tests/test_guard_trust.py",
+                 "tests/test_house_rules.py", "tests/test_guard_engine_mutants.py"]),
 }
 
 #: What a scope's copy of the tree holds (the tests read docs and examples too).

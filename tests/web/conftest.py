@@ -40,3 +40,11 @@ def postgres():
     finally:
         with psycopg.connect(url, autocommit=True) as admin:
             admin.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def pytest_collection_modifyitems(items):
+    """A test that opens Chromium (through the ``browser`` fixture) is a browser test even when
+    its file holds other tests too, so ``-m "not browser"`` leaves every one of them out."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
