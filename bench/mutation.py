@@ -8,14 +8,17 @@ Do the tests notice a small change to the code?
     python bench/mutation.py --list          # the scopes, their files and tests
     python bench/mutation.py --recheck web   # after adding tests: try the survivors again
     python bench/mutation.py --recheck-only web  # ... and nothing else
+    python bench/mutation.py --confirm-only web  # only the survivors' check in fresh processes
 
 Each scope mutates some modules and runs only the tests written for them (the whole suite
 for every mutant would take days on two cores). A scope runs in its own copy of the tree,
 ``build/mutation/<scope>`` (mutmut writes its ``mutants/`` folder and its cache there, so a
 second run only tests what changed); the survivors of each scope are listed in
 ``build/mutation/<scope>/survivors.txt`` (``--diffs``: with their diffs; else ``mutmut show
-NAME`` in that folder shows one) and a line per scope is printed at the end.
-docs/testing.md keeps the table of the last run and what was done about each survivor.
+NAME`` in that folder shows one) and a line per scope is printed at the end. A survivor of the
+quick pass is tried again in a test process that imports the code anew (``mutmut_section``)
+before it is reported. docs/testing.md and docs/mutation/ keep the last run's figures and
+what was done about each survivor.
 
 It is not part of ``pytest`` or .ci/run: a run of a scope takes from half an hour to hours.
 Run it under ``nice -n 10`` on a shared machine; ``--children N`` sets mutmut's parallelism
@@ -62,26 +65,43 @@ SCOPES: dict[str, tuple[list[str], list[str]]] = {
                   "tests/test_guard_variants.py", "tests/test_guard_variants_mutants.py"]),
     "catalogue": (["azul_core/variants/differences.py", "azul_core/variants/catalogue.py"],
                   ["tests/test_cli_variants.py", "tests/test_cli_plugins.py", "tests/test_rule_api_traps.py",
-                   "tests/test_guard_variants_mutants.py"]),
+                   "tests/test_guard_variants_mutants.py", "tests/test_guard_catalogue_mutants.py"]),
     # The plugin loader and the hook compiler: a scope of its own (a thousand mutants, most of
     # them in the messages of plugins that fail to load).
     "plugins": (["azul_core/engine/plugins.py"],
                 ["tests/test_hooks.py", "tests/test_rule_api_traps.py", "tests/test_plugin_loading.py",
                  "tests/test_rulebook_errors.py", "tests/test_guard_stacking.py", "tests/test_guard_trust.py",
-                 "tests/test_house_rules.py", "tests/test_guard_engine_mutants.py"]),
+                 "tests/test_house_rules.py", "tests/test_guard_engine_mutants.py",
+                 "tests/test_guard_plugins_mutants.py"]),
 }
 
 #: What a scope's copy of the tree holds (the tests read docs and examples too).
 TREE = ["azul_core", "plugins", "variants", "tests", "docs", "examples", "bench", "README.md", "pyproject.toml"]
 
 
-def mutmut_section(mutated: list[str], tests: list[str]) -> str:
+#: Modules a fresh test process may take ready-made from the fork server: third-party ones only.
+#: Nothing of azul_core nor of the tests: see ``mutmut_section``.
+PRELOADED = ["pytest", "_pytest", "hypothesis", "pluggy", "yaml", "typer", "click", "rich", "starlette",
+             "starlette.applications", "starlette.testclient", "httpx", "anyio", "uvicorn", "websockets"]
+
+
+def mutmut_section(mutated: list[str], tests: list[str], preloaded: Path | None = None) -> str:
+    """mutmut's settings for a scope.
+
+    Without ``preloaded``, mutmut forks each mutant's test process from one that has already
+    collected the tests: quick, but not always true. Whatever the tests built while being
+    imported (a variant loaded at module level, a cache of loaded variants) was built by the
+    unchanged code, and a mutant of that code then runs nowhere and "survives". With it, each
+    test process is forked from one that has imported only the third-party modules the file
+    ``preloaded`` lists, so azul_core and the tests are imported anew, under the mutant: slower,
+    used to confirm the survivors of the quick pass.
+    """
     def toml_list(items: list[str]) -> str:
         return "[" + ", ".join(json.dumps(item) for item in items) + "]"
     # The whole of azul_core is copied into mutants/ (it must import as one package); only the
     # scope's files are mutated. plugins/ and variants/ are copied so that the tests' check
     # "the installed package is this tree" compares equal files.
-    return (
+    section = (
         "\n[tool.mutmut]\n"
         'source_paths = ["azul_core"]\n'
         f"only_mutate = {toml_list(mutated)}\n"
@@ -90,6 +110,20 @@ def mutmut_section(mutated: list[str], tests: list[str]) -> str:
         # the browser tests and the package builds are not mutation material
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not browser and not package"]\n'
     )
+    if preloaded:
+        section += ('process_isolation = "forkserver"\n'
+                    'forkserver_warmup = "import"\n'
+                    f"preload_modules_file = {json.dumps(str(preloaded))}\n")
+    return section
+
+
+def write_settings(folder: Path, mutated: list[str], tests: list[str], fresh: bool = False) -> None:
+    """The scope's pyproject.toml: the project's own, then mutmut's section."""
+    preloaded = folder / "preloaded.txt"
+    preloaded.write_text("\n".join(PRELOADED) + "\n", encoding="utf-8")
+    text = (REPOSITORY / "pyproject.toml").read_text(encoding="utf-8")
+    section = mutmut_section(mutated, tests, preloaded.resolve() if fresh else None)
+    (folder / "pyproject.toml").write_text(text + section, encoding="utf-8")
 
 
 def tree_version() -> str:
@@ -141,20 +175,27 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
     folder = work / scope
     tree = tree_version()
     copy_tree(folder)
-    with open(folder / "pyproject.toml", "a", encoding="utf-8") as handle:
-        handle.write(mutmut_section(mutated, tests))
+    write_settings(folder, mutated, tests)
     mutmut = [sys.executable, "-m", "mutmut"]
     started = time.monotonic()
     print(f"== {scope}: mutating {', '.join(mutated)}; tests: {' '.join(tests)}", flush=True)
-    if recheck != "only":
+    if recheck not in ("only", "confirm"):
         subprocess.run(mutmut + ["run", "--max-children", str(children)], cwd=folder, check=False)
-    if recheck:
+    if recheck in (True, "only"):
         # mutmut keeps a verdict once given: the survivors of earlier runs are tried again
         # against today's tests (new tests are found and mapped to the code they run).
         again = [name for name, status in _statuses(mutmut, folder) if status in RECHECKED]
         if again:
             print(f"== {scope}: trying {len(again)} earlier survivors again", flush=True)
             subprocess.run(mutmut + ["run", "--max-children", str(children), *again], cwd=folder, check=False)
+    # Every survivor of the quick pass is tried again in test processes that import azul_core and
+    # the tests anew (see mutmut_section): what survives that is a survivor to explain.
+    again = [name for name, status in _statuses(mutmut, folder) if status in RECHECKED]
+    if again:
+        print(f"== {scope}: confirming {len(again)} survivors in fresh test processes", flush=True)
+        write_settings(folder, mutated, tests, fresh=True)
+        subprocess.run(mutmut + ["run", "--max-children", str(children), *again], cwd=folder, check=False)
+        write_settings(folder, mutated, tests)
     minutes = (time.monotonic() - started) / 60
     statuses: dict[str, int] = {}
     survivors = []
@@ -185,6 +226,9 @@ def main() -> int:
                         help="also try the survivors of earlier runs again (after adding tests)")
     parser.add_argument("--recheck-only", action="store_true",
                         help="only try the survivors of earlier runs again (the mutants not yet tried wait)")
+    parser.add_argument("--confirm-only", action="store_true",
+                        help="only try the survivors again in fresh test processes (after a run that stopped "
+                             "before it did)")
     parser.add_argument("--diffs", action="store_true",
                         help="write each survivor's diff to survivors.txt (else its name: 'mutmut show NAME' "
                              "in the scope's folder shows it)")
@@ -203,8 +247,8 @@ def main() -> int:
         print('mutmut is not installed: pip install -e ".[test,mutation]"', file=sys.stderr)
         return 1
     os.environ.setdefault("PYTHONHASHSEED", "0")
-    results = [run_scope(scope, args.work, args.children, "only" if args.recheck_only else args.recheck,
-                         args.diffs) for scope in args.scopes or SCOPES]
+    recheck = "confirm" if args.confirm_only else "only" if args.recheck_only else args.recheck
+    results = [run_scope(scope, args.work, args.children, recheck, args.diffs) for scope in args.scopes or SCOPES]
     for summary in results:
         counts = ", ".join(f"{count} {status}" for status, count in sorted(summary["statuses"].items()))
         print(f"{summary['scope']}: {counts} in {summary['minutes']} min, tree {summary['tree']}; "
