@@ -55,7 +55,7 @@ SCOPES: dict[str, tuple[list[str], list[str]]] = {
                 "tests/test_rule_api_traps.py", "tests/test_house_rules.py", "tests/test_grey_wall.py",
                 "tests/test_duel.py", "tests/test_duel_grey_wall.py", "tests/test_guard_stacking.py",
                 "tests/test_guard_hooks.py", "tests/test_guard_engine_mutants.py",
-                "tests/test_examples_moves.py", "tests/test_plugin_moves_players.py"]),
+                "tests/test_examples_moves.py"]),
     # The variant files: reading, limits, loading, checking. What `azul variants` and `azul plugins`
     # show (differences, catalogue) is tested through those commands: the scope `catalogue`.
     "variants": (["azul_core/variants/check.py", "azul_core/variants/files.py", "azul_core/variants/limits.py",
