@@ -744,204 +744,223 @@ def _page(name: str, status_code: int = 200) -> Response:
     return FileResponse(path, status_code=status_code, media_type="text/html; charset=utf-8")
 
 
+def server_of(connection: Request | WebSocket) -> Server:
+    """The server a request or a WebSocket came to (``create_app`` puts it in the app's state)."""
+    return connection.app.state.server
+
+
+async def home(request: Request) -> Response:
+    return _page("home.html")
+
+
+async def table_page(request: Request) -> Response:
+    if server_of(request).table(request.path_params["table"]) is None:
+        return _page("not-found.html", 404)  # styled, with a way home
+    return _page("table.html")
+
+
+async def health(request: Request) -> Response:
+    return JSONResponse({"ok": True})
+
+
+async def variants(request: Request) -> Response:
+    return JSONResponse(server_of(request).catalog.describe())
+
+
+async def read_json(request: Request) -> Any:
+    """A request's JSON body, from a page of this site and within the size limit."""
+    if not origin_allowed(request.url.scheme, request.headers, server_of(request).config.allowed_origins):
+        raise HTTPError(403, "this request comes from another site's page")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise HTTPError(413, f"the request is larger than {MAX_BODY} bytes")
+    try:
+        return json.loads(body or b"null")
+    except (ValueError, UnicodeDecodeError):
+        raise HTTPError(400, "the request is not JSON") from None
+    except RecursionError:
+        raise HTTPError(400, "the request's JSON is nested too deeply") from None
+
+
+async def create(request: Request) -> Response:
+    server = server_of(request)
+    try:
+        body = await read_json(request)
+        client = request.client.host if request.client else "unknown"
+        table, secrets, watch, admin = server.create_table(body, client)
+    except HTTPError as exc:
+        return _error(exc.status, exc.reason)
+    root = server.config.public_url or str(request.base_url)
+    base = f"{root.rstrip('/')}/t/{table.id}"
+    seats = [{"seat": seat.seat, "name": seat.name, "bot": seat.bot,
+              "url": f"{base}#seat={secrets[seat.seat]}" if seat.seat in secrets else None}
+             for seat in table.seats]
+    clocks = table.seating.clocks
+    return JSONResponse({"table": table.id, "variant": table.offered.key, "seats": seats,
+                         "watch_url": f"{base}#watch={watch}", "admin_secret": admin,
+                         "admin_url": f"{base}#watch={watch}&admin={admin}",
+                         "clock": clocks.public(server.config.now()) if clocks is not None else None,
+                         "hints": table.row.hints},
+                        status_code=201)
+
+
+async def record(request: Request) -> Response:
+    server = server_of(request)
+    table = server.table(request.path_params["table"])
+    if table is None:
+        return _error(404, "no such table")
+    known, seat = table.seat_of(bearer(request.headers.get("authorization")))
+    if not known:
+        return _error(401, "send a seat's or the watch secret as 'Authorization: Bearer SECRET'")
+    # Until the game is over, the other seats' secrets are sealed in this copy.
+    text = dumps_record(table.record(seat).to_dict())
+    filename = f"azul-{table.offered.key}-{table.id[:8]}.json"
+    return Response(text, media_type="application/json",
+                    headers={"content-disposition": f'attachment; filename="{filename}"'})
+
+
+async def hand_to_bot(request: Request) -> Response:
+    server = server_of(request)
+    try:
+        body = await read_json(request)
+    except HTTPError as exc:
+        return _error(exc.status, exc.reason)
+    table = server.table(request.path_params["table"])
+    if table is None:
+        return _error(404, "no such table")
+    if not table.is_admin(bearer(request.headers.get("authorization"))):
+        return _error(401, "only the table's creator (the admin secret) may hand a seat to a bot")
+    seat = request.path_params["seat"]
+    if not 0 <= seat < len(table.seats):
+        return _error(404, f"no seat {seat} at this table")
+    bot = body.get("bot") if isinstance(body, dict) else None
+    if bot not in table.offered.bots:
+        return _error(400, f"unknown bot {str(bot)[:40]!r} (bots: {', '.join(table.offered.bots)})")
+    try:
+        if is_search_bot(bot):
+            client = client_key(request.client.host if request.client else None)
+            server.check_search_bots(client, table.id)
+        table.hand_to_bot(seat, bot, server.store)
+    except HTTPError as exc:
+        return _error(exc.status, exc.reason)
+    except Stale as exc:
+        server.catch_up(table)
+        return _error(409, str(exc))
+    except Refused as exc:
+        return _error(409, str(exc))
+    if is_search_bot(bot):
+        server.search_tables[client].add(table.id)
+    server.broadcast(table)
+    server.kick_bot(table)
+    return JSONResponse({"seat": seat, "bot": bot})
+
+
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    server = server_of(websocket)
+    config = server.config
+    if not origin_allowed(websocket.url.scheme, websocket.headers, config.allowed_origins):
+        await websocket.close(code=4403)
+        return
+    await websocket.accept()
+    table = server.table(websocket.path_params["table"])
+    if table is None:
+        await _close(websocket, 4404, "no such table")
+        return
+    try:
+        hello = await asyncio.wait_for(_receive(websocket, config.max_message), 30)
+    except (asyncio.TimeoutError, _TooLarge, _TooDeep, WebSocketDisconnect, ValueError) as exc:
+        code, reason = ((1009, "message too large") if isinstance(exc, _TooLarge) else
+                        (4400, "the message is nested too deeply") if isinstance(exc, _TooDeep) else
+                        (4400, "the first message must be a hello"))
+        with contextlib.suppress(Exception):
+            await _close(websocket, code, reason)
+        return
+    if not isinstance(hello, dict) or hello.get("type") != "hello":
+        await _close(websocket, 4400, "the first message must be {\"type\": \"hello\", \"secret\": ...}")
+        return
+    secret = hello.get("secret")
+    if not isinstance(secret, str) or not secret:
+        secret = bearer(websocket.headers.get("authorization"))
+    # The table may have been put away while the hello was awaited: take the current one.
+    table = server.table(websocket.path_params["table"])
+    if table is None:
+        await _close(websocket, 4404, "no such table")
+        return
+    known, seat = table.seat_of(secret)
+    if not known:
+        await _close(websocket, 4401, "this link's secret is wrong: ask for the link again")
+        return
+    if seat is not None and not table.seats[seat].bot:
+        server.joined(table)
+    client = Client(websocket, table, seat, hello.get("record") is True, hello.get("changes") is True,
+                    wants_seating=hello.get("seating") is True, with_log=hello.get("log") is True)
+    table.clients.add(client)
+    server.send_state(client)
+    if seat is not None:
+        server.seat_came_or_went(table, seat)
+    writer = asyncio.create_task(_write(client))
+    try:
+        while True:
+            try:
+                message = await _receive(websocket, config.max_message)
+            except _TooLarge:
+                await _close(websocket, 1009, f"messages are at most {config.max_message} bytes")
+                return
+            except _TooDeep:
+                await _close(websocket, 4400, "the message is nested too deeply")
+                return
+            except ValueError:
+                client.send(json.dumps({"type": "refused", "move": None, "version": table.version,
+                                        "reason": "the message is not JSON"}))
+                continue
+            if not isinstance(message, dict):
+                continue
+            kind = message.get("type")
+            if kind == "ping":
+                client.send('{"type":"pong"}')
+            elif kind == "sync":
+                server.send_state(client)
+            elif kind == "hint":
+                ask_for_hint(server, client, message)
+            elif kind == "move":
+                move = message.get("move")
+                try:
+                    table.decide(seat, message.get("version"), move, server.store)
+                except Refused as exc:
+                    if isinstance(exc, Stale):
+                        server.catch_up(table)
+                    client.send(json.dumps({"type": "refused", "move": move if isinstance(move, str)
+                                            else None, "version": table.version, "reason": str(exc)}))
+                    continue
+                except Exception:  # the store failed: the move was not taken
+                    log.exception("a move at table %s could not be stored", table.id[:6])
+                    client.send(json.dumps({"type": "refused", "move": None, "version": table.version,
+                                            "reason": "the server could not store the move: try again"}))
+                    continue
+                server.broadcast(table)
+                server.kick_bot(table)
+            elif kind in ("check", "help"):
+                client.send(json.dumps(asking.reply(table, seat, message)))
+    except WebSocketDisconnect:
+        pass
+    except Exception:  # a bug: logged, and the client told so (it reconnects)
+        log.exception("the connection to table %s failed", table.id[:6])
+        await _close(websocket, 1011, "the server failed: open the link again")
+    finally:
+        writer.cancel()
+        if client in table.clients:
+            table.clients.discard(client)
+            if seat is not None:
+                server.seat_came_or_went(table, seat)
+        table.last_used = time.monotonic()
+
+
 def create_app(config: Config, catalog: Catalog | None = None, store: TableStore | None = None) -> Starlette:
     """The ASGI application of one server (``catalog``: the variants, built from the config's
     folders when not given; ``store``: already opened, else the config's is opened at start)."""
     server = Server(config, catalog, store)
-
-    async def home(request: Request) -> Response:
-        return _page("home.html")
-
-    async def table_page(request: Request) -> Response:
-        if server.table(request.path_params["table"]) is None:
-            return _page("not-found.html", 404)  # styled, with a way home
-        return _page("table.html")
-
-    async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True})
-
-    async def variants(request: Request) -> Response:
-        return JSONResponse(server.catalog.describe())
-
-    async def read_json(request: Request) -> Any:
-        if not origin_allowed(request.url.scheme, request.headers, config.allowed_origins):
-            raise HTTPError(403, "this request comes from another site's page")
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY:
-                raise HTTPError(413, f"the request is larger than {MAX_BODY} bytes")
-        try:
-            return json.loads(body or b"null")
-        except (ValueError, UnicodeDecodeError):
-            raise HTTPError(400, "the request is not JSON") from None
-        except RecursionError:
-            raise HTTPError(400, "the request's JSON is nested too deeply") from None
-
-    async def create(request: Request) -> Response:
-        try:
-            body = await read_json(request)
-            client = request.client.host if request.client else "unknown"
-            table, secrets, watch, admin = server.create_table(body, client)
-        except HTTPError as exc:
-            return _error(exc.status, exc.reason)
-        root = config.public_url or str(request.base_url)
-        base = f"{root.rstrip('/')}/t/{table.id}"
-        seats = [{"seat": seat.seat, "name": seat.name, "bot": seat.bot,
-                  "url": f"{base}#seat={secrets[seat.seat]}" if seat.seat in secrets else None}
-                 for seat in table.seats]
-        clocks = table.seating.clocks
-        return JSONResponse({"table": table.id, "variant": table.offered.key, "seats": seats,
-                             "watch_url": f"{base}#watch={watch}", "admin_secret": admin,
-                             "admin_url": f"{base}#watch={watch}&admin={admin}",
-                             "clock": clocks.public(config.now()) if clocks is not None else None,
-                             "hints": table.row.hints},
-                            status_code=201)
-
-    async def record(request: Request) -> Response:
-        table = server.table(request.path_params["table"])
-        if table is None:
-            return _error(404, "no such table")
-        known, seat = table.seat_of(bearer(request.headers.get("authorization")))
-        if not known:
-            return _error(401, "send a seat's or the watch secret as 'Authorization: Bearer SECRET'")
-        # Until the game is over, the other seats' secrets are sealed in this copy.
-        text = dumps_record(table.record(seat).to_dict())
-        filename = f"azul-{table.offered.key}-{table.id[:8]}.json"
-        return Response(text, media_type="application/json",
-                        headers={"content-disposition": f'attachment; filename="{filename}"'})
-
-    async def hand_to_bot(request: Request) -> Response:
-        try:
-            body = await read_json(request)
-        except HTTPError as exc:
-            return _error(exc.status, exc.reason)
-        table = server.table(request.path_params["table"])
-        if table is None:
-            return _error(404, "no such table")
-        if not table.is_admin(bearer(request.headers.get("authorization"))):
-            return _error(401, "only the table's creator (the admin secret) may hand a seat to a bot")
-        seat = request.path_params["seat"]
-        if not 0 <= seat < len(table.seats):
-            return _error(404, f"no seat {seat} at this table")
-        bot = body.get("bot") if isinstance(body, dict) else None
-        if bot not in table.offered.bots:
-            return _error(400, f"unknown bot {str(bot)[:40]!r} (bots: {', '.join(table.offered.bots)})")
-        try:
-            if is_search_bot(bot):
-                client = client_key(request.client.host if request.client else None)
-                server.check_search_bots(client, table.id)
-            table.hand_to_bot(seat, bot, server.store)
-        except HTTPError as exc:
-            return _error(exc.status, exc.reason)
-        except Stale as exc:
-            server.catch_up(table)
-            return _error(409, str(exc))
-        except Refused as exc:
-            return _error(409, str(exc))
-        if is_search_bot(bot):
-            server.search_tables[client].add(table.id)
-        server.broadcast(table)
-        server.kick_bot(table)
-        return JSONResponse({"seat": seat, "bot": bot})
-
-    async def websocket_endpoint(websocket: WebSocket) -> None:
-        if not origin_allowed(websocket.url.scheme, websocket.headers, config.allowed_origins):
-            await websocket.close(code=4403)
-            return
-        await websocket.accept()
-        table = server.table(websocket.path_params["table"])
-        if table is None:
-            await _close(websocket, 4404, "no such table")
-            return
-        try:
-            hello = await asyncio.wait_for(_receive(websocket, config.max_message), 30)
-        except (asyncio.TimeoutError, _TooLarge, _TooDeep, WebSocketDisconnect, ValueError) as exc:
-            code, reason = ((1009, "message too large") if isinstance(exc, _TooLarge) else
-                            (4400, "the message is nested too deeply") if isinstance(exc, _TooDeep) else
-                            (4400, "the first message must be a hello"))
-            with contextlib.suppress(Exception):
-                await _close(websocket, code, reason)
-            return
-        if not isinstance(hello, dict) or hello.get("type") != "hello":
-            await _close(websocket, 4400, "the first message must be {\"type\": \"hello\", \"secret\": ...}")
-            return
-        secret = hello.get("secret")
-        if not isinstance(secret, str) or not secret:
-            secret = bearer(websocket.headers.get("authorization"))
-        # The table may have been put away while the hello was awaited: take the current one.
-        table = server.table(websocket.path_params["table"])
-        if table is None:
-            await _close(websocket, 4404, "no such table")
-            return
-        known, seat = table.seat_of(secret)
-        if not known:
-            await _close(websocket, 4401, "this link's secret is wrong: ask for the link again")
-            return
-        if seat is not None and not table.seats[seat].bot:
-            server.joined(table)
-        client = Client(websocket, table, seat, hello.get("record") is True, hello.get("changes") is True,
-                        wants_seating=hello.get("seating") is True, with_log=hello.get("log") is True)
-        table.clients.add(client)
-        server.send_state(client)
-        if seat is not None:
-            server.seat_came_or_went(table, seat)
-        writer = asyncio.create_task(_write(client))
-        try:
-            while True:
-                try:
-                    message = await _receive(websocket, config.max_message)
-                except _TooLarge:
-                    await _close(websocket, 1009, f"messages are at most {config.max_message} bytes")
-                    return
-                except _TooDeep:
-                    await _close(websocket, 4400, "the message is nested too deeply")
-                    return
-                except ValueError:
-                    client.send(json.dumps({"type": "refused", "move": None, "version": table.version,
-                                            "reason": "the message is not JSON"}))
-                    continue
-                if not isinstance(message, dict):
-                    continue
-                kind = message.get("type")
-                if kind == "ping":
-                    client.send('{"type":"pong"}')
-                elif kind == "sync":
-                    server.send_state(client)
-                elif kind == "hint":
-                    ask_for_hint(server, client, message)
-                elif kind == "move":
-                    move = message.get("move")
-                    try:
-                        table.decide(seat, message.get("version"), move, server.store)
-                    except Refused as exc:
-                        if isinstance(exc, Stale):
-                            server.catch_up(table)
-                        client.send(json.dumps({"type": "refused", "move": move if isinstance(move, str)
-                                                else None, "version": table.version, "reason": str(exc)}))
-                        continue
-                    except Exception:  # the store failed: the move was not taken
-                        log.exception("a move at table %s could not be stored", table.id[:6])
-                        client.send(json.dumps({"type": "refused", "move": None, "version": table.version,
-                                                "reason": "the server could not store the move: try again"}))
-                        continue
-                    server.broadcast(table)
-                    server.kick_bot(table)
-                elif kind in ("check", "help"):
-                    client.send(json.dumps(asking.reply(table, seat, message)))
-        except WebSocketDisconnect:
-            pass
-        except Exception:  # a bug: logged, and the client told so (it reconnects)
-            log.exception("the connection to table %s failed", table.id[:6])
-            await _close(websocket, 1011, "the server failed: open the link again")
-        finally:
-            writer.cancel()
-            if client in table.clients:
-                table.clients.discard(client)
-                if seat is not None:
-                    server.seat_came_or_went(table, seat)
-            table.last_used = time.monotonic()
-
     @contextlib.asynccontextmanager
     async def lifespan(app):
         server.open()
@@ -967,6 +986,7 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={Exception: _server_error, 404: _not_found})
+    app.state.server = server  # what the handlers below serve from (``server_of``)
     wrapped = SecurityHeaders(HostGuard(app, config.allowed_hosts))
     wrapped.server = server
     return wrapped
