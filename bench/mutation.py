@@ -28,6 +28,7 @@ Run it under ``nice -n 10`` on a shared machine; ``--children N`` sets mutmut's 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -161,6 +162,21 @@ def copy_tree(target: Path) -> None:
             shutil.copy2(source, destination)
 
 
+def forget_stale_test_map(folder: Path, mutated: list[str]) -> None:
+    """mutmut maps each function to the tests that run it once, and afterwards maps only new
+    tests: a function that is new since (code moved into a function of its own) would have no
+    tests at all. When the mutated files changed since the scope's last run, the map is made
+    again (a run of the scope's tests; the verdicts of unchanged functions are kept)."""
+    digest = hashlib.sha256()
+    for pattern in mutated:
+        for path in sorted(REPOSITORY.glob(pattern)):
+            digest.update(path.relative_to(REPOSITORY).as_posix().encode() + b"\0" + path.read_bytes())
+    mark = folder / "mutated.sha256"
+    if not mark.exists() or mark.read_text(encoding="utf-8") != digest.hexdigest():
+        (folder / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
+    mark.write_text(digest.hexdigest(), encoding="utf-8")
+
+
 #: Verdicts that say a mutant was not caught (a timeout is a mutant that made the tests hang or
 #: loop: counted as caught).
 RECHECKED = ("survived", "no tests", "suspicious")
@@ -186,6 +202,7 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
     folder = work / scope
     tree = tree_version()
     copy_tree(folder)
+    forget_stale_test_map(folder, mutated)
     write_settings(folder, scope)
     mutmut = [sys.executable, "-m", "mutmut"]
     started = time.monotonic()
