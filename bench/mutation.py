@@ -46,7 +46,7 @@ SCOPES: dict[str, tuple[list[str], list[str]]] = {
                  "tests/test_guard_bounds.py", "tests/test_guard_trust.py"]),
     "web": (["azul_core/web/table.py", "azul_core/web/app.py", "azul_core/web/store.py"],
             ["tests/web/test_server.py", "tests/web/test_guard_server.py", "tests/web/test_hardening.py",
-             "tests/web/test_hardening_bots.py", "tests/web/test_updates.py", "tests/web/test_plugin_moves_web.py",
+             "tests/web/test_updates.py", "tests/web/test_plugin_moves_web.py",
              "tests/web/test_tile_kinds_web.py", "tests/web/test_clocks.py", "tests/web/test_reclaim.py",
              "tests/web/test_rematch.py", "tests/web/test_seat_events_log.py", "tests/web/test_game_log.py",
              "tests/web/test_preview_reasons.py", "tests/web/test_hints.py", "tests/web/test_replay_page.py"]),
