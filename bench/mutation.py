@@ -15,9 +15,9 @@ for every mutant would take days on two cores). A scope runs in its own copy of 
 ``build/mutation/<scope>`` (mutmut writes its ``mutants/`` folder and its cache there, so a
 second run only tests what changed); the survivors of each scope are listed in
 ``build/mutation/<scope>/survivors.txt`` (``--diffs``: with their diffs; else ``mutmut show
-NAME`` in that folder shows one) and a line per scope is printed at the end. A survivor of the
-quick pass is tried again in a test process that imports the code anew (``mutmut_section``)
-before it is reported. docs/testing.md and docs/mutation/ keep the last run's figures and
+NAME`` in that folder shows one) and a line per scope is printed at the end. With ``--recheck``
+(and its variants), a survivor is then tried again in a test process that imports the code anew
+(``mutmut_section``) before it is reported. docs/testing.md and docs/mutation/ keep the last run's figures and
 what was done about each survivor.
 
 It is not part of ``pytest`` or .ci/run: a run of a scope takes from half an hour to hours.
@@ -216,9 +216,11 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
         if again:
             print(f"== {scope}: trying {len(again)} earlier survivors again", flush=True)
             subprocess.run(mutmut + ["run", "--max-children", str(children), *again], cwd=folder, check=False)
-    # Every survivor of the quick pass is tried again in test processes that import azul_core and
-    # the tests anew (see mutmut_section): what survives that is a survivor to explain.
-    again = [name for name, status in _statuses(mutmut, folder) if status in RECHECKED]
+    # After a recheck, every survivor left is tried again in test processes that import azul_core
+    # and the tests anew (see mutmut_section): what survives that is a survivor to explain. (Not
+    # after a first run: its survivors are many, each runs every test that reaches it, and most
+    # are answered by the tests written for them before the recheck.)
+    again = [name for name, status in _statuses(mutmut, folder) if status in RECHECKED] if recheck else []
     if again:
         print(f"== {scope}: confirming {len(again)} survivors in fresh test processes", flush=True)
         write_settings(folder, scope, fresh=True)
