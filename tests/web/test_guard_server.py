@@ -655,7 +655,7 @@ def test_a_server_that_lost_the_stores_notices_catches_up_when_it_hears_again(sh
         told = east.wait_for(lambda s: s["version"] >= after["version"])
         assert told["version"] == after["version"] and told["last"] == after["last"]
         presence_of(east, [False, True])
-    assert "lost the store's notifications (lost the store's notices): listening again" in caplog.text
+    assert "lost the store's notifications (lost the store's notices): listening again" in caplog.messages
 
 
 def test_a_server_deaf_to_the_stores_notices_still_looks_at_it_now_and_then(shared, monkeypatch, caplog):
@@ -683,14 +683,14 @@ def test_a_server_deaf_to_the_stores_notices_still_looks_at_it_now_and_then(shar
         after = north.wait_for(lambda s: s["version"] > version)
         told = east.wait_for(lambda s: s["version"] >= after["version"])
         assert told["version"] == after["version"] and told["last"] == after["last"]
-    assert "could not look at the shared store (the database went away)" in caplog.text
+    assert "could not look at the shared store (the database went away)" in caplog.messages
 
 
 def test_a_move_another_server_took_first_is_refused_and_the_table_caught_up(shared):
     with shared() as (a, _server_a), shared() as (b, server_b):
         created = create(a).json()
         north = join(a, created, 0)
-        north_there = join(b, created, 0)  # the same seat open on both servers
+        north_there, east_there = join(b, created, 0), join(b, created, 1)  # North's seat open on both
         server_b.store.lose_notices()
         version = north.state["version"]
         north.move(a_draft(north.state))
@@ -699,6 +699,27 @@ def test_a_move_another_server_took_first_is_refused_and_the_table_caught_up(sha
         assert north_there.refused()["reason"] == "the table has moved on: look again"
         caught_up = north_there.wait_for(lambda s: s["version"] >= after["version"])
         assert caught_up["version"] == after["version"] and caught_up["last"] == after["last"]
+        # The second server's store still takes writes after the one it refused.
+        east_there.wait_for(lambda s: s["version"] >= after["version"])
+        east_there.move(a_draft(east_there.state))
+        assert north.wait_for(lambda s: s["version"] > after["version"])["last"]["seat"] == 1
+
+
+def test_a_seat_handed_to_a_bot_after_another_servers_move_is_refused_and_can_be_asked_again(shared):
+    with shared() as (a, _server_a), shared(bot_delay=3600) as (b, server_b):
+        created = create(a).json()
+        north, east_there = join(a, created, 0), join(b, created, 1)
+        server_b.store.lose_notices()
+        version = north.state["version"]
+        north.move(a_draft(north.state))
+        after = north.wait_for(lambda s: s["version"] > version)
+        path = f"/api/tables/{created['table']}/seats/1/bot"
+        admin = {"Authorization": f"Bearer {created['admin_secret']}"}
+        refused = b.post(path, json={"bot": "random"}, headers=admin)
+        assert refused.status_code == 409 and refused.json()["error"] == "the table has moved on: try again"
+        assert east_there.wait_for(lambda s: s["version"] >= after["version"])["last"] == after["last"]
+        assert b.post(path, json={"bot": "random"}, headers=admin).status_code == 200
+        assert north.wait_for(lambda s: s["view"]["seats"][1]["bot"] == "random")["version"] == after["version"] + 1
 
 
 # ---------------------------------------------------------------- slow clients, unknown addresses, bugs
@@ -748,3 +769,52 @@ def test_a_bug_answers_500_in_json(tmp_path, catalog, monkeypatch):
         monkeypatch.setattr(server.catalog, "describe", broken)
         answer = client.get("/api/variants")
         assert answer.status_code == 500 and answer.json() == {"error": "the server failed on this request"}
+
+
+def test_a_write_the_store_failed_halfway_leaves_nothing_behind_and_the_next_one_is_taken(tmp_path, catalog):
+    config = make_config(tmp_path)
+    with serving(config, catalog) as (client, server):
+        created = create(client).json()
+        north, east = join(client, created, 0), join(client, created, 1)
+        version = north.state["version"]
+        # The table's version is updated, then writing its events fails (a full disk, say).
+        server.store.db.execute("CREATE TEMP TRIGGER full_disk BEFORE INSERT ON events "
+                                "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+        north.move(a_draft(north.state))
+        assert north.refused()["reason"] == "the server could not store the move: try again"
+        server.store.db.execute("DROP TRIGGER full_disk")
+        east.quiet()
+        assert east.state["version"] == version
+        north.quiet()
+        north.move(a_draft(north.state))  # the disk has room again: taken
+        assert east.wait_for(lambda s: s["version"] > version)["version"] == version + 1
+    with serving(config, catalog) as (client, _server):  # and what is stored is the same
+        assert join(client, created, 1).state["version"] == version + 1
+
+
+def test_azul_serve_names_where_it_keeps_the_tables_and_takes_requests_from_its_public_url(
+        tmp_path, monkeypatch, capsys):
+    import uvicorn
+
+    from azul_core.web import serving as serving_module
+    answers = []
+
+    def run(self, sockets=None):  # in place of serving: requests as a proxy passes them on
+        with TestClient(self.config.app, base_url="http://127.0.0.1:8000") as client:
+            for origin in ("https://azul.example.org", "https://azul.example.org:8443"):
+                answers.append(create(client, Origin=origin).status_code)
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    monkeypatch.setattr(serving_module, "_tune_garbage_collector", lambda: None)  # not in a test process
+    monkeypatch.setattr(serving_module.socket, "getfqdn", lambda: "localhost")  # no name lookup
+    options = serving_module.ServeOptions(make_config(tmp_path), port=0, public_url="https://azul.example.org/azul/")
+    assert serving_module.serve(options) == 0
+    assert answers == [201, 403]  # the public address's pages, and not another port of it
+    assert f"tables kept in {tmp_path / 'data' / 'tables.sqlite3'}. Ctrl-C stops." in capsys.readouterr().out
+
+
+def test_a_missing_page_file_is_a_500_that_names_it(tmp_path, catalog, monkeypatch):
+    monkeypatch.setattr(app_module, "TEMPLATES", tmp_path / "no-templates")  # an installation without its pages
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        answer = client.get("/")
+        assert answer.status_code == 500 and answer.text == "the page home.html is not installed"
