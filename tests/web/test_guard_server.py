@@ -640,7 +640,8 @@ def test_a_move_through_one_server_is_told_to_the_clients_of_another(shared, cap
 
 def test_a_server_that_lost_the_stores_notices_catches_up_when_it_hears_again(shared, caplog):
     with shared() as (a, _server_a), shared() as (b, server_b):
-        created = create(a).json()
+        created = a.post("/api/tables", json={"variant": "standard", "seats": [{"name": "North"}, {"name": "East"}],
+                                              "clock": {"mode": "game", "seconds": 3600}}).json()
         north = join(a, created, 0)
         east = join(b, created, 1)
         server_b.store.lose_notices()
