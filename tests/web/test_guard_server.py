@@ -12,10 +12,13 @@ seconds instead of hanging the suite.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 import json
+import queue
 import random
+import time
 import warnings
 from pathlib import Path
 
@@ -29,9 +32,12 @@ with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx
     from starlette.testclient import TestClient  # noqa: E402
 
 from azul_core.records.game_record import parse_record  # noqa: E402
+from azul_core.web import app as app_module  # noqa: E402
 from azul_core.web import capabilities  # noqa: E402
+from azul_core.web import store as store_module  # noqa: E402
 from azul_core.web.app import Config, create_app  # noqa: E402
 from azul_core.web.catalog import build_catalog  # noqa: E402
+from azul_core.web.store import SQLiteStore  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 #: The longest a test waits for one message from the server.
@@ -52,11 +58,12 @@ def make_config(tmp_path, **options):
 
 
 @contextlib.contextmanager
-def serving(config, catalog):
-    """A server in process and its ``Server`` object; sockets left open are closed first."""
-    app = create_app(config, catalog)
+def serving(config, catalog, store=None, **client_options):
+    """A server in process and its ``Server`` object; sockets left open are closed first
+    (``store``: one already opened, as ``azul serve`` gives it)."""
+    app = create_app(config, catalog, store)
     seats: list[Seat] = []
-    with TestClient(app) as client:
+    with TestClient(app, **client_options) as client:
         client.open_seats = seats
         try:
             yield client, app.server
@@ -497,3 +504,322 @@ def test_while_a_wall_column_is_asked_a_draft_is_refused_and_a_bare_number_place
         chooser.move(str(column + 1))   # the column alone: the terminal client sends that
         after = chooser.wait_for(lambda s: s["version"] > state["version"])
         assert after["last"]["move"] == f"w{placing['row'] + 1}:{column + 1}"
+
+
+# ---------------------------------------------------------------- several server processes on one store
+
+
+class SharedStore(SQLiteStore):
+    """One server's connection to a store other servers share, the way PostgreSQL is shared
+    (``store_postgres``): the tables in one SQLite file; the notices of moves and of who is
+    connected where pass through a ``Hub`` between the servers of a test."""
+
+    shared = True
+
+    def __init__(self, path, hub: Hub):
+        super().__init__(path)
+        self.hub = hub
+        self.notices: queue.Queue = queue.Queue()
+        #: True while this server's listening connection is lost: it hears nothing
+        self.deaf = False
+        #: the server listens (``changes``)
+        self.listening = False
+        hub.stores.append(self)
+
+    def lose_notices(self) -> None:
+        """The listening connection is lost (until ``deaf`` is false again)."""
+        self.deaf = True
+        wait_until(lambda: not self.listening)
+
+    def append(self, table_id, version, events, finished):
+        taken = super().append(table_id, version, events, finished)
+        if taken:
+            self.hub.tell(self, (table_id, version + len(events)))
+        return taken
+
+    def set_presence(self, table_id, seat, clients):
+        self.hub.presence[(id(self), table_id, seat)] = clients
+        self.hub.tell(self, (table_id, None))
+
+    def present_elsewhere(self, table_id):
+        return {seat for (owner, table, seat), clients in list(self.hub.presence.items())
+                if owner != id(self) and table == table_id and clients}
+
+    async def changes(self):
+        if self.deaf:
+            raise ConnectionError("the store is out of reach")
+        while not self.notices.empty():  # a new connection hears nothing said before it
+            self.notices.get_nowait()
+        self.listening = True
+        try:
+            yield None
+            while not self.deaf:
+                try:
+                    notice = self.notices.get_nowait()
+                except queue.Empty:
+                    await asyncio.sleep(0.01)
+                    continue
+                yield notice
+        finally:
+            self.listening = False
+        raise ConnectionError("lost the store's notices")
+
+
+class Hub:
+    """What the servers of one shared store tell each other."""
+
+    def __init__(self):
+        self.stores: list[SharedStore] = []
+        #: (store, table, seat) -> that server's clients of the seat
+        self.presence: dict[tuple, int] = {}
+
+    def tell(self, sender: SharedStore, notice) -> None:
+        for store in self.stores:
+            if store is not sender and not store.deaf:
+                store.notices.put(notice)
+
+
+@pytest.fixture
+def shared(tmp_path, catalog, monkeypatch):
+    """``start(deaf=False, **options)``: a server on the test's shared store (deaf: it hears no
+    notices), as a context manager."""
+    monkeypatch.setattr(store_module, "_hold_lock", lambda path: None)  # one file, several servers
+    hub = Hub()
+
+    @contextlib.contextmanager
+    def start(deaf=False, **options):
+        store = SharedStore(tmp_path / "data" / "tables.sqlite3", hub)
+        store.deaf = deaf
+        with serving(make_config(tmp_path, **options), catalog, store) as served:
+            yield served
+    start.hub = hub
+    return start
+
+
+def presence_of(seat: Seat, expected: list[bool]) -> None:
+    """Wait until ``seat`` is told that the seats connected are ``expected``."""
+    while not ((message := seat.next_message())["type"] == "presence" and message["connected"] == expected):
+        pass
+
+
+def wait_until(condition, seconds: float = TIMEOUT) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the server did not get there in time"
+        time.sleep(0.01)
+
+
+def test_a_move_through_one_server_is_told_to_the_clients_of_another(shared, caplog):
+    with shared() as (a, _server_a), shared(bot_delay=3600) as (b, _server_b):
+        created = create(a).json()
+        north = join(a, created, 0)
+        Seat(a, created["table"], secret_of(created["watch_url"]))  # a watcher there: at no seat
+        east = join(b, created, 1)
+        assert [seat["connected"] for seat in east.state["view"]["seats"]] == [True, True]
+        presence_of(north, [True, True])  # East came to the other server
+        version = north.state["version"]
+        north.move(a_draft(north.state))
+        after = north.wait_for(lambda s: s["version"] > version)
+        told = east.wait_for(lambda s: s["version"] >= after["version"])
+        assert told["version"] == after["version"]
+        assert told["view"] == after["view"] and told["last"] == after["last"] and told["legal"]
+        east.move(a_draft(told))  # and back
+        answered = east.wait_for(lambda s: s["version"] > told["version"])
+        heard = north.wait_for(lambda s: s["version"] >= answered["version"])
+        assert heard["view"] == answered["view"] and heard["last"]["seat"] == 1
+        north.close()  # North leaves the first server; its watcher stays
+        presence_of(east, [False, True])
+        admin = {"Authorization": f"Bearer {created['admin_secret']}"}
+        assert a.post(f"/api/tables/{created['table']}/seats/0/bot", json={"bot": "random"},
+                      headers=admin).status_code == 200
+        # the seat handed to the bot, and the bot's move (told at once or one after the other)
+        east.wait_for(lambda s: s["view"]["seats"][0]["bot"] == "random" and s["last"]["seat"] == 0)
+    # Every notice was heard as it came: the server never had to listen again.
+    assert "lost the store's notifications" not in caplog.text
+
+
+def test_a_server_that_lost_the_stores_notices_catches_up_when_it_hears_again(shared, caplog):
+    with shared() as (a, _server_a), shared() as (b, server_b):
+        created = a.post("/api/tables", json={"variant": "standard", "seats": [{"name": "North"}, {"name": "East"}],
+                                              "clock": {"mode": "game", "seconds": 3600}}).json()
+        north = join(a, created, 0)
+        east = join(b, created, 1)
+        server_b.store.lose_notices()
+        version = north.state["version"]
+        north.move(a_draft(north.state))
+        after = north.wait_for(lambda s: s["version"] > version)
+        north.close()
+        wait_until(lambda: shared.hub.presence[(id(_server_a.store), created["table"], 0)] == 0)
+        east.quiet()  # nothing heard meanwhile
+        assert east.state["version"] == version
+        server_b.store.deaf = False
+        told = east.wait_for(lambda s: s["version"] >= after["version"])
+        assert told["version"] == after["version"] and told["last"] == after["last"]
+        presence_of(east, [False, True])
+    assert "lost the store's notifications (lost the store's notices): listening again" in caplog.messages
+
+
+def test_a_server_deaf_to_the_stores_notices_still_looks_at_it_now_and_then(shared, monkeypatch, caplog):
+    monkeypatch.setattr(app_module, "SHARED_REFRESH", 0.05)
+    with shared() as (a, server_a), shared(deaf=True) as (b, server_b):
+        gone = create(a).json()
+        join(b, gone, 1).close()  # a table the second server holds, then deleted (another server purged it)
+        server_a.store.db.execute("DELETE FROM tables WHERE id = ?", (gone["table"],))
+        looks = []
+        versions = server_b.store.versions
+
+        def failing_once(table_ids):  # the store fails once: the server looks again later
+            looks.append(table_ids)
+            if len(looks) == 1:
+                raise OSError("the database went away")
+            return versions(table_ids)
+
+        monkeypatch.setattr(server_b.store, "versions", failing_once)
+        created = create(a).json()
+        east = join(b, created, 1)
+        north = join(a, created, 0)
+        presence_of(east, [True, True])
+        version = north.state["version"]
+        north.move(a_draft(north.state))
+        after = north.wait_for(lambda s: s["version"] > version)
+        told = east.wait_for(lambda s: s["version"] >= after["version"])
+        assert told["version"] == after["version"] and told["last"] == after["last"]
+    assert "could not look at the shared store (the database went away)" in caplog.messages
+
+
+def test_a_move_another_server_took_first_is_refused_and_the_table_caught_up(shared):
+    with shared() as (a, _server_a), shared() as (b, server_b):
+        created = create(a).json()
+        north = join(a, created, 0)
+        north_there, east_there = join(b, created, 0), join(b, created, 1)  # North's seat open on both
+        server_b.store.lose_notices()
+        version = north.state["version"]
+        north.move(a_draft(north.state))
+        after = north.wait_for(lambda s: s["version"] > version)
+        north_there.move(a_draft(north_there.state), version)  # its copy is still at that version
+        assert north_there.refused()["reason"] == "the table has moved on: look again"
+        caught_up = north_there.wait_for(lambda s: s["version"] >= after["version"])
+        assert caught_up["version"] == after["version"] and caught_up["last"] == after["last"]
+        # The second server's store still takes writes after the one it refused.
+        east_there.wait_for(lambda s: s["version"] >= after["version"])
+        east_there.move(a_draft(east_there.state))
+        assert north.wait_for(lambda s: s["version"] > after["version"])["last"]["seat"] == 1
+
+
+def test_a_seat_handed_to_a_bot_after_another_servers_move_is_refused_and_can_be_asked_again(shared):
+    with shared() as (a, _server_a), shared(bot_delay=3600) as (b, server_b):
+        created = create(a).json()
+        north, east_there = join(a, created, 0), join(b, created, 1)
+        server_b.store.lose_notices()
+        version = north.state["version"]
+        north.move(a_draft(north.state))
+        after = north.wait_for(lambda s: s["version"] > version)
+        path = f"/api/tables/{created['table']}/seats/1/bot"
+        admin = {"Authorization": f"Bearer {created['admin_secret']}"}
+        refused = b.post(path, json={"bot": "random"}, headers=admin)
+        assert refused.status_code == 409 and refused.json()["error"] == "the table has moved on: try again"
+        assert east_there.wait_for(lambda s: s["version"] >= after["version"])["last"] == after["last"]
+        assert b.post(path, json={"bot": "random"}, headers=admin).status_code == 200
+        assert north.wait_for(lambda s: s["view"]["seats"][1]["bot"] == "random")["version"] == after["version"] + 1
+
+
+# ---------------------------------------------------------------- slow clients, unknown addresses, bugs
+
+
+@pytest.mark.parametrize("overflow", ["a move", "a seat coming"])
+def test_a_client_that_does_not_keep_up_is_closed_and_the_others_play_on(tmp_path, catalog, monkeypatch, overflow):
+    writing = app_module._write
+
+    async def stuck_for_watchers(client):
+        if client.seat is None:  # a watcher whose socket takes nothing more: its messages pile up
+            await asyncio.Event().wait()
+        await writing(client)
+
+    monkeypatch.setattr(app_module, "_write", stuck_for_watchers)
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client).json()
+        north, east = join(client, created, 0), join(client, created, 1)
+        with client.websocket_connect(f"/ws/{created['table']}") as ws:
+            ws.send_json({"type": "hello", "secret": secret_of(created["watch_url"])})
+            for _ in range(300):  # each answered with a pong that waits in its queue
+                ws.send_json({"type": "ping"})
+            table = server.tables[created["table"]]
+            wait_until(lambda: any(c.seat is None and c.outbox.full() for c in list(table.clients)))
+            if overflow == "a move":  # told to every client (``broadcast``)
+                version = north.state["version"]
+                north.move(a_draft(north.state))
+                assert east.wait_for(lambda s: s["version"] > version)["last"]["seat"] == 0
+            else:  # who is connected, told to every client (``tell_presence``)
+                join(client, created, 1)
+            with pytest.raises(Exception) as caught:
+                receive(ws, 5)
+            assert getattr(caught.value, "code", None) == 1013
+            assert None not in {c.seat for c in table.clients}  # let go of; the seats are still served
+
+
+def test_an_unknown_address_is_a_page_for_a_person_and_json_for_the_api(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        page = client.get("/no/such/page")
+        assert page.status_code == 404 and page.headers["content-type"] == "text/html; charset=utf-8"
+        assert page.text == (app_module.TEMPLATES / "not-found.html").read_text(encoding="utf-8")
+        for path in ("/api/no/such/thing", "/static/no-such-file.css"):
+            answer = client.get(path)
+            assert answer.status_code == 404 and answer.json() == {"error": "no such address"}, path
+
+
+def test_a_bug_answers_500_in_json(tmp_path, catalog, monkeypatch):
+    with serving(make_config(tmp_path), catalog, raise_server_exceptions=False) as (client, server):
+        def broken():
+            raise RuntimeError("a bug")
+        monkeypatch.setattr(server.catalog, "describe", broken)
+        answer = client.get("/api/variants")
+        assert answer.status_code == 500 and answer.json() == {"error": "the server failed on this request"}
+
+
+def test_a_write_the_store_failed_halfway_leaves_nothing_behind_and_the_next_one_is_taken(tmp_path, catalog):
+    config = make_config(tmp_path)
+    with serving(config, catalog) as (client, server):
+        created = create(client).json()
+        north, east = join(client, created, 0), join(client, created, 1)
+        version = north.state["version"]
+        # The table's version is updated, then writing its events fails (a full disk, say).
+        server.store.db.execute("CREATE TEMP TRIGGER full_disk BEFORE INSERT ON events "
+                                "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+        north.move(a_draft(north.state))
+        assert north.refused()["reason"] == "the server could not store the move: try again"
+        server.store.db.execute("DROP TRIGGER full_disk")
+        east.quiet()
+        assert east.state["version"] == version
+        north.quiet()
+        north.move(a_draft(north.state))  # the disk has room again: taken
+        assert east.wait_for(lambda s: s["version"] > version)["version"] == version + 1
+    with serving(config, catalog) as (client, _server):  # and what is stored is the same
+        assert join(client, created, 1).state["version"] == version + 1
+
+
+def test_azul_serve_names_where_it_keeps_the_tables_and_takes_requests_from_its_public_url(
+        tmp_path, monkeypatch, capsys):
+    import uvicorn
+
+    from azul_core.web import serving as serving_module
+    answers = []
+
+    def run(self, sockets=None):  # in place of serving: requests as a proxy passes them on
+        with TestClient(self.config.app, base_url="http://127.0.0.1:8000") as client:
+            for origin in ("https://azul.example.org", "https://azul.example.org:8443"):
+                answers.append(create(client, Origin=origin).status_code)
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    monkeypatch.setattr(serving_module, "_tune_garbage_collector", lambda: None)  # not in a test process
+    monkeypatch.setattr(serving_module.socket, "getfqdn", lambda: "localhost")  # no name lookup
+    options = serving_module.ServeOptions(make_config(tmp_path), port=0, public_url="https://azul.example.org/azul/")
+    assert serving_module.serve(options) == 0
+    assert answers == [201, 403]  # the public address's pages, and not another port of it
+    assert f"tables kept in {tmp_path / 'data' / 'tables.sqlite3'}. Ctrl-C stops." in capsys.readouterr().out
+
+
+def test_a_missing_page_file_is_a_500_that_names_it(tmp_path, catalog, monkeypatch):
+    monkeypatch.setattr(app_module, "TEMPLATES", tmp_path / "no-templates")  # an installation without its pages
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        answer = client.get("/")
+        assert answer.status_code == 500 and answer.text == "the page home.html is not installed"
