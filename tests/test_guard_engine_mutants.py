@@ -1262,3 +1262,316 @@ def test_a_draft_the_rule_forbids_is_refused_naming_the_rule():
     assert str(refused.value) == "the rules (Answers_azul_draft_allowed) forbid this draft now"
     play(game, ["1R2"])
     assert lines_of(game, 0) == {2: "RR"}
+
+
+# ---------------------------------------------------------------- a plugin's memory, secrets and moves, checked
+
+def nested(depth: int):
+    """``depth`` tuples, each inside the one before."""
+    value: tuple = ()
+    for _ in range(depth - 1):
+        value = (value,)
+    return value
+
+
+def refusal_of(plugin, hook: str, answer, *, players=3, deal_first=True) -> str:
+    """The reason a game with ``plugin`` gives for refusing ``answer`` from ``hook`` (the end of
+    the message, after the plugin's file and line); the start of the message is checked."""
+    with pytest.raises(PluginError) as refused:
+        game = new_game(plugins=[plugin], players=players)
+        if deal_first:
+            set_table(game, ["BBYY", "RRKK"])
+    name = plugin.name if hasattr(plugin, "name") else type(plugin).__name__
+    shown = repr(answer) if len(repr(answer)) <= 120 else repr(answer)[:116] + "...>"  # cut to 120
+    assert (refused.value.plugin, refused.value.hook) == (name, hook)
+    assert str(refused.value).startswith(f"plugin '{name}' returned {shown} from {hook} (")
+    return str(refused.value).split("): ", 1)[1]
+
+
+UNUSABLE_MEMORY = [
+    ((None,) * 1000, "more than 1000 items"),     # the tuple and its 1000 items
+    ((10**9 + 1,), "a number beyond 1000000000 either way"),
+    ((-10**9 - 1,), "a number beyond 1000000000 either way"),
+    ((10**10, None), "a number beyond 1000000000 either way"),    # None checked first: the rest still is
+    ((10**10, True), "a number beyond 1000000000 either way"),
+    ("x" * 201, "a string longer than 200 characters"),
+    (nested(9), "tuples nested more than 8 deep"),
+    ([1], "a list is not a plain immutable value (use None, true/false, whole numbers, strings and "
+          "tuples of these)"),
+    (1.5, "a float is not a plain immutable value (use None, true/false, whole numbers, strings and "
+          "tuples of these)"),
+]
+
+
+@pytest.mark.parametrize("memory, why", UNUSABLE_MEMORY)
+def test_a_memory_the_engine_cannot_keep_is_refused_with_the_reason(memory, why):
+    """A plugin's memory is kept in game records and copied with every state: plain, immutable
+    and small, or the variant fails to start, naming the plugin, the hook and what is wrong."""
+    plugin = answering("azul_initial_memory", memory, "players")
+    assert refusal_of(plugin, "azul_initial_memory", memory, deal_first=False) == why
+
+
+@pytest.mark.parametrize("memory", [
+    (None,) * 999, (10**9, -10**9), "x" * 200, nested(8), (True, False, None, "", (), 0),
+])
+def test_a_memory_at_the_limits_is_kept(memory):
+    game = new_game(plugins=[answering("azul_initial_memory", memory, "players")])
+    assert game.memory == {"Answers_azul_initial_memory": memory}
+
+
+@pytest.mark.parametrize("hook, arguments", [("azul_round_start", ("round_number",)),
+                                             ("azul_after_draft", ("source",))])
+def test_a_memory_answered_later_in_the_game_is_checked_the_same(hook, arguments):
+    plugin = answering(hook, 1.5, *arguments)
+    with pytest.raises(PluginError) as refused:
+        game = new_game(plugins=[plugin], players=3)
+        set_table(game, ["BBYY", "RRKK"])
+        play(game, ["1B1"])
+    assert str(refused.value).startswith(f"plugin 'Answers_{hook}' returned 1.5 from {hook} (")
+    assert str(refused.value).endswith("): a float is not a plain immutable value (use None, true/false, "
+                                       "whole numbers, strings and tuples of these)")
+    assert refused.value.hook == hook
+
+
+class Secrets:
+    """Deals each seat a secret (``deal(players, settings)``) and records the secret its offers
+    are given, per seat."""
+
+    name = "secrets"
+
+    def __init__(self, deal):
+        self.deal, self.seen = deal, []
+
+    @hookimpl
+    def azul_deal_secrets(self, players, settings):
+        return self.deal(players, settings)
+
+    @hookimpl
+    def azul_declare_moves(self):
+        return [WAIT]
+
+    @hookimpl
+    def azul_offer_moves(self, seat, secret):
+        self.seen.append((seat, secret))
+
+
+def test_each_seat_s_secret_is_given_to_the_plugin_that_dealt_it():
+    plugin = Secrets(lambda players, settings: [f"goal {seat} of {settings.row_bonus}" for seat in range(players)])
+    game = new_game(plugins=[plugin], players=3)
+    game.deal(random.Random(1))
+    assert game.secrets == {"secrets": ("goal 0 of 2", "goal 1 of 2", "goal 2 of 2")}
+    game.apply(game.legal_decisions()[0])
+    game.legal_decisions()
+    assert list(dict.fromkeys(plugin.seen)) == [(0, "goal 0 of 2"), (1, "goal 1 of 2")]
+
+
+def test_a_plugin_reading_secrets_it_does_not_deal_is_given_none():
+    seen = []
+
+    def offer(seat, secret):
+        seen.append((seat, secret))
+
+    game = new_game(plugins=[Secrets(lambda players, settings: (1,) * players),
+                             answering("azul_offer_moves", offer, "seat", "secret")], players=3)
+    game.deal(random.Random(1))
+    game.legal_decisions()
+    assert game.secrets == {"secrets": (1, 1, 1)} and seen == [(0, None)]
+
+
+def test_secrets_of_two_plugins_are_dealt_even_when_the_first_deals_none():
+    game = new_game(plugins=[Secrets(lambda players, settings: None),
+                             answering("azul_deal_secrets", lambda players: [2] * players, "players")],
+                    players=3)
+    game.deal(random.Random(1))
+    assert game.secrets == {"Answers_azul_deal_secrets": (2, 2, 2)}  # a list is taken as a tuple
+
+
+@pytest.mark.parametrize("secrets, why", [
+    ("ab", "expected one secret per seat"),           # two letters: not two secrets
+    ((1, 2, 3), "expected one secret per seat"),
+    ((1.5, 2), "a float is not a plain immutable value (use None, true/false, whole numbers, strings "
+               "and tuples of these)"),
+])
+def test_secrets_the_engine_cannot_keep_are_refused_with_the_reason(secrets, why):
+    game = new_game(plugins=[Secrets(lambda players, settings: secrets)], players=2)
+    with pytest.raises(PluginError) as refused:
+        game.deal(random.Random(1))
+    assert (refused.value.plugin, refused.value.hook) == ("secrets", "azul_deal_secrets")
+    assert str(refused.value).startswith(f"plugin 'secrets' returned {secrets!r} from azul_deal_secrets (")
+    assert str(refused.value).split("): ", 1)[1] == why
+    assert game.secrets == {}
+
+
+@pytest.mark.parametrize("hook", ["azul_deal_secrets", "azul_offer_moves", "azul_apply_move"])
+def test_a_plugin_failing_in_a_hook_of_its_own_moves_is_named_with_the_hook(hook):
+    class Failing(Secrets):
+        name = "failing"
+
+        @hookimpl
+        def azul_offer_moves(self, stage):
+            if hook == "azul_offer_moves":
+                raise ValueError("no offer")
+            return [WAIT] if stage == "turn" else None
+
+        @hookimpl
+        def azul_apply_move(self, move):
+            raise ValueError("no outcome")
+
+    def deal(players, settings):
+        if hook == "azul_deal_secrets":
+            raise ValueError("no secret")
+
+    game = new_game(plugins=[Failing(deal)], players=3)
+    with pytest.raises(PluginError) as refused:
+        game.deal(random.Random(1))
+        game.legal_decisions()
+        play(game, ["+wait"])
+    assert refused.value.hook == hook
+    assert str(refused.value).startswith(f"plugin 'failing' raised ValueError in {hook} at ")
+
+
+@pytest.mark.parametrize("move, why", [
+    ("wait", "expected a Move"),
+    (Move("Wait"), "the move name 'Wait' must be lower-case letters, digits and '-', starting with a letter, "
+                   "at most 24 characters"),
+    (Move("wait", (1, 2, 3, 4, 5)), "a move's args are a tuple of at most 4 whole numbers from 0 to 99"),
+    (Move("wait", (100,)), "a move's args are a tuple of at most 4 whole numbers from 0 to 99"),
+    (Move("wait", (-1,)), "a move's args are a tuple of at most 4 whole numbers from 0 to 99"),
+    (Move("wait", [1]), "a move's args are a tuple of at most 4 whole numbers from 0 to 99"),
+    (Move("wait", (), "x" * 81), "a move's label is printable text of at most 80 characters"),
+    (Move("wait", (), "line\nbreak"), "a move's label is printable text of at most 80 characters"),
+    (Move("wait", (), 5), "a move's label is printable text of at most 80 characters"),
+])
+def test_a_move_declared_wrong_is_refused_with_the_reason(move, why):
+    assert refusal_of(Mover(turn=[move]), "azul_declare_moves", move, deal_first=False) == why
+
+
+def test_a_move_declared_at_the_limits_is_taken():
+    moves = [Move("wait", (99, 0, 1, 2)), Move("again", (), "x" * 80)]
+    game = new_game(plugins=[Mover(turn=moves)], players=3)
+    assert game.rules.plugin_hooks.moves == tuple(moves)
+
+
+class Offering(Mover):
+    """Declares ``declared`` and offers ``offer`` (whatever it is) at each turn."""
+
+    name = "offering"
+
+    def __init__(self, offer, declared=WAIT):
+        super().__init__(turn=[declared])
+        self.offer = offer
+
+    @hookimpl
+    def azul_offer_moves(self, stage):
+        return [self.offer] if stage == "turn" else None
+
+
+class Waiting:
+    """Declares ``AGAIN`` and never offers it."""
+
+    name = "waiting"
+
+    @hookimpl
+    def azul_declare_moves(self):
+        return [AGAIN]
+
+
+@pytest.mark.parametrize("offer, why", [
+    ({"name": "wait"}, "expected a Move"),
+    (Move("fly"), "a move it did not declare (azul_declare_moves)"),
+    (Move("Fly"), "the move name 'Fly' must be lower-case letters, digits and '-', starting with a letter, "
+                  "at most 24 characters"),
+    (AGAIN, "a move of plugin 'waiting'"),
+])
+def test_a_move_offered_that_the_plugin_may_not_offer_is_refused_with_the_reason(offer, why):
+    game = new_game(plugins=[Waiting(), Offering(offer)], players=3)
+    set_table(game, ["BBYY"])
+    with pytest.raises(PluginError) as refused:
+        game.legal_decisions()
+    assert (refused.value.plugin, refused.value.hook) == ("offering", "azul_offer_moves")
+    assert str(refused.value).startswith(f"plugin 'offering' returned {offer!r} from azul_offer_moves (")
+    assert str(refused.value).split("): ", 1)[1] == why
+
+
+def test_a_move_offered_with_a_label_of_its_own_keeps_what_was_declared_otherwise():
+    declared = Move("wait", (), "Wait a turn", exclusive=True)
+    shown = []
+    for offer in [Move("wait"), Move("wait", (), "Wait a turn"), Move("wait", (), "Sit this one out")]:
+        game = new_game(plugins=[Offering(offer, declared)], players=3)
+        set_table(game, ["BBYY"])
+        shown += [(move.name, move.args, move.label, move.exclusive) for move in game.legal_decisions()]
+    assert shown == [("wait", (), "Wait a turn", True), ("wait", (), "Wait a turn", True),
+                     ("wait", (), "Sit this one out", True)]
+
+
+@pytest.mark.parametrize("outcome, why", [
+    ("3", "expected an Outcome"),
+    (Outcome(points=10**6 + 1), "points must be a whole number within 1000000 either way"),
+    (Outcome(points=-10**6 - 1), "points must be a whole number within 1000000 either way"),
+    (Outcome(points=1.5), "points must be a whole number within 1000000 either way"),
+    (Outcome(ends_turn=1), "ends_turn must be true or false"),
+    (Outcome(shift=[0, 1, 1]), "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"),
+    (Outcome(shift=(0, 1)), "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"),
+    (Outcome(shift=(0, "1", 1)), "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"),
+    (Outcome(shift=(5, 0, 1)), "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"),
+    (Outcome(shift=(0, 6, 1)), "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"),
+    (Outcome(shift=(0, 0, 1)), "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"),
+    (Outcome(shift=(0, 1, 0)), "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"),
+    (Outcome(memory=1.5), "a float is not a plain immutable value (use None, true/false, whole numbers, "
+                          "strings and tuples of these)"),
+])
+def test_an_outcome_the_engine_cannot_carry_out_is_refused_with_the_reason(outcome, why):
+    game = new_game(plugins=[Mover(turn=[WAIT], outcome=lambda move, seat: outcome)], players=3)
+    set_table(game, ["BBYY"])
+    with pytest.raises(PluginError) as refused:
+        play(game, ["+wait"])
+    assert (refused.value.plugin, refused.value.hook) == ("mover", "azul_apply_move")
+    assert str(refused.value).startswith(f"plugin 'mover' returned {outcome!r} from azul_apply_move (")
+    assert str(refused.value).split("): ", 1)[1] == why
+    assert game.to_move == 0 and scores(game) == [0, 0, 0]
+
+
+def test_an_outcome_at_the_limits_is_carried_out():
+    points = iter([10**6, -10**6])
+    game = new_game(plugins=[Mover(turn=[WAIT], outcome=lambda move, seat: Outcome(points=next(points)))],
+                    players=3)
+    set_table(game, ["BBYY"])
+    play(game, ["+wait"])
+    assert scores(game) == [10**6, 0, 0]
+    play(game, ["+wait"])
+    assert scores(game) == [10**6, 0, 0]
+
+
+def test_a_shift_of_more_tiles_than_a_line_holds_is_refused_by_the_engine_not_the_check():
+    game = new_game(plugins=[shifting((0, 5, 6))], players=3)
+    set_table(game, ["BYYR", "RRKK"])
+    play(game, ["1B1"])
+    with pytest.raises(PluginError) as refused:
+        game.apply(SHIFT)
+    assert str(refused.value) == "plugin 'mover' answered +shift with shift (0, 5, 6) (azul_apply_move): " \
+                                 "pattern line 1 holds 1 tiles"
+
+
+def test_a_move_is_carried_out_by_the_plugin_that_declared_it():
+    """Two plugins with moves: each move's outcome is asked of its own plugin, whichever is
+    asked first."""
+    class Paying:
+        name = "paying"
+
+        @hookimpl
+        def azul_declare_moves(self):
+            return [Move("pay")]
+
+        @hookimpl
+        def azul_offer_moves(self, stage):
+            return [Move("pay")] if stage == "turn" else None
+
+        @hookimpl
+        def azul_apply_move(self):
+            return Outcome(points=3)
+
+    game = new_game(plugins=[Paying(), Mover(turn=[WAIT], outcome=lambda move, seat: Outcome(points=1))],
+                    players=3)
+    set_table(game, ["BBYY"])
+    play(game, ["+pay", "+wait"])
+    assert scores(game) == [3, 1, 0]
