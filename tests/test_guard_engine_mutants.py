@@ -1575,3 +1575,73 @@ def test_a_move_is_carried_out_by_the_plugin_that_declared_it():
     set_table(game, ["BBYY"])
     play(game, ["+pay", "+wait"])
     assert scores(game) == [3, 1, 0]
+
+
+# ---------------------------------------------------------------- drafts taking extra tiles, with plugins
+
+def test_a_plugin_remembering_drafts_is_told_each_draft_that_takes_extra_tiles():
+    drafts = []
+    told = answering("azul_after_draft", lambda *draft: drafts.append(draft),
+                     "source", "colour", "count", "line", "seat")
+    game = new_game(VARIANTS["wild-tiles"], plugins=[told], players=3)
+    set_table(game, ["BBJY", "KKWW"], centre="R")
+    play(game, ["1B2", "2K-"])
+    assert drafts == [(1, BLUE, 2, 1, 0), (2, BLACK, 2, FLOOR, 1)]
+
+
+def test_the_rest_of_a_tiled_line_with_a_stand_in_goes_to_the_lid_by_default():
+    game = new_game(VARIANTS["wild-tiles"])
+    set_table(game, ["RRJY", "KKKK"])
+    play(game, ["1R3", "2K-", "CY-"])  # line 3: R R J, tiled at the end of the round
+    # one red tile and the wild tile of the line, the yellow and the four black tiles of the floors
+    assert game.lid == [0, 1, 1, 4, 0, 1] and game.removed == [0] * 6
+
+
+def test_a_fill_of_extra_tiles_only_ends_the_game():
+    """Nothing could ever be drafted from a table of wild tiles alone: they are swept to the
+    lid and the game ends, rather than waiting for a draft that can't be made."""
+    game = new_game(VARIANTS["wild-tiles"])
+    set_bag(game, "JJJJ")
+    deal(game, ["JJJJ"])
+    assert game.phase == OVER and game.legal_decisions() == [] and game.lid[5] == 4
+
+
+def test_no_plugin_move_is_on_offer_before_the_factories_are_filled():
+    game = new_game(plugins=[Mover(turn=[WAIT])], players=3)
+    assert game.turn_moves() == []
+    set_table(game, ["BBYY"])
+    assert game.turn_moves() == [WAIT]
+
+
+def test_a_rule_reading_the_marker_after_a_draft_from_the_centre_with_extra_tiles_sees_false():
+    from azul_core.engine.view import GameView
+    game = new_game(VARIANTS["wild-tiles"], players=3)
+    set_table(game, ["BBJY", "KKWW"], centre="R")
+    play(game, ["CR1"])
+    assert GameView(game).marker_in_centre is False and game.marker_holder == 0
+
+
+class TwoKindsOfWild:
+    """Gold and silver wild tiles: a draft takes every extra tile along, each standing in."""
+
+    name = "two_wilds"
+
+    @hookimpl
+    def azul_game_setup(self, answer):
+        return replace(answer, extra_tiles=(ExtraTile("J", "gold", 10), ExtraTile("S", "silver", 10)))
+
+    @hookimpl
+    def azul_draft_takes(self, tiles, colour):
+        return [count if kind == colour or kind >= 5 else 0 for kind, count in enumerate(tiles)]
+
+    @hookimpl
+    def azul_stands_in(self, kind):
+        return True
+
+
+def test_extra_tiles_of_two_kinds_both_stand_in_on_the_line():
+    game = new_game(plugins=[TwoKindsOfWild()], players=3)
+    set_table(game, ["RJSY", "KKKK"])
+    play(game, ["1R3"])
+    assert lines_of(game, 0) == {3: "RJS"} and game.players[0].line_extra[2] == (5, 6)
+    assert game.tile_counts() == [20] * 5 + [10, 10]
