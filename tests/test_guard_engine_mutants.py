@@ -1645,3 +1645,33 @@ def test_extra_tiles_of_two_kinds_both_stand_in_on_the_line():
     play(game, ["1R3"])
     assert lines_of(game, 0) == {3: "RJS"} and game.players[0].line_extra[2] == (5, 6)
     assert game.tile_counts() == [20] * 5 + [10, 10]
+
+
+def test_the_moves_a_plugin_declares_may_depend_on_the_settings_and_each_is_declared_once():
+    class BySettings:
+        name = "by_settings"
+
+        @hookimpl
+        def azul_declare_moves(self, settings):
+            return [Move("wait", (settings.row_bonus,))]
+
+    assert new_game(plugins=[BySettings()], settings={"row_bonus": 3}).rules.plugin_hooks.moves == (
+        Move("wait", (3,)),)
+    with pytest.raises(PluginError) as refused:
+        new_game(plugins=[BySettings(), answering("azul_declare_moves", [Move("wait", (2,))])])
+    assert (refused.value.plugin, refused.value.hook) == ("Answers_azul_declare_moves", "azul_declare_moves")
+    assert str(refused.value).startswith("plugin 'Answers_azul_declare_moves' returned "
+                                         "Move(name='wait', args=(2,), label='', exclusive=False) from "
+                                         "azul_declare_moves (")
+    assert str(refused.value).endswith("): plugin 'by_settings' declares +wait:2 already")
+
+
+def test_a_plugin_failing_to_declare_its_moves_is_named_with_the_hook():
+    def fail():
+        raise ValueError("no moves")
+
+    with pytest.raises(PluginError) as refused:
+        new_game(plugins=[answering("azul_declare_moves", lambda: fail())])
+    assert refused.value.hook == "azul_declare_moves"
+    assert str(refused.value).startswith("plugin 'Answers_azul_declare_moves' raised ValueError in "
+                                         "azul_declare_moves at ")
