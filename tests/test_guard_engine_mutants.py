@@ -1675,3 +1675,45 @@ def test_a_plugin_failing_to_declare_its_moves_is_named_with_the_hook():
     assert refused.value.hook == "azul_declare_moves"
     assert str(refused.value).startswith("plugin 'Answers_azul_declare_moves' raised ValueError in "
                                          "azul_declare_moves at ")
+
+
+class Diary:
+    """Keeps a diary in its memory: the settings' row bonus at the start, each round's number
+    and each draft's source."""
+
+    name = "diary"
+
+    @hookimpl
+    def azul_initial_memory(self, settings):
+        return ("bonus", settings.row_bonus)
+
+    @hookimpl
+    def azul_round_start(self, round_number, memory):
+        return memory + ("round", round_number)
+
+    @hookimpl
+    def azul_after_draft(self, source, memory):
+        return memory + ("source", source)
+
+
+def test_a_plugin_s_memory_follows_the_game_from_the_settings_through_rounds_and_drafts():
+    game = new_game(plugins=[Diary()], players=3, settings={"row_bonus": 4})
+    assert game.memory == {"diary": ("bonus", 4)}
+    set_table(game, ["BBYY", "RRKK"])
+    play(game, ["1B1", "2R2"])
+    assert game.memory == {"diary": ("bonus", 4, "round", 1, "source", 1, "source", 2)}
+
+
+@pytest.mark.parametrize("hook, arguments", [("azul_initial_memory", ("players",)),
+                                             ("azul_round_start", ("round_number",)),
+                                             ("azul_after_draft", ("source",))])
+def test_a_plugin_failing_to_keep_its_memory_is_named_with_the_hook(hook, arguments):
+    def fail(*_):
+        raise ValueError("forgot")
+
+    with pytest.raises(PluginError) as refused:
+        game = new_game(plugins=[answering(hook, fail, *arguments)], players=3)
+        set_table(game, ["BBYY", "RRKK"])
+        play(game, ["1B1"])
+    assert refused.value.hook == hook
+    assert str(refused.value).startswith(f"plugin 'Answers_{hook}' raised ValueError in {hook} at ")
