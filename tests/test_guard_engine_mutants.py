@@ -1717,3 +1717,41 @@ def test_a_plugin_failing_to_keep_its_memory_is_named_with_the_hook(hook, argume
         play(game, ["1B1"])
     assert refused.value.hook == hook
     assert str(refused.value).startswith(f"plugin 'Answers_{hook}' raised ValueError in {hook} at ")
+
+
+# ---------------------------------------------------------------- tiling: the wall asked, the next seat
+
+def test_the_wall_is_asked_for_the_seat_whose_line_is_tiled_and_sees_the_game():
+    asked = []
+
+    class SeatWall:
+        name = "seat_wall"
+
+        @hookimpl
+        def azul_wall_spaces(self, row, colour, seat, game):
+            asked.append((row, colour, seat, game.round_number))
+            return ((row + colour) % 5,)
+
+        @hookimpl
+        def azul_wall_choice(self):
+            return False
+
+    game = new_game(plugins=[SeatWall()], decide={"wall": "seat_wall"}, players=3)
+    set_table(game, ["BYYY", "RRRK"], centre="")
+    play(game, ["1Y3", "2R2", "CB-", "CK-"])  # drafting is over: seat 0's line 3 and seat 1's line 2
+    assert (2, YELLOW, 0, 1) in asked and (1, RED, 1, 1) in asked
+    assert game.players[0].wall[2][(2 + YELLOW) % 5] == YELLOW and game.players[1].wall[1][(1 + RED) % 5] == RED
+
+
+def test_after_a_column_chosen_at_the_turn_end_the_next_seat_drafts():
+    class AtTurnEnd:
+        @hookimpl
+        def azul_tiling_time(self):
+            return "turn"
+
+    game = new_game("grey-wall", plugins=[AtTurnEnd()], players=3)
+    set_table(game, ["BYYY", "RRKK"])
+    play(game, ["1B1"])  # line 1 is full: its column is chosen at once
+    assert game.phase == PLACE and game.to_move == 0
+    play(game, ["w1:1"])
+    assert game.phase == DRAFT and game.to_move == 1
