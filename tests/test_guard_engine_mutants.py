@@ -1755,3 +1755,21 @@ def test_after_a_column_chosen_at_the_turn_end_the_next_seat_drafts():
     assert game.phase == PLACE and game.to_move == 0
     play(game, ["w1:1"])
     assert game.phase == DRAFT and game.to_move == 1
+
+
+def test_three_walls_are_all_named_and_the_last_is_suggested():
+    class ThirdWall:
+        name = "third_wall"
+
+        @hookimpl
+        def azul_wall_spaces(self):
+            return (1,)
+
+        @hookimpl
+        def azul_wall_choice(self):
+            return False
+
+    with pytest.raises(VariantRulesError) as refused:
+        new_game(plugins=[OtherWall(), ThirdWall()])
+    assert str(refused.value) == ("plugins 'colour_wall' and 'other_wall' and 'third_wall' both decide the wall; "
+                                  "say which wins with 'decide: {wall: third_wall}' or list only one")
