@@ -1773,3 +1773,12 @@ def test_three_walls_are_all_named_and_the_last_is_suggested():
         new_game(plugins=[OtherWall(), ThirdWall()])
     assert str(refused.value) == ("plugins 'colour_wall' and 'other_wall' and 'third_wall' both decide the wall; "
                                   "say which wins with 'decide: {wall: third_wall}' or list only one")
+
+
+def test_a_variant_s_plugins_may_declare_64_moves_and_no_more():
+    many = [Move("wait", (number,)) for number in range(65)]
+    assert len(new_game(plugins=[Mover(turn=many[:64])]).rules.plugin_hooks.moves) == 64
+    with pytest.raises(PluginError) as refused:
+        new_game(plugins=[Mover(turn=many)])
+    assert str(refused.value) == "the plugins declare 65 moves: at most 64 in a variant"
+    assert refused.value.hook == "azul_declare_moves"
