@@ -1,7 +1,7 @@
 """Tests written for the survivors of the mutation run of the `engine` scope (issue 24).
 
-Each one was checked to fail with the mutant it answers planted by hand; docs/testing.md
-lists the mutants and what was done about each.
+Each one was checked to fail with the mutant it answers planted by hand;
+docs/mutation/engine.md lists the mutants and what was done about each.
 """
 
 from __future__ import annotations
@@ -1274,13 +1274,11 @@ def nested(depth: int):
     return value
 
 
-def refusal_of(plugin, hook: str, answer, *, players=3, deal_first=True) -> str:
-    """The reason a game with ``plugin`` gives for refusing ``answer`` from ``hook`` (the end of
-    the message, after the plugin's file and line); the start of the message is checked."""
+def refusal_of(plugin, hook: str, answer) -> str:
+    """The reason a new game with ``plugin`` gives for refusing ``answer`` from ``hook`` (the end
+    of the message, after the plugin's file and line); the start of the message is checked."""
     with pytest.raises(PluginError) as refused:
-        game = new_game(plugins=[plugin], players=players)
-        if deal_first:
-            set_table(game, ["BBYY", "RRKK"])
+        new_game(plugins=[plugin], players=3)
     name = plugin.name if hasattr(plugin, "name") else type(plugin).__name__
     shown = repr(answer) if len(repr(answer)) <= 120 else repr(answer)[:116] + "...>"  # cut to 120
     assert (refused.value.plugin, refused.value.hook) == (name, hook)
@@ -1308,7 +1306,7 @@ def test_a_memory_the_engine_cannot_keep_is_refused_with_the_reason(memory, why)
     """A plugin's memory is kept in game records and copied with every state: plain, immutable
     and small, or the variant fails to start, naming the plugin, the hook and what is wrong."""
     plugin = answering("azul_initial_memory", memory, "players")
-    assert refusal_of(plugin, "azul_initial_memory", memory, deal_first=False) == why
+    assert refusal_of(plugin, "azul_initial_memory", memory) == why
 
 
 @pytest.mark.parametrize("memory", [
@@ -1443,7 +1441,7 @@ def test_a_plugin_failing_in_a_hook_of_its_own_moves_is_named_with_the_hook(hook
     (Move("wait", (), 5), "a move's label is printable text of at most 80 characters"),
 ])
 def test_a_move_declared_wrong_is_refused_with_the_reason(move, why):
-    assert refusal_of(Mover(turn=[move]), "azul_declare_moves", move, deal_first=False) == why
+    assert refusal_of(Mover(turn=[move]), "azul_declare_moves", move) == why
 
 
 def test_a_move_declared_at_the_limits_is_taken():
