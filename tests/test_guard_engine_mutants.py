@@ -1780,3 +1780,20 @@ def test_a_variant_s_plugins_may_declare_64_moves_and_no_more():
         new_game(plugins=[Mover(turn=many)])
     assert str(refused.value) == "the plugins declare 65 moves: at most 64 in a variant"
     assert refused.value.hook == "azul_declare_moves"
+
+
+def test_the_plugins_keeping_memory_or_dealing_secrets_are_listed_in_file_order():
+    """The order in which records and the RL adapters write each plugin's memory and secrets."""
+    hooks = new_game(plugins=[Diary(), answering("azul_apply_move", None), Secrets(lambda players, settings: None),
+                              answering("azul_deal_secrets", None, "players")]).rules.plugin_hooks
+    assert hooks.memory_plugins == ("diary", "Answers_azul_apply_move")
+    assert hooks.secret_plugins == ("secrets", "Answers_azul_deal_secrets")
+    assert new_game().rules.plugin_hooks.memory_plugins == ()
+
+
+def test_a_plugin_offering_moves_without_declaring_any_is_named():
+    with pytest.raises(PluginError) as refused:
+        new_game(plugins=[answering("azul_offer_moves", [WAIT], "stage")])
+    assert str(refused.value) == ("plugin 'Answers_azul_offer_moves' offers moves but declares none "
+                                  "(azul_declare_moves)")
+    assert (refused.value.plugin, refused.value.hook) == ("Answers_azul_offer_moves", "azul_offer_moves")
