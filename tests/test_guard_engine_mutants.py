@@ -1797,3 +1797,13 @@ def test_a_plugin_offering_moves_without_declaring_any_is_named():
     assert str(refused.value) == ("plugin 'Answers_azul_offer_moves' offers moves but declares none "
                                   "(azul_declare_moves)")
     assert (refused.value.plugin, refused.value.hook) == ("Answers_azul_offer_moves", "azul_offer_moves")
+
+
+def test_the_plugins_deciding_discard_piles_and_bonuses_are_named_for_a_variant_built_anew():
+    """As `azul variants show` lists them, for rules built in the test itself (a variant loaded
+    by name is kept, so its rules may have been built before the test ran)."""
+    to_bag = answering("azul_discard_pile", lambda reason: "bag" if reason == "floor" else None, "reason")
+    rules = new_game(plugins=[to_bag, answering("azul_end_bonuses", [], "wall")]).rules
+    assert rules.deciders["azul_discard_pile"] == ("floor: Answers_azul_discard_pile, overflow: standard, "
+                                                   "line: standard, leftover: standard")
+    assert rules.deciders["azul_end_bonuses"] == "standard + Answers_azul_end_bonuses"
