@@ -1,7 +1,7 @@
 """Tests written for the survivors of the mutation run of the `engine` scope (issue 24).
 
-Each one was checked to fail with the mutant it answers planted by hand; docs/testing.md
-lists the mutants and what was done about each.
+Each one was checked to fail with the mutant it answers planted by hand;
+docs/mutation/engine.md lists the mutants and what was done about each.
 """
 
 from __future__ import annotations
@@ -1262,3 +1262,548 @@ def test_a_draft_the_rule_forbids_is_refused_naming_the_rule():
     assert str(refused.value) == "the rules (Answers_azul_draft_allowed) forbid this draft now"
     play(game, ["1R2"])
     assert lines_of(game, 0) == {2: "RR"}
+
+
+# ---------------------------------------------------------------- a plugin's memory, secrets and moves, checked
+
+def nested(depth: int):
+    """``depth`` tuples, each inside the one before."""
+    value: tuple = ()
+    for _ in range(depth - 1):
+        value = (value,)
+    return value
+
+
+def refusal_of(plugin, hook: str, answer) -> str:
+    """The reason a new game with ``plugin`` gives for refusing ``answer`` from ``hook`` (the end
+    of the message, after the plugin's file and line); the start of the message is checked."""
+    with pytest.raises(PluginError) as refused:
+        new_game(plugins=[plugin], players=3)
+    name = plugin.name if hasattr(plugin, "name") else type(plugin).__name__
+    shown = repr(answer) if len(repr(answer)) <= 120 else repr(answer)[:116] + "...>"  # cut to 120
+    assert (refused.value.plugin, refused.value.hook) == (name, hook)
+    assert str(refused.value).startswith(f"plugin '{name}' returned {shown} from {hook} (")
+    return str(refused.value).split("): ", 1)[1]
+
+
+UNUSABLE_MEMORY = [
+    ((None,) * 1000, "more than 1000 items"),     # the tuple and its 1000 items
+    ((10**9 + 1,), "a number beyond 1000000000 either way"),
+    ((-10**9 - 1,), "a number beyond 1000000000 either way"),
+    ((10**10, None), "a number beyond 1000000000 either way"),    # None checked first: the rest still is
+    ((10**10, True), "a number beyond 1000000000 either way"),
+    ("x" * 201, "a string longer than 200 characters"),
+    (nested(9), "tuples nested more than 8 deep"),
+    ([1], "a list is not a plain immutable value (use None, true/false, whole numbers, strings and "
+          "tuples of these)"),
+    (1.5, "a float is not a plain immutable value (use None, true/false, whole numbers, strings and "
+          "tuples of these)"),
+]
+
+
+@pytest.mark.parametrize("memory, why", UNUSABLE_MEMORY)
+def test_a_memory_the_engine_cannot_keep_is_refused_with_the_reason(memory, why):
+    """A plugin's memory is kept in game records and copied with every state: plain, immutable
+    and small, or the variant fails to start, naming the plugin, the hook and what is wrong."""
+    plugin = answering("azul_initial_memory", memory, "players")
+    assert refusal_of(plugin, "azul_initial_memory", memory) == why
+
+
+@pytest.mark.parametrize("memory", [
+    (None,) * 999, (10**9, -10**9), "x" * 200, nested(8), (True, False, None, "", (), 0),
+])
+def test_a_memory_at_the_limits_is_kept(memory):
+    game = new_game(plugins=[answering("azul_initial_memory", memory, "players")])
+    assert game.memory == {"Answers_azul_initial_memory": memory}
+
+
+@pytest.mark.parametrize("hook, arguments", [("azul_round_start", ("round_number",)),
+                                             ("azul_after_draft", ("source",))])
+def test_a_memory_answered_later_in_the_game_is_checked_the_same(hook, arguments):
+    plugin = answering(hook, 1.5, *arguments)
+    with pytest.raises(PluginError) as refused:
+        game = new_game(plugins=[plugin], players=3)
+        set_table(game, ["BBYY", "RRKK"])
+        play(game, ["1B1"])
+    assert str(refused.value).startswith(f"plugin 'Answers_{hook}' returned 1.5 from {hook} (")
+    assert str(refused.value).endswith("): a float is not a plain immutable value (use None, true/false, "
+                                       "whole numbers, strings and tuples of these)")
+    assert refused.value.hook == hook
+
+
+class Secrets:
+    """Deals each seat a secret (``deal(players, settings)``) and records the secret its offers
+    are given, per seat."""
+
+    name = "secrets"
+
+    def __init__(self, deal):
+        self.deal, self.seen = deal, []
+
+    @hookimpl
+    def azul_deal_secrets(self, players, settings):
+        return self.deal(players, settings)
+
+    @hookimpl
+    def azul_declare_moves(self):
+        return [WAIT]
+
+    @hookimpl
+    def azul_offer_moves(self, seat, secret):
+        self.seen.append((seat, secret))
+
+
+def test_each_seat_s_secret_is_given_to_the_plugin_that_dealt_it():
+    plugin = Secrets(lambda players, settings: [f"goal {seat} of {settings.row_bonus}" for seat in range(players)])
+    game = new_game(plugins=[plugin], players=3)
+    game.deal(random.Random(1))
+    assert game.secrets == {"secrets": ("goal 0 of 2", "goal 1 of 2", "goal 2 of 2")}
+    game.apply(game.legal_decisions()[0])
+    game.legal_decisions()
+    assert list(dict.fromkeys(plugin.seen)) == [(0, "goal 0 of 2"), (1, "goal 1 of 2")]
+
+
+def test_a_plugin_reading_secrets_it_does_not_deal_is_given_none():
+    seen = []
+
+    def offer(seat, secret):
+        seen.append((seat, secret))
+
+    game = new_game(plugins=[Secrets(lambda players, settings: (1,) * players),
+                             answering("azul_offer_moves", offer, "seat", "secret")], players=3)
+    game.deal(random.Random(1))
+    game.legal_decisions()
+    assert game.secrets == {"secrets": (1, 1, 1)} and seen == [(0, None)]
+
+
+def test_secrets_of_two_plugins_are_dealt_even_when_the_first_deals_none():
+    game = new_game(plugins=[Secrets(lambda players, settings: None),
+                             answering("azul_deal_secrets", lambda players: [2] * players, "players")],
+                    players=3)
+    game.deal(random.Random(1))
+    assert game.secrets == {"Answers_azul_deal_secrets": (2, 2, 2)}  # a list is taken as a tuple
+
+
+@pytest.mark.parametrize("secrets, why", [
+    ("ab", "expected one secret per seat"),           # two letters: not two secrets
+    ((1, 2, 3), "expected one secret per seat"),
+    ((1.5, 2), "a float is not a plain immutable value (use None, true/false, whole numbers, strings "
+               "and tuples of these)"),
+])
+def test_secrets_the_engine_cannot_keep_are_refused_with_the_reason(secrets, why):
+    game = new_game(plugins=[Secrets(lambda players, settings: secrets)], players=2)
+    with pytest.raises(PluginError) as refused:
+        game.deal(random.Random(1))
+    assert (refused.value.plugin, refused.value.hook) == ("secrets", "azul_deal_secrets")
+    assert str(refused.value).startswith(f"plugin 'secrets' returned {secrets!r} from azul_deal_secrets (")
+    assert str(refused.value).split("): ", 1)[1] == why
+    assert game.secrets == {}
+
+
+@pytest.mark.parametrize("hook", ["azul_deal_secrets", "azul_offer_moves", "azul_apply_move"])
+def test_a_plugin_failing_in_a_hook_of_its_own_moves_is_named_with_the_hook(hook):
+    class Failing(Secrets):
+        name = "failing"
+
+        @hookimpl
+        def azul_offer_moves(self, stage):
+            if hook == "azul_offer_moves":
+                raise ValueError("no offer")
+            return [WAIT] if stage == "turn" else None
+
+        @hookimpl
+        def azul_apply_move(self, move):
+            raise ValueError("no outcome")
+
+    def deal(players, settings):
+        if hook == "azul_deal_secrets":
+            raise ValueError("no secret")
+
+    game = new_game(plugins=[Failing(deal)], players=3)
+    with pytest.raises(PluginError) as refused:
+        game.deal(random.Random(1))
+        game.legal_decisions()
+        play(game, ["+wait"])
+    assert refused.value.hook == hook
+    assert str(refused.value).startswith(f"plugin 'failing' raised ValueError in {hook} at ")
+
+
+@pytest.mark.parametrize("move, why", [
+    ("wait", "expected a Move"),
+    (Move("Wait"), "the move name 'Wait' must be lower-case letters, digits and '-', starting with a letter, "
+                   "at most 24 characters"),
+    (Move("wait", (1, 2, 3, 4, 5)), "a move's args are a tuple of at most 4 whole numbers from 0 to 99"),
+    (Move("wait", (100,)), "a move's args are a tuple of at most 4 whole numbers from 0 to 99"),
+    (Move("wait", (-1,)), "a move's args are a tuple of at most 4 whole numbers from 0 to 99"),
+    (Move("wait", [1]), "a move's args are a tuple of at most 4 whole numbers from 0 to 99"),
+    (Move("wait", (), "x" * 81), "a move's label is printable text of at most 80 characters"),
+    (Move("wait", (), "line\nbreak"), "a move's label is printable text of at most 80 characters"),
+    (Move("wait", (), 5), "a move's label is printable text of at most 80 characters"),
+])
+def test_a_move_declared_wrong_is_refused_with_the_reason(move, why):
+    assert refusal_of(Mover(turn=[move]), "azul_declare_moves", move) == why
+
+
+def test_a_move_declared_at_the_limits_is_taken():
+    moves = [Move("wait", (99, 0, 1, 2)), Move("again", (), "x" * 80)]
+    game = new_game(plugins=[Mover(turn=moves)], players=3)
+    assert game.rules.plugin_hooks.moves == tuple(moves)
+
+
+class Offering(Mover):
+    """Declares ``declared`` and offers ``offer`` (whatever it is) at each turn."""
+
+    name = "offering"
+
+    def __init__(self, offer, declared=WAIT):
+        super().__init__(turn=[declared])
+        self.offer = offer
+
+    @hookimpl
+    def azul_offer_moves(self, stage):
+        return [self.offer] if stage == "turn" else None
+
+
+class Waiting:
+    """Declares ``AGAIN`` and never offers it."""
+
+    name = "waiting"
+
+    @hookimpl
+    def azul_declare_moves(self):
+        return [AGAIN]
+
+
+@pytest.mark.parametrize("offer, why", [
+    ({"name": "wait"}, "expected a Move"),
+    (Move("fly"), "a move it did not declare (azul_declare_moves)"),
+    (Move("Fly"), "the move name 'Fly' must be lower-case letters, digits and '-', starting with a letter, "
+                  "at most 24 characters"),
+    (AGAIN, "a move of plugin 'waiting'"),
+])
+def test_a_move_offered_that_the_plugin_may_not_offer_is_refused_with_the_reason(offer, why):
+    game = new_game(plugins=[Waiting(), Offering(offer)], players=3)
+    set_table(game, ["BBYY"])
+    with pytest.raises(PluginError) as refused:
+        game.legal_decisions()
+    assert (refused.value.plugin, refused.value.hook) == ("offering", "azul_offer_moves")
+    assert str(refused.value).startswith(f"plugin 'offering' returned {offer!r} from azul_offer_moves (")
+    assert str(refused.value).split("): ", 1)[1] == why
+
+
+def test_a_move_offered_with_a_label_of_its_own_keeps_what_was_declared_otherwise():
+    declared = Move("wait", (), "Wait a turn", exclusive=True)
+    shown = []
+    for offer in [Move("wait"), Move("wait", (), "Wait a turn"), Move("wait", (), "Sit this one out")]:
+        game = new_game(plugins=[Offering(offer, declared)], players=3)
+        set_table(game, ["BBYY"])
+        shown += [(move.name, move.args, move.label, move.exclusive) for move in game.legal_decisions()]
+    assert shown == [("wait", (), "Wait a turn", True), ("wait", (), "Wait a turn", True),
+                     ("wait", (), "Sit this one out", True)]
+
+
+@pytest.mark.parametrize("outcome, why", [
+    ("3", "expected an Outcome"),
+    (Outcome(points=10**6 + 1), "points must be a whole number within 1000000 either way"),
+    (Outcome(points=-10**6 - 1), "points must be a whole number within 1000000 either way"),
+    (Outcome(points=1.5), "points must be a whole number within 1000000 either way"),
+    (Outcome(ends_turn=1), "ends_turn must be true or false"),
+    (Outcome(shift=[0, 1, 1]), "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"),
+    (Outcome(shift=(0, 1)), "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"),
+    (Outcome(shift=(0, "1", 1)), "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"),
+    (Outcome(shift=(5, 0, 1)), "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"),
+    (Outcome(shift=(0, 6, 1)), "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"),
+    (Outcome(shift=(0, 0, 1)), "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"),
+    (Outcome(shift=(0, 1, 0)), "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"),
+    (Outcome(memory=1.5), "a float is not a plain immutable value (use None, true/false, whole numbers, "
+                          "strings and tuples of these)"),
+])
+def test_an_outcome_the_engine_cannot_carry_out_is_refused_with_the_reason(outcome, why):
+    game = new_game(plugins=[Mover(turn=[WAIT], outcome=lambda move, seat: outcome)], players=3)
+    set_table(game, ["BBYY"])
+    with pytest.raises(PluginError) as refused:
+        play(game, ["+wait"])
+    assert (refused.value.plugin, refused.value.hook) == ("mover", "azul_apply_move")
+    assert str(refused.value).startswith(f"plugin 'mover' returned {outcome!r} from azul_apply_move (")
+    assert str(refused.value).split("): ", 1)[1] == why
+    assert game.to_move == 0 and scores(game) == [0, 0, 0]
+
+
+def test_an_outcome_at_the_limits_is_carried_out():
+    points = iter([10**6, -10**6])
+    game = new_game(plugins=[Mover(turn=[WAIT], outcome=lambda move, seat: Outcome(points=next(points)))],
+                    players=3)
+    set_table(game, ["BBYY"])
+    play(game, ["+wait"])
+    assert scores(game) == [10**6, 0, 0]
+    play(game, ["+wait"])
+    assert scores(game) == [10**6, 0, 0]
+
+
+def test_a_shift_of_more_tiles_than_a_line_holds_is_refused_by_the_engine_not_the_check():
+    game = new_game(plugins=[shifting((0, 5, 6))], players=3)
+    set_table(game, ["BYYR", "RRKK"])
+    play(game, ["1B1"])
+    with pytest.raises(PluginError) as refused:
+        game.apply(SHIFT)
+    assert str(refused.value) == "plugin 'mover' answered +shift with shift (0, 5, 6) (azul_apply_move): " \
+                                 "pattern line 1 holds 1 tiles"
+
+
+def test_a_move_is_carried_out_by_the_plugin_that_declared_it():
+    """Two plugins with moves: each move's outcome is asked of its own plugin, whichever is
+    asked first."""
+    class Paying:
+        name = "paying"
+
+        @hookimpl
+        def azul_declare_moves(self):
+            return [Move("pay")]
+
+        @hookimpl
+        def azul_offer_moves(self, stage):
+            return [Move("pay")] if stage == "turn" else None
+
+        @hookimpl
+        def azul_apply_move(self):
+            return Outcome(points=3)
+
+    game = new_game(plugins=[Paying(), Mover(turn=[WAIT], outcome=lambda move, seat: Outcome(points=1))],
+                    players=3)
+    set_table(game, ["BBYY"])
+    play(game, ["+pay", "+wait"])
+    assert scores(game) == [3, 1, 0]
+
+
+# ---------------------------------------------------------------- drafts taking extra tiles, with plugins
+
+def test_a_plugin_remembering_drafts_is_told_each_draft_that_takes_extra_tiles():
+    drafts = []
+    told = answering("azul_after_draft", lambda *draft: drafts.append(draft),
+                     "source", "colour", "count", "line", "seat")
+    game = new_game(VARIANTS["wild-tiles"], plugins=[told], players=3)
+    set_table(game, ["BBJY", "KKWW"], centre="R")
+    play(game, ["1B2", "2K-"])
+    assert drafts == [(1, BLUE, 2, 1, 0), (2, BLACK, 2, FLOOR, 1)]
+
+
+def test_the_rest_of_a_tiled_line_with_a_stand_in_goes_to_the_lid_by_default():
+    game = new_game(VARIANTS["wild-tiles"])
+    set_table(game, ["RRJY", "KKKK"])
+    play(game, ["1R3", "2K-", "CY-"])  # line 3: R R J, tiled at the end of the round
+    # one red tile and the wild tile of the line, the yellow and the four black tiles of the floors
+    assert game.lid == [0, 1, 1, 4, 0, 1] and game.removed == [0] * 6
+
+
+def test_a_fill_of_extra_tiles_only_ends_the_game():
+    """Nothing could ever be drafted from a table of wild tiles alone: they are swept to the
+    lid and the game ends, rather than waiting for a draft that can't be made."""
+    game = new_game(VARIANTS["wild-tiles"])
+    set_bag(game, "JJJJ")
+    deal(game, ["JJJJ"])
+    assert game.phase == OVER and game.legal_decisions() == [] and game.lid[5] == 4
+
+
+def test_no_plugin_move_is_on_offer_before_the_factories_are_filled():
+    game = new_game(plugins=[Mover(turn=[WAIT])], players=3)
+    assert game.turn_moves() == []
+    set_table(game, ["BBYY"])
+    assert game.turn_moves() == [WAIT]
+
+
+def test_a_rule_reading_the_marker_after_a_draft_from_the_centre_with_extra_tiles_sees_false():
+    from azul_core.engine.view import GameView
+    game = new_game(VARIANTS["wild-tiles"], players=3)
+    set_table(game, ["BBJY", "KKWW"], centre="R")
+    play(game, ["CR1"])
+    assert GameView(game).marker_in_centre is False and game.marker_holder == 0
+
+
+class TwoKindsOfWild:
+    """Gold and silver wild tiles: a draft takes every extra tile along, each standing in."""
+
+    name = "two_wilds"
+
+    @hookimpl
+    def azul_game_setup(self, answer):
+        return replace(answer, extra_tiles=(ExtraTile("J", "gold", 10), ExtraTile("S", "silver", 10)))
+
+    @hookimpl
+    def azul_draft_takes(self, tiles, colour):
+        return [count if kind == colour or kind >= 5 else 0 for kind, count in enumerate(tiles)]
+
+    @hookimpl
+    def azul_stands_in(self, kind):
+        return True
+
+
+def test_extra_tiles_of_two_kinds_both_stand_in_on_the_line():
+    game = new_game(plugins=[TwoKindsOfWild()], players=3)
+    set_table(game, ["RJSY", "KKKK"])
+    play(game, ["1R3"])
+    assert lines_of(game, 0) == {3: "RJS"} and game.players[0].line_extra[2] == (5, 6)
+    assert game.tile_counts() == [20] * 5 + [10, 10]
+
+
+def test_the_moves_a_plugin_declares_may_depend_on_the_settings_and_each_is_declared_once():
+    class BySettings:
+        name = "by_settings"
+
+        @hookimpl
+        def azul_declare_moves(self, settings):
+            return [Move("wait", (settings.row_bonus,))]
+
+    assert new_game(plugins=[BySettings()], settings={"row_bonus": 3}).rules.plugin_hooks.moves == (
+        Move("wait", (3,)),)
+    with pytest.raises(PluginError) as refused:
+        new_game(plugins=[BySettings(), answering("azul_declare_moves", [Move("wait", (2,))])])
+    assert (refused.value.plugin, refused.value.hook) == ("Answers_azul_declare_moves", "azul_declare_moves")
+    assert str(refused.value).startswith("plugin 'Answers_azul_declare_moves' returned "
+                                         "Move(name='wait', args=(2,), label='', exclusive=False) from "
+                                         "azul_declare_moves (")
+    assert str(refused.value).endswith("): plugin 'by_settings' declares +wait:2 already")
+
+
+def test_a_plugin_failing_to_declare_its_moves_is_named_with_the_hook():
+    def fail():
+        raise ValueError("no moves")
+
+    with pytest.raises(PluginError) as refused:
+        new_game(plugins=[answering("azul_declare_moves", lambda: fail())])
+    assert refused.value.hook == "azul_declare_moves"
+    assert str(refused.value).startswith("plugin 'Answers_azul_declare_moves' raised ValueError in "
+                                         "azul_declare_moves at ")
+
+
+class Diary:
+    """Keeps a diary in its memory: the settings' row bonus at the start, each round's number
+    and each draft's source."""
+
+    name = "diary"
+
+    @hookimpl
+    def azul_initial_memory(self, settings):
+        return ("bonus", settings.row_bonus)
+
+    @hookimpl
+    def azul_round_start(self, round_number, memory):
+        return memory + ("round", round_number)
+
+    @hookimpl
+    def azul_after_draft(self, source, memory):
+        return memory + ("source", source)
+
+
+def test_a_plugin_s_memory_follows_the_game_from_the_settings_through_rounds_and_drafts():
+    game = new_game(plugins=[Diary()], players=3, settings={"row_bonus": 4})
+    assert game.memory == {"diary": ("bonus", 4)}
+    set_table(game, ["BBYY", "RRKK"])
+    play(game, ["1B1", "2R2"])
+    assert game.memory == {"diary": ("bonus", 4, "round", 1, "source", 1, "source", 2)}
+
+
+@pytest.mark.parametrize("hook, arguments", [("azul_initial_memory", ("players",)),
+                                             ("azul_round_start", ("round_number",)),
+                                             ("azul_after_draft", ("source",))])
+def test_a_plugin_failing_to_keep_its_memory_is_named_with_the_hook(hook, arguments):
+    def fail(*_):
+        raise ValueError("forgot")
+
+    with pytest.raises(PluginError) as refused:
+        game = new_game(plugins=[answering(hook, fail, *arguments)], players=3)
+        set_table(game, ["BBYY", "RRKK"])
+        play(game, ["1B1"])
+    assert refused.value.hook == hook
+    assert str(refused.value).startswith(f"plugin 'Answers_{hook}' raised ValueError in {hook} at ")
+
+
+# ---------------------------------------------------------------- tiling: the wall asked, the next seat
+
+def test_the_wall_is_asked_for_the_seat_whose_line_is_tiled_and_sees_the_game():
+    asked = []
+
+    class SeatWall:
+        name = "seat_wall"
+
+        @hookimpl
+        def azul_wall_spaces(self, row, colour, seat, game):
+            asked.append((row, colour, seat, game.round_number))
+            return ((row + colour) % 5,)
+
+        @hookimpl
+        def azul_wall_choice(self):
+            return False
+
+    game = new_game(plugins=[SeatWall()], decide={"wall": "seat_wall"}, players=3)
+    set_table(game, ["BYYY", "RRRK"], centre="")
+    play(game, ["1Y3", "2R2", "CB-", "CK-"])  # drafting is over: seat 0's line 3 and seat 1's line 2
+    assert (2, YELLOW, 0, 1) in asked and (1, RED, 1, 1) in asked
+    assert game.players[0].wall[2][(2 + YELLOW) % 5] == YELLOW and game.players[1].wall[1][(1 + RED) % 5] == RED
+
+
+def test_after_a_column_chosen_at_the_turn_end_the_next_seat_drafts():
+    class AtTurnEnd:
+        @hookimpl
+        def azul_tiling_time(self):
+            return "turn"
+
+    game = new_game("grey-wall", plugins=[AtTurnEnd()], players=3)
+    set_table(game, ["BYYY", "RRKK"])
+    play(game, ["1B1"])  # line 1 is full: its column is chosen at once
+    assert game.phase == PLACE and game.to_move == 0
+    play(game, ["w1:1"])
+    assert game.phase == DRAFT and game.to_move == 1
+
+
+def test_three_walls_are_all_named_and_the_last_is_suggested():
+    class ThirdWall:
+        name = "third_wall"
+
+        @hookimpl
+        def azul_wall_spaces(self):
+            return (1,)
+
+        @hookimpl
+        def azul_wall_choice(self):
+            return False
+
+    with pytest.raises(VariantRulesError) as refused:
+        new_game(plugins=[OtherWall(), ThirdWall()])
+    assert str(refused.value) == ("plugins 'colour_wall' and 'other_wall' and 'third_wall' both decide the wall; "
+                                  "say which wins with 'decide: {wall: third_wall}' or list only one")
+
+
+def test_a_variant_s_plugins_may_declare_64_moves_and_no_more():
+    many = [Move("wait", (number,)) for number in range(65)]
+    assert len(new_game(plugins=[Mover(turn=many[:64])]).rules.plugin_hooks.moves) == 64
+    with pytest.raises(PluginError) as refused:
+        new_game(plugins=[Mover(turn=many)])
+    assert str(refused.value) == "the plugins declare 65 moves: at most 64 in a variant"
+    assert refused.value.hook == "azul_declare_moves"
+
+
+def test_the_plugins_keeping_memory_or_dealing_secrets_are_listed_in_file_order():
+    """The order in which records and the RL adapters write each plugin's memory and secrets."""
+    hooks = new_game(plugins=[Diary(), answering("azul_apply_move", None), Secrets(lambda players, settings: None),
+                              answering("azul_deal_secrets", None, "players")]).rules.plugin_hooks
+    assert hooks.memory_plugins == ("diary", "Answers_azul_apply_move")
+    assert hooks.secret_plugins == ("secrets", "Answers_azul_deal_secrets")
+    assert new_game().rules.plugin_hooks.memory_plugins == ()
+
+
+def test_a_plugin_offering_moves_without_declaring_any_is_named():
+    with pytest.raises(PluginError) as refused:
+        new_game(plugins=[answering("azul_offer_moves", [WAIT], "stage")])
+    assert str(refused.value) == ("plugin 'Answers_azul_offer_moves' offers moves but declares none "
+                                  "(azul_declare_moves)")
+    assert (refused.value.plugin, refused.value.hook) == ("Answers_azul_offer_moves", "azul_offer_moves")
+
+
+def test_the_plugins_deciding_discard_piles_and_bonuses_are_named_for_a_variant_built_anew():
+    """As `azul variants show` lists them, for rules built in the test itself (a variant loaded
+    by name is kept, so its rules may have been built before the test ran)."""
+    to_bag = answering("azul_discard_pile", lambda reason: "bag" if reason == "floor" else None, "reason")
+    rules = new_game(plugins=[to_bag, answering("azul_end_bonuses", [], "wall")]).rules
+    assert rules.deciders["azul_discard_pile"] == ("floor: Answers_azul_discard_pile, overflow: standard, "
+                                                   "line: standard, leftover: standard")
+    assert rules.deciders["azul_end_bonuses"] == "standard + Answers_azul_end_bonuses"
