@@ -64,7 +64,6 @@ def installed_differences() -> list[str]:
 
 
 def pytest_sessionstart(session):
-    forget_variants_kept_by_the_unchanged_code()
     differences = installed_differences()
     if differences:
         raise pytest.UsageError(
@@ -82,14 +81,16 @@ def outside_the_tree(tmp_path_factory) -> Path:
 
 # ------------------------------------------------------------------ mutation testing
 #
-# bench/mutation.py (mutmut) forks each mutant's test process from one that has already run the
-# tests once: a variant that process loaded and kept was built by the unchanged code, and a
-# mutant of the loading would run nowhere. Each such process starts with those kept variants
+# bench/mutation.py (mutmut) first runs the tests once to learn which tests run each function,
+# then forks each mutant's test process from that one. A variant that ``azul_core.testing`` or
+# the record reader loaded and kept would hide its loading from both: the tests after the first
+# would not be counted as running the loader, and a mutant's process would reuse a variant
+# built by the unchanged code. Under mutmut, every test starts with those kept variants
 # forgotten. (A variant a test module loads at import is still the old one: mutmut's second,
 # fresh pass catches those.)
 
-#: the values mutmut gives MUTANT_UNDER_TEST outside a mutant's own test process
-_NOT_A_MUTANT = {"", "stats", "fail", "list_all_tests"}
+#: the values mutmut gives MUTANT_UNDER_TEST where no variant kept need be forgotten
+_NOT_A_MUTANT = {"", "fail", "list_all_tests"}
 
 
 def forget_variants_kept_by_the_unchanged_code() -> None:
@@ -99,3 +100,7 @@ def forget_variants_kept_by_the_unchanged_code() -> None:
     from azul_core.records import game_record
     testing._variants.clear()
     game_record._VARIANTS.clear()
+
+
+def pytest_runtest_setup(item):
+    forget_variants_kept_by_the_unchanged_code()
