@@ -242,6 +242,9 @@ def test_azul_rules_of_settings_the_standard_plugin_offers(tmp_path):
         "- factories = {2: 5, 3: 7, 4: 9, 5: 9} (standard: {2: 5, 3: 7, 4: 9})",
         "Everything else is as in the standard game.",
     ]
+    no_floor = write(tmp_path / "no-floor.yaml", "extends: standard\nsettings: {floor_penalties: []}\n")
+    assert ("- floor: no floor spaces: every tile that falls goes to the lid (standard: 7 spaces; 1 to 7 tiles "
+            "cost 1, 2, 4, 6, 8, 11, 14)") in rules_lines(no_floor)
     reopen = write(tmp_path / "reopen.yaml", "extends: duel\nsettings: {tiled_line_reopens: at_once}\n")
     assert ("- tiling: a full pattern line is tiled at the end of the turn that filled it, and takes tiles again "
             "at once, in the same round (standard: full pattern lines are tiled at the end of the round, lines 1 "
@@ -250,12 +253,13 @@ def test_azul_rules_of_settings_the_standard_plugin_offers(tmp_path):
 
 ODD_PLUGIN = """\
 from azul_core import hookimpl
-from azul_core.rules import TableSetup
+from azul_core.rules import ExtraTile, TableSetup
 
 
 @hookimpl
 def azul_game_setup(players):
-    return TableSetup(5 if players == 2 else 7, 4, colour_counts=(20, 20, 20, 20, 15))
+    extras = (ExtraTile("G", "gold", 2), ExtraTile("S", "silver", 3)) if players == 3 else ()
+    return TableSetup(5 if players == 2 else 7, 4, colour_counts=(20, 20, 20, 20, 15), extra_tiles=extras)
 
 
 @hookimpl
@@ -290,8 +294,8 @@ def test_azul_rules_of_plugins_that_set_colours_apart_drop_a_colour_and_fail(tmp
         "- players: 2, 3 (standard: 2, 3, 4)",
         "- table for 2 players: 5 factories of 4 tiles, colours blue 20, yellow 20, red 20, black 20, white 15 "
         "(standard: 5 factories of 4 tiles, 20 tiles of each colour)",
-        "- table for 3 players: 7 factories of 4 tiles, colours blue 20, yellow 20, red 20, black 20, white 15 "
-        "(standard: 7 factories of 4 tiles, 20 tiles of each colour)",
+        "- table for 3 players: 7 factories of 4 tiles, colours blue 20, yellow 20, red 20, black 20, white 15, "
+        "2 gold tiles (G), 3 silver tiles (S) (standard: 7 factories of 4 tiles, 20 tiles of each colour)",
         "- where a white tile of line 1 goes on an empty wall: no column (the line falls to the floor) "
         "(standard: column 5)",
         "- where a white tile of line 2 goes when row 1 has white in column 5: no column (the line falls to the "
@@ -402,3 +406,53 @@ def test_plugins_say_why_each_broken_one_fails_and_the_first_reason_wins(site_fo
     assert "    error: can't be registered: " in text.stdout
     assert text.stderr.strip() == ("azul: 5 plugin(s) failed to load: gone, misspelt, misspelt_new, no_function, "
                                    "no_function_new")
+
+
+# ------------------------------------------------------------------ azul rules: probes
+
+
+def test_azul_rules_finds_on_random_walls_what_the_fixed_probes_miss(tmp_path):
+    write(tmp_path / "corners.py", """\
+        def azul_end_bonuses(wall, answer):
+            corners = all(wall[row][column] is not None for row in (0, 4) for column in (0, 4))
+            return answer + [("four corners", 5)] if corners else answer
+        """)
+    write(tmp_path / "row_five.py", "def azul_placement_score(row, answer):\n    return answer + 1 if row == 4 else answer\n")
+    write(tmp_path / "long_game.py", """\
+        def azul_game_over(round_number, answer):
+            return 1 // 0 if round_number == 10 else answer
+        """)
+    path = write(tmp_path / "probes.yaml", """\
+        name: probes
+        extends: standard
+        plugins: [standard, colour_wall, corners.py, row_five.py, long_game.py]
+        """)
+    # The random walls are seeded: the same walls, and the same first difference, every time.
+    assert rules_lines(path) == [
+        "Plugins: standard, colour_wall, corners, row_five, long_game (standard: standard, colour_wall)",
+        "Differences from the standard game:",
+        "- scoring the tile at (5,1) of the wall ..RK. / W.YRK / KWB.R / RKWBY / Y.KW.: 5 points (standard: 4 points)",
+        "- end of the game with no complete row, after round 10: error: PluginError (standard: the game goes on)",
+        "- end bonus for the wall BYRKW / WBY.K / KWBYR / RKW.Y / YRK.B: 57 points (standard: 52 points)",
+        "Everything else is as in the standard game.",
+    ]
+
+
+def test_azul_rules_does_not_probe_the_rules_that_read_the_game(tmp_path):
+    write(tmp_path / "watching.py", """\
+        def azul_placement_score(game, answer):
+            return answer + len(game.scores)
+
+
+        def azul_winners(game, answer):
+            return answer if len(game.scores) else []
+        """)
+    path = write(tmp_path / "watching.yaml", "name: watching\nextends: standard\n"
+                                             "plugins: [standard, colour_wall, watching.py]\n")
+    assert rules_lines(path) == [
+        "Plugins: standard, colour_wall, watching (standard: standard, colour_wall)",
+        "Could not tell (these rules were not compared; read the plugins):",
+        "- azul_placement_score (watching): its answer depends on the game being played",
+        "- azul_winners (watching): its answer depends on the game being played",
+        "Everything else probed is as in the standard game.",
+    ]
