@@ -275,6 +275,11 @@ def azul_wall_spaces(row, colour):
 @hookimpl
 def azul_placement_score(row, column, answer):
     return 1 // 0 if row == 2 else answer
+
+
+@hookimpl
+def azul_end_bonuses(wall, answer):
+    return answer if wall[4][4] is None else 1 // 0
 """
 
 
@@ -305,6 +310,7 @@ def test_azul_rules_of_plugins_that_set_colours_apart_drop_a_colour_and_fail(tmp
         "- scoring a tile in a run of 3 down: error: PluginError (standard: 3 points)",
         "- scoring a tile with 3 across and 2 down: error: PluginError (standard: 5 points)",
         "- scoring a tile with 5 across and 5 down: error: PluginError (standard: 10 points)",
+        "- end bonus for the main diagonal: error: PluginError (standard: 10 points)",
         "Could not tell (these rules were not compared; read the plugins):",
         "- azul_game_over (watcher_b, watcher_a): its answer depends on the game being played",
         "Everything else probed is as in the standard game.",
@@ -456,3 +462,39 @@ def test_azul_rules_does_not_probe_the_rules_that_read_the_game(tmp_path):
         "- azul_winners (watching): its answer depends on the game being played",
         "Everything else probed is as in the standard game.",
     ]
+
+
+LINE_RULES = {
+    # Differs only on positions no game reaches: nothing to report.
+    "unreachable": ("""\
+        def azul_line_accepts(line_colour, line_count, capacity, wall_row, colour, answer):
+            # a wall row with a sixth colour; a line holding none of its colour, more than it
+            # holds, or a colour its wall row already has
+            unreachable = max(wall_row, default=0) > 4 or line_colour is not None and (
+                line_count == 0 or line_count > capacity or line_colour in wall_row)
+            mine = line_colour if line_colour is not None else 0
+            return (not answer) if unreachable and colour == mine else answer
+        """, ["It plays exactly as the standard game: no rule differs."]),
+    "crowded": ("""\
+        def azul_line_accepts(line_colour, wall_row, answer):
+            return False if line_colour is not None and wall_row else answer
+        """, ["Differences from the standard game:",
+              "- what pattern line 2 holding 1 blue takes, its wall row holding yellow: nothing (standard: blue)",
+              "Everything else is as in the standard game."]),
+    "no_white_first": ("""\
+        def azul_line_accepts(row, line_colour, colour, answer):
+            return False if row == 0 and line_colour is None and colour == 4 else answer
+        """, ["Differences from the standard game:",
+              "- what pattern line 1 empty takes, its wall row holding nothing: blue, yellow, red, black "
+              "(standard: blue, yellow, red, black, white)",
+              "Everything else is as in the standard game."]),
+}
+
+
+@pytest.mark.parametrize("plugin", sorted(LINE_RULES))
+def test_azul_rules_names_the_first_reachable_position_where_a_line_takes_other_colours(tmp_path, plugin):
+    code, expected = LINE_RULES[plugin]
+    write(tmp_path / f"{plugin}.py", code)
+    path = write(tmp_path / f"{plugin}.yaml", f"extends: standard\nplugins: [standard, colour_wall, {plugin}.py]\n")
+    assert rules_lines(path) == [f"Plugins: standard, colour_wall, {plugin} (standard: standard, colour_wall)",
+                                 *expected]
