@@ -498,3 +498,48 @@ def test_azul_rules_names_the_first_reachable_position_where_a_line_takes_other_
     path = write(tmp_path / f"{plugin}.yaml", f"extends: standard\nplugins: [standard, colour_wall, {plugin}.py]\n")
     assert rules_lines(path) == [f"Plugins: standard, colour_wall, {plugin} (standard: standard, colour_wall)",
                                  *expected]
+
+
+def test_azul_rules_json_gives_each_changed_setting_its_plugin_and_help():
+    result = azul("rules", "duel", "--json")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["differences"][0] == {"rule": "players", "variant": "2", "standard": "2, 3, 4"}
+    floor, scoring = document["settings"][:2]
+    assert floor == {"name": "floor_penalties", "value": [-1, -1, -2, -2, -3, -3, -4, -4],
+                     "standard": [-1, -1, -2, -2, -2, -3, -3], "plugin": "standard", "only_here": False,
+                     "help": "the penalty of each floor space, left to right (their number is the floor's size)"}
+    assert (scoring["name"], scoring["standard"], scoring["plugin"], scoring["only_here"]) == (
+        "scoring", None, "duel", True)
+
+
+def test_the_first_line_of_azul_rules_names_the_variant_its_file_and_its_whole_description(tmp_path):
+    from azul_core.variants.differences import explain
+
+    bare = write(tmp_path / "bare.yaml", "name: bare\nextends: standard\n")
+    assert azul("rules", bare).stdout.splitlines()[0] == f"Rules of 'bare' ({bare})"
+    club = write(tmp_path / "club.yaml", "name: club\ndescription: House rules of the Club X\nextends: standard\n")
+    assert azul("rules", club).stdout.splitlines()[0] == f"Rules of 'club' ({club}): House rules of the Club X"
+    # A variant made in memory (the web table's) has no file to name.
+    duel, standard = load_variant("duel"), load_variant("standard")
+    assert explain(dataclasses.replace(duel, path=None), standard)[0] == (
+        f"Rules of 'duel': {duel.description}")
+
+
+def test_azul_rules_probes_every_line_on_an_empty_wall(tmp_path):
+    write(tmp_path / "third_line.py", """\
+        def azul_wall_choice():
+            return False
+
+
+        def azul_wall_spaces(row, colour):
+            return [] if row == 2 else [(row + colour) % 5]
+        """)
+    path = write(tmp_path / "third.yaml", "extends: standard\nplugins: [standard, third_line.py]\n")
+    assert rules_lines(path) == [
+        "Plugins: standard, third_line (standard: standard, colour_wall)",
+        "Differences from the standard game:",
+        "- where a blue tile of line 3 goes on an empty wall: no column (the line falls to the floor) "
+        "(standard: column 3)",
+        "Everything else is as in the standard game.",
+    ]
