@@ -15,9 +15,9 @@ for every mutant would take days on two cores). A scope runs in its own copy of 
 ``build/mutation/<scope>`` (mutmut writes its ``mutants/`` folder and its cache there, so a
 second run only tests what changed); the survivors of each scope are listed in
 ``build/mutation/<scope>/survivors.txt`` (``--diffs``: with their diffs; else ``mutmut show
-NAME`` in that folder shows one) and a line per scope is printed at the end. A survivor of the
-quick pass is tried again in a test process that imports the code anew (``mutmut_section``)
-before it is reported. docs/testing.md and docs/mutation/ keep the last run's figures and
+NAME`` in that folder shows one) and a line per scope is printed at the end. With ``--recheck``
+(and its variants), a survivor is then tried again in a test process that imports the code anew
+(``mutmut_section``) before it is reported. docs/testing.md and docs/mutation/ keep the last run's figures and
 what was done about each survivor.
 
 It is not part of ``pytest`` or .ci/run: a run of a scope takes from half an hour to hours.
@@ -46,7 +46,7 @@ SCOPES: dict[str, tuple[list[str], list[str]]] = {
                  "tests/test_guard_bounds.py", "tests/test_guard_trust.py"]),
     "web": (["azul_core/web/table.py", "azul_core/web/app.py", "azul_core/web/store.py"],
             ["tests/web/test_server.py", "tests/web/test_guard_server.py", "tests/web/test_hardening.py",
-             "tests/web/test_hardening_bots.py", "tests/web/test_updates.py", "tests/web/test_plugin_moves_web.py",
+             "tests/web/test_updates.py", "tests/web/test_plugin_moves_web.py",
              "tests/web/test_tile_kinds_web.py", "tests/web/test_clocks.py", "tests/web/test_reclaim.py",
              "tests/web/test_rematch.py", "tests/web/test_seat_events_log.py", "tests/web/test_game_log.py",
              "tests/web/test_preview_reasons.py", "tests/web/test_hints.py", "tests/web/test_replay_page.py"]),
@@ -216,9 +216,11 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
         if again:
             print(f"== {scope}: trying {len(again)} earlier survivors again", flush=True)
             subprocess.run(mutmut + ["run", "--max-children", str(children), *again], cwd=folder, check=False)
-    # Every survivor of the quick pass is tried again in test processes that import azul_core and
-    # the tests anew (see mutmut_section): what survives that is a survivor to explain.
-    again = [name for name, status in _statuses(mutmut, folder) if status in RECHECKED]
+    # After a recheck, every survivor left is tried again in test processes that import azul_core
+    # and the tests anew (see mutmut_section): what survives that is a survivor to explain. (Not
+    # after a first run: its survivors are many, each runs every test that reaches it, and most
+    # are answered by the tests written for them before the recheck.)
+    again = [name for name, status in _statuses(mutmut, folder) if status in RECHECKED] if recheck else []
     if again:
         print(f"== {scope}: confirming {len(again)} survivors in fresh test processes", flush=True)
         write_settings(folder, scope, fresh=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from pathlib import Path
 
@@ -63,6 +64,7 @@ def installed_differences() -> list[str]:
 
 
 def pytest_sessionstart(session):
+    forget_variants_kept_by_the_unchanged_code()
     differences = installed_differences()
     if differences:
         raise pytest.UsageError(
@@ -76,3 +78,24 @@ def outside_the_tree(tmp_path_factory) -> Path:
     """A working folder for subprocesses, so that `python -m azul_core.cli` imports the
     installed package, as the in-process tests do, not the source folder beside it."""
     return tmp_path_factory.mktemp("outside-the-tree")
+
+
+# ------------------------------------------------------------------ mutation testing
+#
+# bench/mutation.py (mutmut) forks each mutant's test process from one that has already run the
+# tests once: a variant that process loaded and kept was built by the unchanged code, and a
+# mutant of the loading would run nowhere. Each such process starts with those kept variants
+# forgotten. (A variant a test module loads at import is still the old one: mutmut's second,
+# fresh pass catches those.)
+
+#: the values mutmut gives MUTANT_UNDER_TEST outside a mutant's own test process
+_NOT_A_MUTANT = {"", "stats", "fail", "list_all_tests"}
+
+
+def forget_variants_kept_by_the_unchanged_code() -> None:
+    if os.environ.get("MUTANT_UNDER_TEST", "") in _NOT_A_MUTANT:
+        return
+    from azul_core import testing
+    from azul_core.records import game_record
+    testing._variants.clear()
+    game_record._VARIANTS.clear()
