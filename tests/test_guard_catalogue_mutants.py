@@ -543,3 +543,34 @@ def test_azul_rules_probes_every_line_on_an_empty_wall(tmp_path):
         "(standard: column 3)",
         "Everything else is as in the standard game.",
     ]
+
+
+def test_azul_rules_of_a_plugin_that_only_adds_a_setting_and_of_a_bigger_colour_bonus(tmp_path):
+    write(tmp_path / "quiet.py", """\
+        from azul_core import hookimpl
+        from azul_core.settings import Setting
+
+
+        @hookimpl
+        def azul_declare_settings():
+            return [Setting("table_talk", "bool", False, "whether players may discuss their moves")]
+        """)
+    quiet = write(tmp_path / "quiet.yaml", "extends: standard\nplugins: [standard, colour_wall, quiet.py]\n")
+    assert rules_lines(quiet) == [
+        "Plugins: standard, colour_wall, quiet (standard: standard, colour_wall)",
+        "No rule differs from the standard game in play.",
+        "Settings:",
+        "- table_talk = false (plugin 'quiet'; not in the standard game): whether players may discuss their moves",
+        "Everything else is as in the standard game.",
+    ]
+    # The probe walls are coloured as the colour wall prints them: five yellows make a colour.
+    colours = write(tmp_path / "colours.yaml", "extends: standard\nsettings: {colour_bonus: 20}\n")
+    assert rules_lines(colours) == [
+        "Plugins: standard, colour_wall",
+        "Differences from the standard game:",
+        "- end bonus for all 5 tiles of one colour: 20 points (standard: 10 points)",
+        "- end bonus for the main diagonal: 20 points (standard: 10 points)",
+        "Settings:",
+        "- colour_bonus = 20 (standard: 10)",
+        "Everything else is as in the standard game.",
+    ]
