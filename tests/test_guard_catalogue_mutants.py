@@ -452,6 +452,10 @@ def test_azul_rules_does_not_probe_the_rules_that_read_the_game(tmp_path):
 
         def azul_winners(game, answer):
             return answer if len(game.scores) else []
+
+
+        def azul_end_bonuses(game, answer):
+            return answer + [("lead", len(game.scores))]
         """)
     path = write(tmp_path / "watching.yaml", "name: watching\nextends: standard\n"
                                              "plugins: [standard, colour_wall, watching.py]\n")
@@ -460,6 +464,7 @@ def test_azul_rules_does_not_probe_the_rules_that_read_the_game(tmp_path):
         "Could not tell (these rules were not compared; read the plugins):",
         "- azul_placement_score (watching): its answer depends on the game being played",
         "- azul_winners (watching): its answer depends on the game being played",
+        "- azul_end_bonuses (watching): its answer depends on the game being played",
         "Everything else probed is as in the standard game.",
     ]
 
@@ -572,5 +577,28 @@ def test_azul_rules_of_a_plugin_that_only_adds_a_setting_and_of_a_bigger_colour_
         "- end bonus for the main diagonal: 20 points (standard: 10 points)",
         "Settings:",
         "- colour_bonus = 20 (standard: 10)",
+        "Everything else is as in the standard game.",
+    ]
+
+
+def test_a_variant_compared_with_itself_has_nothing_undecided():
+    from azul_core.variants.differences import explain
+
+    lead = load_variant(EXAMPLES / "lead-by-forty" / "lead-by-forty.yaml")
+    assert explain(lead, lead)[2:] == ["It plays exactly as the standard game: no rule differs."]
+
+
+def test_azul_rules_names_every_plugin_that_remembers_or_deals_a_secret(tmp_path):
+    for plugin in ("tally", "notes"):
+        write(tmp_path / f"{plugin}.py", "def azul_initial_memory(players):\n    return 0\n")
+    for plugin in ("goal", "mission"):
+        write(tmp_path / f"{plugin}.py", "def azul_deal_secrets(players):\n    return [0] * players\n")
+    path = write(tmp_path / "two.yaml", "extends: standard\n"
+                                        "plugins: [standard, colour_wall, tally.py, notes.py, goal.py, mission.py]\n")
+    assert rules_lines(path)[1:] == [
+        "Differences from the standard game:",
+        "- what the rules remember during a game: plugins tally, notes keep a memory (standard: nothing)",
+        "- secrets: each seat is dealt a secret by goal, mission, seen only by that seat until the end "
+        "(standard: none: everything is seen by everyone)",
         "Everything else is as in the standard game.",
     ]
