@@ -225,7 +225,8 @@ def differences(variant, standard) -> list[Difference]:
     if rules.marker.placement == "floor" and base.marker.placement == "floor":
         compare("a floor holding the start marker", _marker_costs(rules), _marker_costs(base),
                 lambda costs: "the marker and 0 to {} tiles cost {}".format(
-                    len(costs) - 1, ", ".join(str(c) for c in costs)))
+                    len(costs) - 1, ", ".join(str(c) for c in costs))
+                if costs else "no floor space for it: the marker is kept off the floor")
     compare("when nobody took the start marker", _unclaimed(rules.marker), _unclaimed(base.marker))
     compare("a draft onto a pattern line that can't take the colour", rules.misplaced_to_floor,
             base.misplaced_to_floor,
