@@ -624,6 +624,9 @@ def test_a_plugins_move_and_memory_are_replayed_and_checked(tmp_path):
     [error] = validated(tmp_path, "pass-once", rounds=rounds, memory={"other": 1})["errors"]
     assert error["message"] == ("the plugins' memory differs from the replay: other: recorded 1, replay None; "
                                 "pass_once: recorded None, replay (True, True)")
+    [error] = validated(tmp_path, "pass-once", rounds=rounds,
+                        memory={"pass_once": [True, True], "other": 1})["errors"]   # only what differs
+    assert error["message"] == "the plugins' memory differs from the replay: other: recorded 1, replay None"
     # No memory field: nothing to compare; an empty one is written as none.
     assert validated(tmp_path, "pass-once", rounds=rounds)["valid"]
     assert read(memory={}).memory == {} and "memory" not in read(memory={}).to_dict()
