@@ -683,3 +683,16 @@ def test_a_recorder_writes_the_secrets_and_memory_of_the_state_it_is_given(tmp_p
     record = read_record(tmp_path / "game.json")
     saved = Recorder.from_record(record, replay_state(record, load_example("pass-once"))).to_dict()
     assert saved["memory"] == {"pass_once": [True, True]} and "secrets" not in saved
+
+
+def test_a_replay_shows_a_factory_left_empty_when_the_tiles_run_out(tmp_path):
+    import azul_core.cli.replay  # noqa: F401  (registers the command)
+    # 20 tiles: round 1 deals them all; round 2 deals the 16 in the lid, and factory 5 stays empty.
+    (tmp_path / "few.yaml").write_text("name: few-tiles\nextends: standard\nplayers: [2]\n"
+                                       "settings:\n  tiles_per_colour: 4\n")
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**SHELL, "variant": "few.yaml",
+                                "rounds": [ONE_ROUND, {"factories": ["BBBY", "YYRR", "RRKK", "KWWW", ""]}]}))
+    result = CliRunner().invoke(app, ["replay", str(path), "--at", "2:0"], env=ENV)
+    assert result.exit_code == 0, result.output
+    assert "round 2 dealt: BBBY YYRR RRKK KWWW (empty)" in result.stdout
