@@ -553,11 +553,15 @@ def test_a_record_of_a_variant_with_secrets_replays_them_and_keeps_them(tmp_path
     assert record.to_dict()["secrets"] == {"secret_goal": [2, 0]}
     assert list(record.to_dict()) == ["format", "variant", "players", "secrets", "rounds"]
     # A copy for seat 0 seals seat 1's secret; it reads back sealed and still replays the round.
-    from azul_core.records.game_record import dumps_record, sealed_for
+    from azul_core.records.game_record import dumps_record, iter_replay, sealed_for
     for seat, shown, sealed in ((0, [2, {"sealed": True}], [1]), (1, [{"sealed": True}, 0], [0]),
                                 (None, [{"sealed": True}, {"sealed": True}], [0, 1])):
         copy = sealed_for(record, seat, finished=False)
         assert copy.to_dict()["secrets"] == {"secret_goal": shown} and list(copy.sealed) == sealed
+        # The copy itself holds no sealed secret: the web's replay page replays it as it is.
+        hidden = {"secret_goal": tuple(None if s in sealed else v for s, v in enumerate((2, 0)))}
+        assert copy.secrets == hidden
+        assert list(iter_replay(copy, load_example("secret-goal")))[0].state.secrets == hidden
         (tmp_path / "copy.json").write_text(dumps_record(copy.to_dict()))
         again = read_record(tmp_path / "copy.json")
         assert again.sealed == tuple(sealed)
