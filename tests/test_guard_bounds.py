@@ -700,3 +700,19 @@ def test_a_replay_shows_a_factory_left_empty_when_the_tiles_run_out(tmp_path):
     result = CliRunner().invoke(app, ["replay", str(path), "--at", "2:0"], env=ENV)
     assert result.exit_code == 0, result.output
     assert "round 2 dealt: BBBY YYRR RRKK KWWW (empty)" in result.stdout
+
+
+def test_a_record_a_recorder_builds_replays_as_it_is():
+    from azul_core.engine.notation import parse_decision
+    from azul_core.records.game_record import Recorder, check_record, iter_replay
+    played = read(rounds=[ONE_ROUND])
+    recorder = Recorder("standard", ["ana", "bo"])
+    for step in iter_replay(played):
+        if step.action == 0:
+            recorder.dealt(step.state)
+        else:
+            recorder.decided(parse_decision(step.text), step.state)
+    record = recorder.to_record()           # not through a file: as a program keeps it
+    assert record.first_player == 0 and record.rounds[0].actions == ONE_ROUND["actions"]
+    report = check_record(record)
+    assert report["valid"] and report["rounds"] == 1 and report["round_scores"] == [[0, 1]], report
