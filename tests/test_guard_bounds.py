@@ -716,3 +716,25 @@ def test_a_record_a_recorder_builds_replays_as_it_is():
     assert record.first_player == 0 and record.rounds[0].actions == ONE_ROUND["actions"]
     report = check_record(record)
     assert report["valid"] and report["rounds"] == 1 and report["round_scores"] == [[0, 1]], report
+
+
+def test_a_report_of_a_file_that_is_not_read_counts_no_round(tmp_path):
+    (tmp_path / "bad.json").write_text("[]")
+    result = CliRunner().invoke(app, ["validate", "--json", str(tmp_path / "bad.json")], env=ENV)
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1 and report["rounds"] == 0 and report["scores"] is None
+    (tmp_path / "game.json").write_text(json.dumps({**SHELL, "variant": "no-such-variant", "rounds": [ONE_ROUND]}))
+    report = validate_record(tmp_path / "game.json")
+    assert not report["valid"] and report["rounds"] == 0 and report["round_scores"] == []
+
+
+def test_after_wrong_scores_a_later_unfinished_round_with_scores_is_not_reported_again(tmp_path, shared_victory):
+    rounds = [dict(r) for r in shared_victory["rounds"]]
+    rounds[0]["scores"] = [99, 98]
+    rounds[-1]["actions"] = rounds[-1]["actions"][:3]   # the last round cut short, its scores kept
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**shared_victory, "rounds": rounds}))
+    errors = validate_record(path)["errors"]
+    assert [(e["round"], e["message"].partition(":")[0]) for e in errors] == [
+        (1, "scores after the round differ from the replay"),
+        (None, "a result is recorded, but the game is not over")]
