@@ -738,3 +738,10 @@ def test_after_wrong_scores_a_later_unfinished_round_with_scores_is_not_reported
     assert [(e["round"], e["message"].partition(":")[0]) for e in errors] == [
         (1, "scores after the round differ from the replay"),
         (None, "a result is recorded, but the game is not over")]
+
+
+def test_a_factory_letter_that_is_not_a_tile_letter_is_named_after_an_a_and_a_z():
+    # A and Z are tile letters (a variant's extra tiles): the letter named is the first that is not one.
+    assert refused(json.dumps({**SHELL, "rounds": [{"factories": ["AZYx"], "actions": []}]})) == (
+        "round 1, factory 1: 'x' is not a tile letter (B blue, Y yellow, R red, K black, W white, "
+        "or a variant's extra tile)")
