@@ -745,3 +745,29 @@ def test_a_factory_letter_that_is_not_a_tile_letter_is_named_after_an_a_and_a_z(
     assert refused(json.dumps({**SHELL, "rounds": [{"factories": ["AZYx"], "actions": []}]})) == (
         "round 1, factory 1: 'x' is not a tile letter (B blue, Y yellow, R red, K black, W white, "
         "or a variant's extra tile)")
+
+
+@pytest.mark.parametrize("failure, message", [
+    ("plugin", "variant: {name}:1:1: plugin 'x' broke"),
+    ("reader", "variant: {name}:1:1: can't be loaded: RuntimeError: " + "r" * 200),
+    ("empty", "variant: {name}:1:1: can't be loaded: RuntimeError: "),
+])
+def test_a_variant_reader_that_fails_in_another_way_is_still_one_error_naming_the_variant(
+        tmp_path, monkeypatch, failure, message):
+    # A guard: today's reader turns every failure into a VariantError; should one slip through
+    # (a plugin's own error, a bug in the reader), validate still reports one line, not a traceback.
+    from azul_core.engine.plugins import PluginError
+    from azul_core.variants import loading
+
+    def failing_load(*_args, **_kwargs):
+        if failure == "plugin":
+            raise PluginError("plugin 'x' broke")
+        raise RuntimeError("r" * 300 + "\nsecond line" if failure == "reader" else "")
+    monkeypatch.setattr(loading, "load_variant", failing_load)
+    name = f"{failure}-reader.yaml"          # a name of its own: variants are loaded once per process
+    (tmp_path / name).write_text("name: x\nextends: standard\n")
+    (tmp_path / "game.json").write_text(json.dumps({**SHELL, "variant": name}))
+    for _ in range(2):                        # the failure is remembered as it was
+        report = validate_record(tmp_path / "game.json")
+        assert [e["message"] for e in report["errors"]] == [message.format(name=name)]
+        assert report["variant"] == name and report["rounds"] == 0
