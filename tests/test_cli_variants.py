@@ -207,3 +207,23 @@ def test_rules_and_show_state_when_a_duel_line_tiled_this_round_reopens(tmp_path
     path = tmp_path / "reopen.yaml"
     path.write_text("extends: duel\nsettings:\n  tiled_line_reopens: at_once\n")
     assert "and takes tiles again at once, in the same round" in azul("rules", path).stdout
+
+
+def test_a_variant_file_that_is_a_link_in_a_loop_is_a_message_everywhere(tmp_path, monkeypatch):
+    # A link to itself: resolving it raises (RuntimeError: Symlink loop), reading it fails.
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "loop.yaml").symlink_to("loop.yaml")
+    monkeypatch.chdir(tmp_path)
+    listing = azul("variants", "--json")
+    assert listing.exit_code == 0, listing.output
+    entry = next(e for e in json.loads(listing.output)["variants"] if e["name"] == "loop")
+    assert entry["valid"] is False and "loop" in entry["error"].lower()
+    for arguments in (["simulate", "--variant", "loop", "--games", "1"], ["validate", "variants/loop.yaml"],
+                      ["simulate", "--variant", "variants/loop.yaml", "--games", "1"]):
+        result = azul(*arguments)
+        assert result.exit_code == 1, (arguments, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit), arguments
+        assert result.output.count("\n") == 1 and "loop.yaml" in result.output, (arguments, result.output)
+    # a record's variant named by the user (--variant) that is such a link: trusted, then unreadable
+    from azul_core.variants.loading import Trust
+    assert Trust.of([Path("variants/loop.yaml")]).names(Path("variants/loop.yaml"))

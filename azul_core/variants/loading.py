@@ -105,9 +105,17 @@ def discovered_variants() -> dict[str, Path]:
     for folder in folders:
         if folder.is_dir():
             for path in sorted(folder.iterdir()):
-                if path.suffix in SUFFIXES and path.resolve() not in builtin:
+                if path.suffix in SUFFIXES and _resolved(path) not in builtin:
                     found.setdefault(path.stem, path)
     return found
+
+
+def _resolved(path: Path) -> Path | None:
+    """Where a link leads; None for a link that leads round in a loop (reading it then says why)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return None
 
 
 def known_variants() -> dict[str, Path]:
@@ -164,7 +172,7 @@ def _read_chain(path: Path, problems: list[Problem], chain: tuple[Path, ...] = (
                 via: Place | None = None) -> _Merged | None:
     """Read ``path`` and the variants it extends, merged; ``via``: the ``extends`` that led here."""
     shown = _shown(path)
-    resolved = path.resolve()
+    resolved = _resolved(path) or path.absolute()  # a link in a loop: reading it says so below
     if resolved in chain:
         cycle = " -> ".join(_shown(p) for p in chain + (resolved,))
         problems.append(Problem(*(via or (shown, 1, 1)), f"extends cycle: {cycle}"))
@@ -307,10 +315,10 @@ class Trust:
 
     @classmethod
     def of(cls, files=(), everything: bool = False) -> "Trust":
-        return cls(frozenset(Path(f).resolve() for f in files), everything)
+        return cls(frozenset(_resolved(Path(f)) or Path(f).absolute() for f in files), everything)
 
     def names(self, path: Path) -> bool:
-        return path.resolve() in self.variant_files
+        return (_resolved(path) or path.absolute()) in self.variant_files
 
     def rule_for(self, path: Path) -> CodeRule:
         if self.everything or self.names(path):
