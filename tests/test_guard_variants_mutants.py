@@ -331,3 +331,105 @@ def test_a_plugin_failing_in_a_game_is_placed_at_its_own_line(tmp_path):
     assert (problem.file, problem.line, problem.column) == (str(plugin), 8, 1)  # the line that raised
     assert problem.message.startswith("2 players, game 1 (seed 2000006): ")
     assert "no score today" in problem.message
+
+
+# ---------------------------------------------------------------- run of 2026-12-01: files.py
+
+def test_a_character_yaml_refuses_is_placed_at_its_line_and_column(tmp_path):
+    path = tmp_path / "bell.yaml"
+    path.write_bytes(b"name: x\nextends: standard\nplayers: [2]\ndescription: ab\x07c\n")
+    [problem] = problems_of(path)
+    assert (problem.line, problem.column) == (4, 16)
+    assert problem.message == "not a text file: character 0x0007 is not allowed in YAML"
+
+
+@pytest.mark.parametrize("text, called", [("3\n", "an int"), ("2.5\n", "a float"), ("true\n", "a bool"),
+                                          ("2026-12-01\n", "a date")])
+def test_a_variant_file_that_is_one_value_is_refused_with_what_it_is(tmp_path, text, called):
+    """A bug found by the mutation run: the message said "not a int"."""
+    [problem] = problems_of(write(tmp_path, "value.yaml", text))
+    assert problem.message == f"a variant file must be a mapping (key: value lines), not {called}"
+
+
+def test_a_toml_float_of_40_characters_is_read_and_one_of_41_is_not(tmp_path):
+    path = write(tmp_path, "float.toml", 'extends = "standard"\nsettings = {row_bonus = 2.' + "0" * 38 + "}\n")
+    with pytest.raises(VariantError) as caught:  # read: refused only as a float where a number is wanted
+        load_variant(path)
+    assert "TOML error" not in str(caught.value)
+    path = write(tmp_path, "float.toml", 'extends = "standard"\nsettings = {row_bonus = 2.' + "0" * 39 + "}\n")
+    [problem] = problems_of(path)
+    assert (problem.line, problem.column, problem.message) == (
+        1, 1, "TOML error: a number of 41 characters is out of range")
+
+
+def test_a_one_line_toml_file_broken_at_its_end_is_placed_on_line_1(tmp_path):
+    assert toml_problem(tmp_path, "players = ") == (1, 1, "TOML syntax error: Invalid value")
+
+
+def test_an_unclosed_bracket_is_found_past_keys_holding_x(tmp_path):
+    """The characters that open, close and quote are these and no others (an X is none of them)."""
+    assert toml_problem(tmp_path, 'name = "x"\nXa = [1, 2,\nXb = 3\n') == (2, 6, "TOML syntax error: Invalid value")
+    assert toml_problem(tmp_path, 'X = 1\nname = "x"\nXa = {b = 1\n')[:2] == (3, 6)
+
+
+# ---------------------------------------------------------------- run of 2026-12-01: loading.py
+
+def test_too_few_tiles_with_two_extra_kinds_names_each_once(tmp_path):
+    (tmp_path / "two_extras.py").write_text(textwrap.dedent('''\
+        from dataclasses import replace
+        from azul_core import hookimpl
+        from azul_core.rules import ExtraTile
+
+        AZUL_API = 1
+
+        @hookimpl
+        def azul_game_setup(answer):
+            return replace(answer, tiles_per_colour=2, extra_tiles=(ExtraTile("J", "wild", 3), ExtraTile("G", "gold", 1)))
+        '''), encoding="utf-8")
+    path = write(tmp_path, "two_extras.yaml", """\
+        extends: standard
+        players: [2]
+        plugins: [standard, colour_wall, two_extras.py]
+        """)
+    [problem] = problems_of(path)
+    assert problem.message.endswith("but there are only 14 (2 of each colour, 3 wild, 1 gold)")
+
+
+def test_a_variant_file_that_does_not_parse_is_described_by_its_file_name_only(tmp_path):
+    from azul_core.variants.loading import describe_variant_file
+
+    path = write(tmp_path, "broken.yaml", "name: [\n")
+    entry = describe_variant_file(path)
+    assert (entry["name"], entry["description"], entry["players"]) == ("broken", "", [])
+    assert entry["error"].startswith(f"{path}:2:1: YAML syntax error: ")
+
+
+def test_a_table_read_by_item_from_a_refused_setting_is_not_judged(tmp_path):
+    """A plugin may read a setting as ``settings["name"]``: that read counts as one too."""
+    (tmp_path / "by_item.py").write_text(textwrap.dedent('''\
+        from dataclasses import replace
+        from azul_core import hookimpl
+        from azul_core.settings import Setting
+
+        AZUL_API = 1
+
+        @hookimpl
+        def azul_declare_settings():
+            return [Setting("each_colour", "int", 1, "tiles of each colour", minimum=1, maximum=100)]
+
+        @hookimpl
+        def azul_game_setup(settings, answer):
+            return replace(answer, tiles_per_colour=settings["each_colour"])
+        '''), encoding="utf-8")
+    path = write(tmp_path, "by_item.yaml", """\
+        extends: standard
+        players: [2]
+        plugins: [standard, colour_wall, by_item.py]
+        settings: {each_colour: 500}
+        """)
+    assert [p.message for p in problems_of(path)] == ["setting 'each_colour': 500 is above the maximum 100"]
+    path.write_text(path.read_text().replace("500", "20"))
+    assert load_variant(path).rules.table(2).kind_counts[:5] == (20, 20, 20, 20, 20)
+    # Accepted, it makes the table judged beside another setting's refusal: a good one.
+    path.write_text(path.read_text().replace("20}", "20, row_bonus: x}"))
+    assert [p.message for p in problems_of(path)] == ["setting 'row_bonus' must be a whole number, not str 'x'"]

@@ -280,7 +280,8 @@ def _kind_of(value: Any) -> str:
         return "a list"
     if isinstance(value, str):
         return "a string"
-    return f"a {type(value).__name__}"
+    name = type(value).__name__  # int, float, bool, date, datetime, bytes
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
 
 
 # ------------------------------------------------------------------ TOML
