@@ -134,6 +134,7 @@ def test_a_number_out_of_range_is_shown_by_its_length(value, shown):
 def toml_problem(tmp_path, text: str) -> tuple[int, int, str]:
     path = write(tmp_path, "variant.toml", text)
     [problem] = problems_of(path)
+    assert problem.file == str(path)
     return problem.line, problem.column, problem.message
 
 
@@ -433,3 +434,38 @@ def test_a_table_read_by_item_from_a_refused_setting_is_not_judged(tmp_path):
     # Accepted, it makes the table judged beside another setting's refusal: a good one.
     path.write_text(path.read_text().replace("20}", "20, row_bonus: x}"))
     assert [p.message for p in problems_of(path)] == ["setting 'row_bonus' must be a whole number, not str 'x'"]
+
+
+UNKNOWN_SETINGS = ("unknown key 'setings'; did you mean 'settings'? "
+                   "(allowed: name, description, extends, players, plugins, decide, settings)")
+
+
+@pytest.mark.parametrize("text, place", [
+    ("setings.row_bonus = 2\n", (3, 1)),        # a table made by a dotted key: at that key
+    ("[setings.factories]\n'2' = 5\n", (3, 2)),  # by a header of a table inside it: at that header
+    ("[setings]\nrow_bonus = 2\n", (3, 2)),
+    ("[[setings]]\nrow_bonus = 2\n", (1, 1)),    # an array of tables is not placed: the file's start
+])
+def test_a_misspelt_toml_table_is_placed_where_it_is_first_named(tmp_path, text, place):
+    """A bug found by the mutation run: a table named only inside a dotted key or header was
+    placed at 1:1."""
+    assert toml_problem(tmp_path, 'name = "x"\nextends = "standard"\n' + text) == (*place, UNKNOWN_SETINGS)
+
+
+def test_a_toml_key_beginning_with_x_is_placed_at_its_line(tmp_path):
+    text = 'name = "x"\nextends = "standard"\n[settings]\nrow_bonus = 2\nXy = 2\n'
+    assert toml_problem(tmp_path, text) == (
+        5, 1, "unknown setting 'Xy' (no listed plugin declares it; plugins with settings: standard)")
+
+
+def test_an_unknown_key_like_none_allowed_gets_no_suggestion(tmp_path):
+    [problem] = problems_of(write(tmp_path, "odd.yaml", "extends: standard\nzzzzzz: 1\n"))
+    assert problem.message == ("unknown key 'zzzzzz' (allowed: name, description, extends, players, plugins, "
+                               "decide, settings)")
+
+
+def test_a_variant_file_with_one_problem_is_described_by_it_alone(tmp_path):
+    from azul_core.variants.loading import describe_variant_file
+
+    path = write(tmp_path, "one.yaml", "extends: standard\nplayers: [0, 2]\n")
+    assert describe_variant_file(path)["error"] == f"{path}:2:11: players: 0 is out of range (1 to 9)"
