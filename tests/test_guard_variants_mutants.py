@@ -445,6 +445,7 @@ UNKNOWN_SETINGS = ("unknown key 'setings'; did you mean 'settings'? "
     ("[setings.factories]\n'2' = 5\n", (3, 2)),  # by a header of a table inside it: at that header
     ("[setings]\nrow_bonus = 2\n", (3, 2)),
     ("[[setings]]\nrow_bonus = 2\n", (1, 1)),    # an array of tables is not placed: the file's start
+    ("  [ setings ]  # not [settings]\nrow_bonus = 2\n", (3, 4)),
 ])
 def test_a_misspelt_toml_table_is_placed_where_it_is_first_named(tmp_path, text, place):
     """A bug found by the mutation run: a table named only inside a dotted key or header was
@@ -469,3 +470,69 @@ def test_a_variant_file_with_one_problem_is_described_by_it_alone(tmp_path):
 
     path = write(tmp_path, "one.yaml", "extends: standard\nplayers: [0, 2]\n")
     assert describe_variant_file(path)["error"] == f"{path}:2:11: players: 0 is out of range (1 to 9)"
+
+
+def test_a_block_device_is_refused_unread():
+    devices = [path for path in Path("/dev").glob("*") if path.is_block_device()] if os.path.isdir("/dev") else []
+    if not devices:
+        pytest.skip("no block device to try")
+    with pytest.raises(InputRefused) as refused:
+        read_regular_file(devices[0], 10)
+    assert refused.value.reason == "a device, not a regular file: refused"
+
+
+@pytest.mark.parametrize("values, column", [([2, 1, 9], 28), ([1, 0], 25)])
+def test_a_list_setting_s_item_below_or_above_its_range_is_pointed_at(tmp_path, values, column):
+    """The minimum itself is allowed: the item pointed at is the one out of range."""
+    (tmp_path / "bonuses.py").write_text(textwrap.dedent('''\
+        from azul_core import hookimpl
+        from azul_core.settings import Setting
+
+        AZUL_API = 1
+
+        @hookimpl
+        def azul_declare_settings():
+            return [Setting("bonuses", "int_list", [1], "bonus of each row", minimum=1, maximum=5)]
+        '''), encoding="utf-8")
+    path = write(tmp_path, "bonuses.yaml", f"""\
+        extends: standard
+        plugins: [standard, colour_wall, bonuses.py]
+        settings: {{bonuses: {values}}}
+        """)
+    [problem] = problems_of(path)
+    assert (problem.line, problem.column) == (3, column)
+
+
+# ---------------------------------------------------------------- the code a record's variant may run
+
+def test_a_record_s_variant_refused_its_plugin_file_says_how_to_allow_it(tmp_path):
+    from azul_core.variants.loading import Trust
+
+    (tmp_path / "own.py").write_text("AZUL_API = 1\n", encoding="utf-8")
+    path = write(tmp_path, "own.yaml", "extends: standard\nplugins: [standard, colour_wall, own.py]\n")
+    with pytest.raises(VariantError) as caught:
+        load_variant(path, Trust().rule_for(path))
+    [problem] = caught.value.problems
+    assert (problem.line, problem.column) == (2, 34)
+    assert problem.message == (f"plugin 'own.py' would run the code of the file {tmp_path / 'own.py'}: not run, "
+                               f"since no one named this variant; allow it with --variant {path} or --trust")
+    assert [p.name for p in load_variant(path, Trust.of([path]).rule_for(path)).plugins][-1] == "own"
+    assert [p.name for p in load_variant(path, Trust(everything=True).rule_for(path)).plugins][-1] == "own"
+
+
+def test_a_record_s_variant_file_refused_names_the_file_to_allow(tmp_path):
+    from azul_core.variants.loading import record_variant_path
+
+    for ref, shown in [(str(tmp_path / "abs.yaml"), tmp_path / "abs.yaml"), ("../up.yaml", tmp_path / "up.yaml")]:
+        with pytest.raises(VariantError) as refused:
+            record_variant_path(ref, tmp_path / "records")
+        assert str(refused.value).endswith(f": refused; name it with --variant {shown} to use it anyway")
+
+
+def test_a_player_count_without_a_table_is_told_beside_a_refused_setting(tmp_path):
+    """Told from the rules the accepted settings make: with the file's 'decide' (two walls)."""
+    path = write(tmp_path, "both.yaml", "extends: standard\nplayers: [2, 3, 4, 5]\nsettings: {floor_penalties: nope}\n"
+                                        "plugins: [standard, colour_wall, grey_wall]\ndecide: {wall: grey_wall}\n")
+    assert [(p.line, p.column, p.message) for p in problems_of(path)] == [
+        (2, 20, "5 players: the factories table covers 2, 3, 4 players, not 5"),
+        (3, 29, "setting 'floor_penalties' must be a list of whole numbers, not str 'nope'")]
