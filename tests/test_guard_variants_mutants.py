@@ -536,3 +536,104 @@ def test_a_player_count_without_a_table_is_told_beside_a_refused_setting(tmp_pat
     assert [(p.line, p.column, p.message) for p in problems_of(path)] == [
         (2, 20, "5 players: the factories table covers 2, 3, 4 players, not 5"),
         (3, 29, "setting 'floor_penalties' must be a list of whole numbers, not str 'nope'")]
+
+
+# ---------------------------------------------------------------- run of 2026-12-01: places of plugin problems
+
+SHIFT_PLUGIN = '''\
+from azul_core import hookimpl
+from azul_core.rules import Move, Outcome
+
+AZUL_API = 1
+SHIFT = Move("shift", label="Shift a pattern line")
+
+
+@hookimpl
+def azul_declare_moves():
+    return [SHIFT]
+
+
+@hookimpl
+def azul_offer_moves(stage):
+    return [SHIFT] if stage == "turn" else None
+
+
+@hookimpl
+def azul_apply_move():
+    return Outcome(shift=(0, 1, 2))
+'''
+
+
+def test_a_plugin_failure_the_engine_finds_is_placed_at_the_variant_s_plugins(tmp_path):
+    """The engine refuses the answer, no line of the plugin raised: the variant's 'plugins' line."""
+    (tmp_path / "bad_shift.py").write_text(SHIFT_PLUGIN, encoding="utf-8")
+    path = write(tmp_path, "shift.yaml", "extends: standard\nplayers: [2]\n\nplugins: [standard, colour_wall, bad_shift.py]\n")
+    report = check_variant_file(path, games=3)
+    [problem] = report.problems
+    assert (problem.file, problem.line, problem.column) == (str(path), 4, 1)
+    assert problem.message == ("2 players, game 1 (seed 2000006): plugin 'bad_shift' answered +shift with shift "
+                               "(0, 1, 2) (azul_apply_move): pattern line 1 holds 0 tiles")
+    assert report.summary == f"{path}: invalid variant 'shift': 1 problem"
+
+
+def test_a_plugin_failing_in_a_folder_named_with_a_colon_is_placed_at_its_own_line(tmp_path):
+    folder = tmp_path / "x:1"
+    folder.mkdir()
+    plugin = folder / "failing.py"
+    plugin.write_text("from azul_core import hookimpl\n\nAZUL_API = 1\n\n\n@hookimpl\ndef azul_placement_score():\n"
+                      "    raise RuntimeError('no score today')\n", encoding="utf-8")
+    path = write(folder, "failing.yaml", "extends: standard\nplayers: [2]\nplugins: [standard, colour_wall, failing.py]\n")
+    [problem] = check_variant_file(path, games=1).problems
+    assert (problem.file, problem.line, problem.column) == (str(plugin), 8, 1)
+
+
+def test_a_setting_declared_twice_is_placed_at_the_plugin_that_declares_it_again(tmp_path):
+    """A bug found by the mutation run: a plugin was pointed at by its place among the plugins that
+    loaded, so past a plugin that failed the place was its neighbour's."""
+    (tmp_path / "twice.py").write_text(textwrap.dedent('''\
+        from azul_core import hookimpl
+        from azul_core.settings import Setting
+
+        AZUL_API = 1
+
+        @hookimpl
+        def azul_declare_settings():
+            return [Setting("row_bonus", "int", 2, "again")]
+        '''), encoding="utf-8")
+    path = write(tmp_path, "twice.yaml", "extends: standard\nplugins: [standard, colour_wall, nothere.py, twice.py]\n")
+    assert [(p.line, p.column, p.message) for p in problems_of(path)] == [
+        (2, 34, f"plugin file 'nothere.py' not found (looked for {tmp_path / 'nothere.py'})"),
+        (2, 46, "setting 'row_bonus' is declared by both 'standard' and 'twice'")]
+
+
+def test_a_plugin_of_a_toml_list_is_placed_in_that_file_not_in_its_base(tmp_path):
+    """A bug found by the mutation run: a TOML list keeps no item places, and the base's list's
+    item was pointed at (standard.yaml), not the TOML file."""
+    path = write(tmp_path, "plugins.toml", 'extends = "standard"\nplugins = ["standard",\n  "nope"]\n')
+    [problem] = problems_of(path)
+    assert (problem.file, problem.line, problem.column) == (str(path), 2, 1)
+    assert problem.message.startswith("plugin 'nope' not found: not an installed plugin")
+
+
+def test_a_file_without_plugins_is_told_so_at_its_start(tmp_path):
+    path = write(tmp_path, "bare.yaml", "name: bare\n")
+    [problem] = problems_of(path)
+    assert (problem.file, problem.line, problem.column) == (str(path), 1, 1)
+    assert problem.message == "no 'plugins' list: name the rule plugins, e.g. [standard, colour_wall], or extend a variant"
+
+
+# ---------------------------------------------------------------- run of 2026-12-01: values walked in a TOML file
+
+def test_every_refused_value_of_a_toml_file_is_told_past_one_nested_too_deep(tmp_path):
+    text = "a = " + "[" * 33 + "]" * 33 + "\nb = 100000000000000000000\n"
+    problems = problems_of(write(tmp_path, "deep.toml", text))
+    assert [(p.line, p.message.split(": ", 1)[1]) for p in problems] == [
+        (1, "nested more than 32 levels deep"), (2, "the number with 21 digits is out of range (at most 1e+18 either way)")]
+
+
+def test_a_toml_key_with_a_control_character_is_refused(tmp_path):
+    path = write(tmp_path, "key.toml", '"bad\\u0001key" = 1\nname = "x"\n')
+    [problem] = problems_of(path)
+    assert (problem.line, problem.column) == (1, 1)
+    assert problem.message == ("bad\x01key: key: a string with the control character 0x01: text in a file can't "
+                               "drive the terminal it is shown on")
