@@ -637,3 +637,73 @@ def test_a_toml_key_with_a_control_character_is_refused(tmp_path):
     assert (problem.line, problem.column) == (1, 1)
     assert problem.message == ("bad\x01key: key: a string with the control character 0x01: text in a file can't "
                                "drive the terminal it is shown on")
+
+
+# ---------------------------------------------------------------- run of 2026-12-01: the games `azul validate` plays
+
+def plugin_variant(folder: Path, name: str, plugin: str) -> Path:
+    (folder / f"{name}.py").write_text("from azul_core import hookimpl\n\nAZUL_API = 1\n" + textwrap.dedent(plugin),
+                                       encoding="utf-8")
+    return write(folder, f"{name}.yaml", f"extends: standard\nplayers: [2]\nplugins: [standard, colour_wall, {name}.py]\n")
+
+
+def test_the_games_played_are_the_same_every_time(tmp_path):
+    """Seeded: the game, its seed, the round and the score where a long game's tax shows are fixed
+    (the first player too, drawn from the game's seed)."""
+    path = plugin_variant(tmp_path, "tax", '''
+        @hookimpl
+        def azul_end_bonuses(game):
+            return [("tax", -300)] if game.round_number > 7 else []
+
+
+        @hookimpl
+        def azul_first_player(players, rng):
+            return rng.randrange(players)
+        ''')
+    report = check_variant_file(path, games=50)
+    [problem] = report.problems
+    assert (problem.file, problem.line, problem.column) == (str(path), 3, 1)
+    assert problem.message == ("2 players, game 3 (seed 2000008), round 9: seat 0 has a negative score "
+                               "(-298; azul_end_bonuses: standard + tax)")
+    assert report.games_played == 2
+
+
+def test_a_decision_offered_then_refused_is_the_variant_s_problem(tmp_path):
+    path = plugin_variant(tmp_path, "flaky", '''
+        CALLS = [0]
+
+
+        @hookimpl
+        def azul_draft_allowed(source):
+            CALLS[0] += 1
+            return CALLS[0] % 3 != 0
+        ''')
+    [problem] = check_variant_file(path, games=5).problems
+    assert (problem.file, problem.line, problem.column) == (str(path), 3, 1)
+    assert problem.message == ("2 players, game 1 (seed 2000006), round 1: the engine refused a decision it offered "
+                               "itself: the rules (flaky) forbid this draft now")
+
+
+def test_a_game_of_exactly_100_rounds_is_a_game_that_ends(tmp_path):
+    path = plugin_variant(tmp_path, "hundred", '''
+        @hookimpl
+        def azul_game_over(round_number):
+            return round_number >= 100
+        ''')
+    report = check_variant_file(path, games=1)
+    assert report.valid and report.games_played == 1
+
+
+def test_each_game_draws_its_first_player_from_its_own_seed(tmp_path):
+    path = plugin_variant(tmp_path, "unlucky", '''
+        @hookimpl
+        def azul_first_player(players, rng):
+            if rng.random() < 0.1:
+                raise ValueError("an unlucky draw")
+            return 0
+        ''')
+    report = check_variant_file(path, games=10)
+    [problem] = report.problems
+    assert (problem.file, problem.line) == (str(tmp_path / "unlucky.py"), 8)
+    assert problem.message.startswith("2 players, game 7 (seed 2000012): plugin 'unlucky' raised ValueError")
+    assert report.games_played == 6
