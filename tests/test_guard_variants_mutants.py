@@ -707,3 +707,26 @@ def test_each_game_draws_its_first_player_from_its_own_seed(tmp_path):
     assert (problem.file, problem.line) == (str(tmp_path / "unlucky.py"), 8)
     assert problem.message.startswith("2 players, game 7 (seed 2000012): plugin 'unlucky' raised ValueError")
     assert report.games_played == 6
+
+
+@pytest.mark.parametrize("players, games, played", [
+    ("[1]", None, "200 random games played (1 player)"),
+    ("[1]", 1, "1 random game played (1 player)"),
+    ("[2]", 1, "1 random game played (2 players)"),
+    ("[1, 2]", 2, "4 random games played (1, 2 players)"),
+])
+def test_the_summary_counts_games_and_players(tmp_path, players, games, played):
+    path = write(tmp_path, "solo.yaml", f"extends: standard\nname: solo\nplayers: {players}\n"
+                                        "settings: {factories: {1: 3}}\n")
+    report = check_variant_file(path) if games is None else check_variant_file(path, games=games)
+    assert report.summary == f"{path}: valid variant 'solo'; {played}"
+    assert report.to_json() == {"kind": "variant", "path": str(path), "valid": True, "name": "solo", "errors": [],
+                                "games_played": int(played.split()[0])}
+
+
+def test_a_file_that_does_not_load_is_summed_up_without_a_name(tmp_path):
+    path = write(tmp_path, "bad.yaml", "extends: standard\nplayers: [0]\n")
+    report = check_variant_file(path)
+    assert report.summary == f"{path}: invalid variant: 1 problem"
+    assert report.to_json()["name"] is None and report.to_json()["errors"] == [
+        {"file": str(path), "line": 2, "column": 11, "message": "players: 0 is out of range (1 to 9)"}]
