@@ -730,3 +730,35 @@ def test_a_file_that_does_not_load_is_summed_up_without_a_name(tmp_path):
     assert report.summary == f"{path}: invalid variant: 1 problem"
     assert report.to_json()["name"] is None and report.to_json()["errors"] == [
         {"file": str(path), "line": 2, "column": 11, "message": "players: 0 is out of range (1 to 9)"}]
+
+
+def test_the_broken_invariants_name_the_hooks_to_suspect():
+    """No plugin can lose a tile or make a score negative during a round (their answers are
+    checked, the floor stops at 0): the checks guard the engine, and name the hooks involved."""
+    from azul_core.engine.state import GameState
+    from azul_core.variants.check import _broken_invariant
+
+    game = GameState(load_variant("standard").rules, 2)
+    game.bag.remove(3)
+    assert _broken_invariant(game, [20] * 5) == ("tiles were lost or made: B 20, Y 20, R 20, K 19, W 20, "
+                                                 "expected B 20, Y 20, R 20, K 20, W 20 (wall: colour_wall)")
+    game = GameState(load_variant("standard").rules, 2)
+    game.players[1].score = -5
+    assert _broken_invariant(game, [20] * 5) == "seat 1 has a negative score (-5; azul_placement_score: standard)"
+
+
+def test_every_problem_of_a_variant_is_a_line_of_its_error(tmp_path):
+    path = write(tmp_path, "two.yaml", "extends: standard\nplayers: [0, 10]\n")
+    with pytest.raises(VariantError) as caught:
+        load_variant(path)
+    assert str(caught.value) == (f"{path}:2:11: players: 0 is out of range (1 to 9)\n"
+                                 f"{path}:2:14: players: 10 is out of range (1 to 9)")
+
+
+def test_trusting_one_variant_file_trusts_no_other(tmp_path):
+    from azul_core.variants.loading import Trust
+
+    named, other = tmp_path / "named.yaml", tmp_path / "other.yaml"
+    assert Trust.of([named]).rule_for(named).allowed
+    assert not Trust.of([named]).rule_for(other).allowed
+    assert Trust.of([named], everything=True).rule_for(other).allowed
