@@ -762,3 +762,14 @@ def test_trusting_one_variant_file_trusts_no_other(tmp_path):
     assert Trust.of([named]).rule_for(named).allowed
     assert not Trust.of([named]).rule_for(other).allowed
     assert Trust.of([named], everything=True).rule_for(other).allowed
+
+
+def test_a_problem_about_a_name_or_a_whole_file_is_told_without_a_place(tmp_path):
+    from azul_core.variants.loading import find_variant, record_variant_path
+
+    with pytest.raises(VariantError) as caught:
+        find_variant("no-such-variant")
+    assert str(caught.value).startswith("unknown variant 'no-such-variant' (known: ")
+    with pytest.raises(VariantError) as caught:
+        record_variant_path("missing.yaml", tmp_path)
+    assert str(caught.value) == "missing.yaml: variant file not found"
