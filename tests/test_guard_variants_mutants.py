@@ -773,3 +773,10 @@ def test_a_problem_about_a_name_or_a_whole_file_is_told_without_a_place(tmp_path
     with pytest.raises(VariantError) as caught:
         record_variant_path("missing.yaml", tmp_path)
     assert str(caught.value) == "missing.yaml: variant file not found"
+
+
+def test_every_duplicate_toml_key_is_told(tmp_path):
+    text = 'name = "x"\nname = "y"\nextends = "standard"\nextends = "duel"\n'
+    problems = problems_of(write(tmp_path, "twice.toml", text))
+    assert [(p.line, p.column, p.message) for p in problems] == [
+        (2, 1, "duplicate key 'name' (first at line 1)"), (4, 1, "duplicate key 'extends' (first at line 3)")]
