@@ -780,3 +780,10 @@ def test_every_duplicate_toml_key_is_told(tmp_path):
     problems = problems_of(write(tmp_path, "twice.toml", text))
     assert [(p.line, p.column, p.message) for p in problems] == [
         (2, 1, "duplicate key 'name' (first at line 1)"), (4, 1, "duplicate key 'extends' (first at line 3)")]
+
+
+def test_a_player_count_written_alone_without_a_table_is_placed_at_players(tmp_path):
+    path = write(tmp_path, "five.yaml", "extends: standard\nplayers: 5\n")
+    [problem] = problems_of(path)
+    assert (problem.line, problem.column, problem.message) == (
+        2, 1, "5 players: the factories table covers 2, 3, 4 players, not 5")
