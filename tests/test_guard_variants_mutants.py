@@ -1,7 +1,7 @@
 """Tests written for the survivors of the mutation run of the `variants` scope (issue 24).
 
-Each one was checked to fail with the mutant it answers planted by hand; docs/testing.md
-lists the mutants and what was done about each.
+Each one was checked to fail with the mutant it answers planted by hand;
+docs/mutation/variants.md lists the mutants and what was done about each.
 """
 
 from __future__ import annotations
