@@ -1,7 +1,7 @@
 """Tests written for the survivors of the mutation run of the `variants` scope (issue 24).
 
-Each one was checked to fail with the mutant it answers planted by hand; docs/testing.md
-lists the mutants and what was done about each.
+Each one was checked to fail with the mutant it answers planted by hand;
+docs/mutation/variants.md lists the mutants and what was done about each.
 """
 
 from __future__ import annotations
@@ -134,6 +134,7 @@ def test_a_number_out_of_range_is_shown_by_its_length(value, shown):
 def toml_problem(tmp_path, text: str) -> tuple[int, int, str]:
     path = write(tmp_path, "variant.toml", text)
     [problem] = problems_of(path)
+    assert problem.file == str(path)
     return problem.line, problem.column, problem.message
 
 
@@ -331,3 +332,458 @@ def test_a_plugin_failing_in_a_game_is_placed_at_its_own_line(tmp_path):
     assert (problem.file, problem.line, problem.column) == (str(plugin), 8, 1)  # the line that raised
     assert problem.message.startswith("2 players, game 1 (seed 2000006): ")
     assert "no score today" in problem.message
+
+
+# ---------------------------------------------------------------- run of 2026-12-01: files.py
+
+def test_a_character_yaml_refuses_is_placed_at_its_line_and_column(tmp_path):
+    path = tmp_path / "bell.yaml"
+    path.write_bytes(b"name: x\nextends: standard\nplayers: [2]\ndescription: ab\x07c\n")
+    [problem] = problems_of(path)
+    assert (problem.line, problem.column) == (4, 16)
+    assert problem.message == "not a text file: character 0x0007 is not allowed in YAML"
+
+
+@pytest.mark.parametrize("text, called", [("3\n", "an int"), ("2.5\n", "a float"), ("true\n", "a bool"),
+                                          ("2026-12-01\n", "a date")])
+def test_a_variant_file_that_is_one_value_is_refused_with_what_it_is(tmp_path, text, called):
+    """A bug found by the mutation run: the message said "not a int"."""
+    [problem] = problems_of(write(tmp_path, "value.yaml", text))
+    assert problem.message == f"a variant file must be a mapping (key: value lines), not {called}"
+
+
+def test_a_toml_float_of_40_characters_is_read_and_one_of_41_is_not(tmp_path):
+    path = write(tmp_path, "float.toml", 'extends = "standard"\nsettings = {row_bonus = 2.' + "0" * 38 + "}\n")
+    with pytest.raises(VariantError) as caught:  # read: refused only as a float where a number is wanted
+        load_variant(path)
+    assert "TOML error" not in str(caught.value)
+    path = write(tmp_path, "float.toml", 'extends = "standard"\nsettings = {row_bonus = 2.' + "0" * 39 + "}\n")
+    [problem] = problems_of(path)
+    assert (problem.line, problem.column, problem.message) == (
+        1, 1, "TOML error: a number of 41 characters is out of range")
+
+
+def test_a_one_line_toml_file_broken_at_its_end_is_placed_on_line_1(tmp_path):
+    assert toml_problem(tmp_path, "players = ") == (1, 1, "TOML syntax error: Invalid value")
+
+
+def test_an_unclosed_bracket_is_found_past_keys_holding_x(tmp_path):
+    """The characters that open, close and quote are these and no others (an X is none of them)."""
+    assert toml_problem(tmp_path, 'name = "x"\nXa = [1, 2,\nXb = 3\n') == (2, 6, "TOML syntax error: Invalid value")
+    assert toml_problem(tmp_path, 'X = 1\nname = "x"\nXa = {b = 1\n')[:2] == (3, 6)
+
+
+# ---------------------------------------------------------------- run of 2026-12-01: loading.py
+
+def test_too_few_tiles_with_two_extra_kinds_names_each_once(tmp_path):
+    (tmp_path / "two_extras.py").write_text(textwrap.dedent('''\
+        from dataclasses import replace
+        from azul_core import hookimpl
+        from azul_core.rules import ExtraTile
+
+        AZUL_API = 1
+
+        @hookimpl
+        def azul_game_setup(answer):
+            return replace(answer, tiles_per_colour=2, extra_tiles=(ExtraTile("J", "wild", 3), ExtraTile("G", "gold", 1)))
+        '''), encoding="utf-8")
+    path = write(tmp_path, "two_extras.yaml", """\
+        extends: standard
+        players: [2]
+        plugins: [standard, colour_wall, two_extras.py]
+        """)
+    [problem] = problems_of(path)
+    assert problem.message.endswith("but there are only 14 (2 of each colour, 3 wild, 1 gold)")
+
+
+def test_a_variant_file_that_does_not_parse_is_described_by_its_file_name_only(tmp_path):
+    from azul_core.variants.loading import describe_variant_file
+
+    path = write(tmp_path, "broken.yaml", "name: [\n")
+    entry = describe_variant_file(path)
+    assert (entry["name"], entry["description"], entry["players"]) == ("broken", "", [])
+    assert entry["error"].startswith(f"{path}:2:1: YAML syntax error: ")
+
+
+def test_a_table_read_by_item_from_a_refused_setting_is_not_judged(tmp_path):
+    """A plugin may read a setting as ``settings["name"]``: that read counts as one too."""
+    (tmp_path / "by_item.py").write_text(textwrap.dedent('''\
+        from dataclasses import replace
+        from azul_core import hookimpl
+        from azul_core.settings import Setting
+
+        AZUL_API = 1
+
+        @hookimpl
+        def azul_declare_settings():
+            return [Setting("each_colour", "int", 1, "tiles of each colour", minimum=1, maximum=100)]
+
+        @hookimpl
+        def azul_game_setup(settings, answer):
+            return replace(answer, tiles_per_colour=settings["each_colour"])
+        '''), encoding="utf-8")
+    path = write(tmp_path, "by_item.yaml", """\
+        extends: standard
+        players: [2]
+        plugins: [standard, colour_wall, by_item.py]
+        settings: {each_colour: 500}
+        """)
+    assert [p.message for p in problems_of(path)] == ["setting 'each_colour': 500 is above the maximum 100"]
+    path.write_text(path.read_text().replace("500", "20"))
+    assert load_variant(path).rules.table(2).kind_counts[:5] == (20, 20, 20, 20, 20)
+    # Accepted, it makes the table judged beside another setting's refusal: a good one.
+    path.write_text(path.read_text().replace("20}", "20, row_bonus: x}"))
+    assert [p.message for p in problems_of(path)] == ["setting 'row_bonus' must be a whole number, not str 'x'"]
+
+
+UNKNOWN_SETINGS = ("unknown key 'setings'; did you mean 'settings'? "
+                   "(allowed: name, description, extends, players, plugins, decide, settings)")
+
+
+@pytest.mark.parametrize("text, place", [
+    ("setings.row_bonus = 2\n", (3, 1)),        # a table made by a dotted key: at that key
+    ("[setings.factories]\n'2' = 5\n", (3, 2)),  # by a header of a table inside it: at that header
+    ("[setings]\nrow_bonus = 2\n", (3, 2)),
+    ("[[setings]]\nrow_bonus = 2\n", (1, 1)),    # an array of tables is not placed: the file's start
+    ("  [ setings ]  # not [settings]\nrow_bonus = 2\n", (3, 4)),
+])
+def test_a_misspelt_toml_table_is_placed_where_it_is_first_named(tmp_path, text, place):
+    """A bug found by the mutation run: a table named only inside a dotted key or header was
+    placed at 1:1."""
+    assert toml_problem(tmp_path, 'name = "x"\nextends = "standard"\n' + text) == (*place, UNKNOWN_SETINGS)
+
+
+def test_a_toml_key_beginning_with_x_is_placed_at_its_line(tmp_path):
+    text = 'name = "x"\nextends = "standard"\n[settings]\nrow_bonus = 2\nXy = 2\n'
+    assert toml_problem(tmp_path, text) == (
+        5, 1, "unknown setting 'Xy' (no listed plugin declares it; plugins with settings: standard)")
+
+
+def test_an_unknown_key_like_none_allowed_gets_no_suggestion(tmp_path):
+    [problem] = problems_of(write(tmp_path, "odd.yaml", "extends: standard\nzzzzzz: 1\n"))
+    assert problem.message == ("unknown key 'zzzzzz' (allowed: name, description, extends, players, plugins, "
+                               "decide, settings)")
+
+
+def test_a_variant_file_with_one_problem_is_described_by_it_alone(tmp_path):
+    from azul_core.variants.loading import describe_variant_file
+
+    path = write(tmp_path, "one.yaml", "extends: standard\nplayers: [0, 2]\n")
+    assert describe_variant_file(path)["error"] == f"{path}:2:11: players: 0 is out of range (1 to 9)"
+
+
+def test_a_block_device_is_refused_unread():
+    devices = [path for path in Path("/dev").glob("*") if path.is_block_device()] if os.path.isdir("/dev") else []
+    if not devices:
+        pytest.skip("no block device to try")
+    with pytest.raises(InputRefused) as refused:
+        read_regular_file(devices[0], 10)
+    assert refused.value.reason == "a device, not a regular file: refused"
+
+
+@pytest.mark.parametrize("values, column", [([2, 1, 9], 28), ([1, 0], 25)])
+def test_a_list_setting_s_item_below_or_above_its_range_is_pointed_at(tmp_path, values, column):
+    """The minimum itself is allowed: the item pointed at is the one out of range."""
+    (tmp_path / "bonuses.py").write_text(textwrap.dedent('''\
+        from azul_core import hookimpl
+        from azul_core.settings import Setting
+
+        AZUL_API = 1
+
+        @hookimpl
+        def azul_declare_settings():
+            return [Setting("bonuses", "int_list", [1], "bonus of each row", minimum=1, maximum=5)]
+        '''), encoding="utf-8")
+    path = write(tmp_path, "bonuses.yaml", f"""\
+        extends: standard
+        plugins: [standard, colour_wall, bonuses.py]
+        settings: {{bonuses: {values}}}
+        """)
+    [problem] = problems_of(path)
+    assert (problem.line, problem.column) == (3, column)
+
+
+# ---------------------------------------------------------------- the code a record's variant may run
+
+def test_a_record_s_variant_refused_its_plugin_file_says_how_to_allow_it(tmp_path):
+    from azul_core.variants.loading import Trust
+
+    (tmp_path / "own.py").write_text("AZUL_API = 1\n", encoding="utf-8")
+    path = write(tmp_path, "own.yaml", "extends: standard\nplugins: [standard, colour_wall, own.py]\n")
+    with pytest.raises(VariantError) as caught:
+        load_variant(path, Trust().rule_for(path))
+    [problem] = caught.value.problems
+    assert (problem.line, problem.column) == (2, 34)
+    assert problem.message == (f"plugin 'own.py' would run the code of the file {tmp_path / 'own.py'}: not run, "
+                               f"since no one named this variant; allow it with --variant {path} or --trust")
+    assert [p.name for p in load_variant(path, Trust.of([path]).rule_for(path)).plugins][-1] == "own"
+    assert [p.name for p in load_variant(path, Trust(everything=True).rule_for(path)).plugins][-1] == "own"
+
+
+def test_a_record_s_variant_file_refused_names_the_file_to_allow(tmp_path):
+    from azul_core.variants.loading import record_variant_path
+
+    for ref, shown in [(str(tmp_path / "abs.yaml"), tmp_path / "abs.yaml"), ("../up.yaml", tmp_path / "up.yaml")]:
+        with pytest.raises(VariantError) as refused:
+            record_variant_path(ref, tmp_path / "records")
+        assert str(refused.value).endswith(f": refused; name it with --variant {shown} to use it anyway")
+
+
+def test_a_player_count_without_a_table_is_told_beside_a_refused_setting(tmp_path):
+    """Told from the rules the accepted settings make: with the file's 'decide' (two walls)."""
+    path = write(tmp_path, "both.yaml", "extends: standard\nplayers: [2, 3, 4, 5]\nsettings: {floor_penalties: nope}\n"
+                                        "plugins: [standard, colour_wall, grey_wall]\ndecide: {wall: grey_wall}\n")
+    assert [(p.line, p.column, p.message) for p in problems_of(path)] == [
+        (2, 20, "5 players: the factories table covers 2, 3, 4 players, not 5"),
+        (3, 29, "setting 'floor_penalties' must be a list of whole numbers, not str 'nope'")]
+
+
+# ---------------------------------------------------------------- run of 2026-12-01: places of plugin problems
+
+SHIFT_PLUGIN = '''\
+from azul_core import hookimpl
+from azul_core.rules import Move, Outcome
+
+AZUL_API = 1
+SHIFT = Move("shift", label="Shift a pattern line")
+
+
+@hookimpl
+def azul_declare_moves():
+    return [SHIFT]
+
+
+@hookimpl
+def azul_offer_moves(stage):
+    return [SHIFT] if stage == "turn" else None
+
+
+@hookimpl
+def azul_apply_move():
+    return Outcome(shift=(0, 1, 2))
+'''
+
+
+def test_a_plugin_failure_the_engine_finds_is_placed_at_the_variant_s_plugins(tmp_path):
+    """The engine refuses the answer, no line of the plugin raised: the variant's 'plugins' line."""
+    (tmp_path / "bad_shift.py").write_text(SHIFT_PLUGIN, encoding="utf-8")
+    path = write(tmp_path, "shift.yaml", "extends: standard\nplayers: [2]\n\nplugins: [standard, colour_wall, bad_shift.py]\n")
+    report = check_variant_file(path, games=3)
+    [problem] = report.problems
+    assert (problem.file, problem.line, problem.column) == (str(path), 4, 1)
+    assert problem.message == ("2 players, game 1 (seed 2000006): plugin 'bad_shift' answered +shift with shift "
+                               "(0, 1, 2) (azul_apply_move): pattern line 1 holds 0 tiles")
+    assert report.summary == f"{path}: invalid variant 'shift': 1 problem"
+
+
+def test_a_plugin_failing_in_a_folder_named_with_a_colon_is_placed_at_its_own_line(tmp_path):
+    folder = tmp_path / "x:1"
+    folder.mkdir()
+    plugin = folder / "failing.py"
+    plugin.write_text("from azul_core import hookimpl\n\nAZUL_API = 1\n\n\n@hookimpl\ndef azul_placement_score():\n"
+                      "    raise RuntimeError('no score today')\n", encoding="utf-8")
+    path = write(folder, "failing.yaml", "extends: standard\nplayers: [2]\nplugins: [standard, colour_wall, failing.py]\n")
+    [problem] = check_variant_file(path, games=1).problems
+    assert (problem.file, problem.line, problem.column) == (str(plugin), 8, 1)
+
+
+def test_a_setting_declared_twice_is_placed_at_the_plugin_that_declares_it_again(tmp_path):
+    """A bug found by the mutation run: a plugin was pointed at by its place among the plugins that
+    loaded, so past a plugin that failed the place was its neighbour's."""
+    (tmp_path / "twice.py").write_text(textwrap.dedent('''\
+        from azul_core import hookimpl
+        from azul_core.settings import Setting
+
+        AZUL_API = 1
+
+        @hookimpl
+        def azul_declare_settings():
+            return [Setting("row_bonus", "int", 2, "again")]
+        '''), encoding="utf-8")
+    path = write(tmp_path, "twice.yaml", "extends: standard\nplugins: [standard, colour_wall, nothere.py, twice.py]\n")
+    assert [(p.line, p.column, p.message) for p in problems_of(path)] == [
+        (2, 34, f"plugin file 'nothere.py' not found (looked for {tmp_path / 'nothere.py'})"),
+        (2, 46, "setting 'row_bonus' is declared by both 'standard' and 'twice'")]
+
+
+def test_a_plugin_of_a_toml_list_is_placed_in_that_file_not_in_its_base(tmp_path):
+    """A bug found by the mutation run: a TOML list keeps no item places, and the base's list's
+    item was pointed at (standard.yaml), not the TOML file."""
+    path = write(tmp_path, "plugins.toml", 'extends = "standard"\nplugins = ["standard",\n  "nope"]\n')
+    [problem] = problems_of(path)
+    assert (problem.file, problem.line, problem.column) == (str(path), 2, 1)
+    assert problem.message.startswith("plugin 'nope' not found: not an installed plugin")
+
+
+def test_a_file_without_plugins_is_told_so_at_its_start(tmp_path):
+    path = write(tmp_path, "bare.yaml", "name: bare\n")
+    [problem] = problems_of(path)
+    assert (problem.file, problem.line, problem.column) == (str(path), 1, 1)
+    assert problem.message == "no 'plugins' list: name the rule plugins, e.g. [standard, colour_wall], or extend a variant"
+
+
+# ---------------------------------------------------------------- run of 2026-12-01: values walked in a TOML file
+
+def test_every_refused_value_of_a_toml_file_is_told_past_one_nested_too_deep(tmp_path):
+    text = "a = " + "[" * 33 + "]" * 33 + "\nb = 100000000000000000000\n"
+    problems = problems_of(write(tmp_path, "deep.toml", text))
+    assert [(p.line, p.message.split(": ", 1)[1]) for p in problems] == [
+        (1, "nested more than 32 levels deep"), (2, "the number with 21 digits is out of range (at most 1e+18 either way)")]
+
+
+def test_a_toml_key_with_a_control_character_is_refused(tmp_path):
+    path = write(tmp_path, "key.toml", '"bad\\u0001key" = 1\nname = "x"\n')
+    [problem] = problems_of(path)
+    assert (problem.line, problem.column) == (1, 1)
+    assert problem.message == ("bad\x01key: key: a string with the control character 0x01: text in a file can't "
+                               "drive the terminal it is shown on")
+
+
+# ---------------------------------------------------------------- run of 2026-12-01: the games `azul validate` plays
+
+def plugin_variant(folder: Path, name: str, plugin: str) -> Path:
+    (folder / f"{name}.py").write_text("from azul_core import hookimpl\n\nAZUL_API = 1\n" + textwrap.dedent(plugin),
+                                       encoding="utf-8")
+    return write(folder, f"{name}.yaml", f"extends: standard\nplayers: [2]\nplugins: [standard, colour_wall, {name}.py]\n")
+
+
+def test_the_games_played_are_the_same_every_time(tmp_path):
+    """Seeded: the game, its seed, the round and the score where a long game's tax shows are fixed
+    (the first player too, drawn from the game's seed)."""
+    path = plugin_variant(tmp_path, "tax", '''
+        @hookimpl
+        def azul_end_bonuses(game):
+            return [("tax", -300)] if game.round_number > 7 else []
+
+
+        @hookimpl
+        def azul_first_player(players, rng):
+            return rng.randrange(players)
+        ''')
+    report = check_variant_file(path, games=50)
+    [problem] = report.problems
+    assert (problem.file, problem.line, problem.column) == (str(path), 3, 1)
+    assert problem.message == ("2 players, game 3 (seed 2000008), round 9: seat 0 has a negative score "
+                               "(-298; azul_end_bonuses: standard + tax)")
+    assert report.games_played == 2
+
+
+def test_a_decision_offered_then_refused_is_the_variant_s_problem(tmp_path):
+    path = plugin_variant(tmp_path, "flaky", '''
+        CALLS = [0]
+
+
+        @hookimpl
+        def azul_draft_allowed(source):
+            CALLS[0] += 1
+            return CALLS[0] % 3 != 0
+        ''')
+    [problem] = check_variant_file(path, games=5).problems
+    assert (problem.file, problem.line, problem.column) == (str(path), 3, 1)
+    assert problem.message == ("2 players, game 1 (seed 2000006), round 1: the engine refused a decision it offered "
+                               "itself: the rules (flaky) forbid this draft now")
+
+
+def test_a_game_of_exactly_100_rounds_is_a_game_that_ends(tmp_path):
+    path = plugin_variant(tmp_path, "hundred", '''
+        @hookimpl
+        def azul_game_over(round_number):
+            return round_number >= 100
+        ''')
+    report = check_variant_file(path, games=1)
+    assert report.valid and report.games_played == 1
+
+
+def test_each_game_draws_its_first_player_from_its_own_seed(tmp_path):
+    path = plugin_variant(tmp_path, "unlucky", '''
+        @hookimpl
+        def azul_first_player(players, rng):
+            if rng.random() < 0.1:
+                raise ValueError("an unlucky draw")
+            return 0
+        ''')
+    report = check_variant_file(path, games=10)
+    [problem] = report.problems
+    assert (problem.file, problem.line) == (str(tmp_path / "unlucky.py"), 8)
+    assert problem.message.startswith("2 players, game 7 (seed 2000012): plugin 'unlucky' raised ValueError")
+    assert report.games_played == 6
+
+
+@pytest.mark.parametrize("players, games, played", [
+    ("[1]", None, "200 random games played (1 player)"),
+    ("[1]", 1, "1 random game played (1 player)"),
+    ("[2]", 1, "1 random game played (2 players)"),
+    ("[1, 2]", 2, "4 random games played (1, 2 players)"),
+])
+def test_the_summary_counts_games_and_players(tmp_path, players, games, played):
+    path = write(tmp_path, "solo.yaml", f"extends: standard\nname: solo\nplayers: {players}\n"
+                                        "settings: {factories: {1: 3}}\n")
+    report = check_variant_file(path) if games is None else check_variant_file(path, games=games)
+    assert report.summary == f"{path}: valid variant 'solo'; {played}"
+    assert report.to_json() == {"kind": "variant", "path": str(path), "valid": True, "name": "solo", "errors": [],
+                                "games_played": int(played.split()[0])}
+
+
+def test_a_file_that_does_not_load_is_summed_up_without_a_name(tmp_path):
+    path = write(tmp_path, "bad.yaml", "extends: standard\nplayers: [0]\n")
+    report = check_variant_file(path)
+    assert report.summary == f"{path}: invalid variant: 1 problem"
+    assert report.to_json()["name"] is None and report.to_json()["errors"] == [
+        {"file": str(path), "line": 2, "column": 11, "message": "players: 0 is out of range (1 to 9)"}]
+
+
+def test_the_broken_invariants_name_the_hooks_to_suspect():
+    """No plugin can lose a tile or make a score negative during a round (their answers are
+    checked, the floor stops at 0): the checks guard the engine, and name the hooks involved."""
+    from azul_core.engine.state import GameState
+    from azul_core.variants.check import _broken_invariant
+
+    game = GameState(load_variant("standard").rules, 2)
+    game.bag.remove(3)
+    assert _broken_invariant(game, [20] * 5) == ("tiles were lost or made: B 20, Y 20, R 20, K 19, W 20, "
+                                                 "expected B 20, Y 20, R 20, K 20, W 20 (wall: colour_wall)")
+    game = GameState(load_variant("standard").rules, 2)
+    game.players[1].score = -5
+    assert _broken_invariant(game, [20] * 5) == "seat 1 has a negative score (-5; azul_placement_score: standard)"
+
+
+def test_every_problem_of_a_variant_is_a_line_of_its_error(tmp_path):
+    path = write(tmp_path, "two.yaml", "extends: standard\nplayers: [0, 10]\n")
+    with pytest.raises(VariantError) as caught:
+        load_variant(path)
+    assert str(caught.value) == (f"{path}:2:11: players: 0 is out of range (1 to 9)\n"
+                                 f"{path}:2:14: players: 10 is out of range (1 to 9)")
+
+
+def test_trusting_one_variant_file_trusts_no_other(tmp_path):
+    from azul_core.variants.loading import Trust
+
+    named, other = tmp_path / "named.yaml", tmp_path / "other.yaml"
+    assert Trust.of([named]).rule_for(named).allowed
+    assert not Trust.of([named]).rule_for(other).allowed
+    assert Trust.of([named], everything=True).rule_for(other).allowed
+
+
+def test_a_problem_about_a_name_or_a_whole_file_is_told_without_a_place(tmp_path):
+    from azul_core.variants.loading import find_variant, record_variant_path
+
+    with pytest.raises(VariantError) as caught:
+        find_variant("no-such-variant")
+    assert str(caught.value).startswith("unknown variant 'no-such-variant' (known: ")
+    with pytest.raises(VariantError) as caught:
+        record_variant_path("missing.yaml", tmp_path)
+    assert str(caught.value) == "missing.yaml: variant file not found"
+
+
+def test_every_duplicate_toml_key_is_told(tmp_path):
+    text = 'name = "x"\nname = "y"\nextends = "standard"\nextends = "duel"\n'
+    problems = problems_of(write(tmp_path, "twice.toml", text))
+    assert [(p.line, p.column, p.message) for p in problems] == [
+        (2, 1, "duplicate key 'name' (first at line 1)"), (4, 1, "duplicate key 'extends' (first at line 3)")]
+
+
+def test_a_player_count_written_alone_without_a_table_is_placed_at_players(tmp_path):
+    path = write(tmp_path, "five.yaml", "extends: standard\nplayers: 5\n")
+    [problem] = problems_of(path)
+    assert (problem.line, problem.column, problem.message) == (
+        2, 1, "5 players: the factories table covers 2, 3, 4 players, not 5")

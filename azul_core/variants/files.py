@@ -280,7 +280,8 @@ def _kind_of(value: Any) -> str:
         return "a list"
     if isinstance(value, str):
         return "a string"
-    return f"a {type(value).__name__}"
+    name = type(value).__name__  # int, float, bool, date, datetime, bytes
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
 
 
 # ------------------------------------------------------------------ TOML
@@ -388,6 +389,8 @@ def _toml_positions(text: str) -> tuple[dict, list]:
     """
     positions: dict[tuple, tuple[int, int]] = {}
     values: dict[tuple, tuple[int, int]] = {}
+    #: the tables a dotted key or header makes on the way (`a` of `a.b = 1`): where first named
+    parents: dict[tuple, tuple[int, int]] = {}
     duplicates: list[tuple[int, int, str]] = []
     table: tuple[str, ...] = ()
     for number, line in enumerate(text.splitlines(), 1):
@@ -395,6 +398,8 @@ def _toml_positions(text: str) -> tuple[dict, list]:
         if header:
             table = _toml_key_path(header.group(1))
             positions.setdefault(table, (number, line.index("[") + 2))
+            for end in range(1, len(table)):
+                parents.setdefault(table[:end], positions[table])
             continue
         assign = _TOML_ASSIGN.match(line)
         if not assign:
@@ -407,12 +412,16 @@ def _toml_positions(text: str) -> tuple[dict, list]:
                                                f"(first at line {first})"))
             continue
         positions[path] = (number, column)
+        for end in range(len(table) + 1, len(path)):
+            parents.setdefault(path[:end], (number, column))
         rest = line[assign.end():]
         values[path] = (number, assign.end() + len(rest) - len(rest.lstrip()) + 1)
         if rest.lstrip().startswith("{"):
             for inner in _TOML_INLINE_KEY.finditer(rest):
                 inner_path = path + _toml_key_path(inner.group(1))
                 positions.setdefault(inner_path, (number, assign.end() + inner.start(1) + 1))
+    for path, place in parents.items():
+        positions.setdefault(path, place)
     positions[_VALUES] = values
     return positions, duplicates
 

@@ -159,7 +159,7 @@ class _Merged:
     data: dict
     #: dotted key -> place of the key ("players", "settings.factories", ...)
     origins: dict
-    #: dotted key of a list -> the place of each item, where the file kept them
+    #: dotted key of a list -> the place of each item (None where the file kept none: TOML)
     items: dict
     plugin_dir: Path | None = None
     #: False when a base variant could not be read: missing fields are then not the file's fault
@@ -231,9 +231,10 @@ def _record_places(merged: _Merged, mapping: Any, shown: str, prefix: str) -> No
         dotted = f"{prefix}{key}"
         merged.origins[dotted] = (shown, *position(mapping, key))
         merged.values[dotted] = (shown, *value_position(mapping, key))
-        where = getattr(value, "where", None)
-        if isinstance(value, list) and where:
-            merged.items[dotted] = [(shown, line, col) for line, col in where]
+        if isinstance(value, list):
+            # A TOML list keeps no places: None, not the items of a base's list it replaces.
+            where = getattr(value, "where", None)
+            merged.items[dotted] = [(shown, line, col) for line, col in where] if where else None
         if isinstance(value, dict) and key in MERGED_FIELDS and not prefix:
             _record_places(merged, value, shown, dotted + ".")
 
@@ -372,6 +373,8 @@ class _Resolver:
         #: the settings ``setting_values`` accepted (defaults for the refused) and those it refused
         self.accepted: dict | None = None
         self.refused: set[str] = set()
+        #: each loaded plugin's place in the file's 'plugins' (those before it may have failed)
+        self.listed_at: dict[str, int] = {}
 
     def place(self, key: str, index: int | None = None, value: bool = False) -> Place:
         """Where dotted ``key`` was written (its value with ``value``; item ``index`` of a list)."""
@@ -405,9 +408,9 @@ class _Resolver:
         try:
             pm = register_plugins(plugins)
         except PluginError as exc:
-            self.problem("plugins", str(exc), self.plugin_index(plugins, exc.plugin))
+            self.problem("plugins", str(exc), self.plugin_index(exc.plugin))
             return None
-        declared = self.declared_settings(pm, plugins)
+        declared = self.declared_settings(pm)
         if not every_plugin or not self.merged.complete:
             # A missing plugin may own any unknown setting, but the values of the settings the
             # loaded plugins declare can still be judged: report those too, all at once.
@@ -424,7 +427,7 @@ class _Resolver:
         try:
             rules = Rules(pm, settings, name=name, decide=decide, players=players)
         except (PluginError, VariantRulesError) as exc:
-            self.rules_problem(exc, plugins, decide)
+            self.rules_problem(exc, decide)
             return None
         self.check_tables(rules, players)
         if self.problems:
@@ -568,25 +571,23 @@ class _Resolver:
             failed = failed or bool(problems)
             if not problems:
                 plugins.append(plugin)
+                self.listed_at[plugin.name] = index
         return plugins, not failed
 
-    @staticmethod
-    def plugin_index(plugins: list[LoadedPlugin], name: str) -> int | None:
-        for index, plugin in enumerate(plugins):
-            if plugin.name == name:
-                return index
-        return None
+    def plugin_index(self, name: str) -> int | None:
+        """Where the loaded plugin ``name`` is listed in 'plugins', to point at it."""
+        return self.listed_at.get(name)
 
-    def declared_settings(self, pm, plugins) -> dict[str, Setting] | None:
+    def declared_settings(self, pm) -> dict[str, Setting] | None:
         declared: dict[str, Setting] = {}
         try:
             answers = ask_all(pm, "azul_declare_settings")
         except PluginError as exc:
-            self.problem("plugins", str(exc), self.plugin_index(plugins, exc.plugin))
+            self.problem("plugins", str(exc), self.plugin_index(exc.plugin))
             return None
         ok = True
         for answer, plugin in answers:
-            index = self.plugin_index(plugins, plugin)
+            index = self.plugin_index(plugin)
             if isinstance(answer, (str, bytes)) or not hasattr(answer, "__iter__"):
                 self.problem("plugins", f"plugin '{plugin}' returned {answer!r} from "
                                         "azul_declare_settings: expected a list of Setting", index)
@@ -634,14 +635,14 @@ class _Resolver:
             values[key] = value
         return values if ok else None
 
-    def rules_problem(self, exc: Exception, plugins: list[LoadedPlugin], decide: dict) -> None:
+    def rules_problem(self, exc: Exception, decide: dict) -> None:
         message = str(exc)
         chosen = [rule for rule in decide if message.startswith(f"decide: {rule}:")]
         if chosen:
             self.problem(f"decide.{chosen[0]}", message)
             return
         name = getattr(exc, "plugin", "")
-        self.problem("plugins", message, self.plugin_index(plugins, name) if name else None)
+        self.problem("plugins", message, self.plugin_index(name) if name else None)
 
     def check_tables_anyway(self, pm, name: str, decide: dict, players: list[int]) -> None:
         """``check_tables`` for a file with other mistakes: with its accepted settings (the
