@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -90,13 +91,21 @@ def test_serve_on_port_0_says_that_its_links_break_on_another_port(tmp_path):
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     command = [sys.executable, "-m", "azul_core.cli", "serve", "--port", "0", "--data", str(tmp_path / "data")]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    note = ""
     try:
         first = server.stdout.readline()
         port = re.fullmatch(r"Serving on http://127\.0\.0\.1:(\d+)\n", first).group(1)
-        assert server.stdout.readline().startswith("Offering")  # the note is written before it serves
+        assert server.stdout.readline().startswith("Offering")
+        # The note follows, before the server serves: wait for it (a Ctrl-C sent at once on a
+        # busy machine may come before it is written).
+        while "must survive a restart" not in note:
+            ready, _, _ = select.select([server.stderr], [], [], 20)
+            line = server.stderr.readline() if ready else ""
+            assert line, f"no note on stderr: {note!r}"
+            note += line
     finally:
         server.send_signal(signal.SIGINT)
-        _out, note = server.communicate(timeout=20)
+        server.communicate(timeout=20)
     assert note.startswith(f"azul: note: --port 0 picked port {port}; the table links name it, so they "
                            "break if the server restarts on another port")
     assert f"--port {port}" in note
