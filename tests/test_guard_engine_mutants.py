@@ -1084,7 +1084,10 @@ def test_the_factories_are_filled_only_at_the_start_of_a_round_and_a_record_s_se
     ("azul_end_bonuses", [("style", True)], "expected (label, points) pairs, got ('style', True)"),
     ("azul_end_bonuses", [("style", 10**6 + 1)], "a bonus of more than 1000000 points either way"),
     ("azul_end_bonuses", [("style", -10**6 - 1)], "a bonus of more than 1000000 points either way"),
+    ("azul_end_bonuses", 5, "expected a list of (label, points) pairs"),
+    ("azul_end_bonuses", "style", "expected a list of (label, points) pairs"),
     ("azul_winners", 5, "expected a list of seats"),
+    ("azul_winners", [2], "expected seats from 0 to 1"),
     ("azul_winners", [True], "expected seats from 0 to 1"),
     ("azul_winners", [0, 0], "a seat is named twice"),
 ])
@@ -1807,3 +1810,25 @@ def test_the_plugins_deciding_discard_piles_and_bonuses_are_named_for_a_variant_
     assert rules.deciders["azul_discard_pile"] == ("floor: Answers_azul_discard_pile, overflow: standard, "
                                                    "line: standard, leftover: standard")
     assert rules.deciders["azul_end_bonuses"] == "standard + Answers_azul_end_bonuses"
+
+
+# ---------------------------------------------------------------- the mutants first tried after the recheck
+
+
+def test_a_decision_of_the_wrong_kind_or_phase_is_refused_with_its_reason():
+    game = new_game()
+    set_table(game, ["BBBB"])
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply((0, 0))
+    assert str(refused.value) == "a draft is expected now (source, colour, line)"
+    game = new_game()
+    assert game.phase == DEAL
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply((1, BLUE, 0))
+    assert str(refused.value) == "the factories must be filled first"
+    game = new_game()
+    play_out(game, seed=1)
+    assert game.phase == OVER
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply((1, BLUE, 0))
+    assert str(refused.value) == "the game is over"
