@@ -1832,3 +1832,23 @@ def test_a_decision_of_the_wrong_kind_or_phase_is_refused_with_its_reason():
     with pytest.raises(IllegalDecision) as refused:
         game.apply((1, BLUE, 0))
     assert str(refused.value) == "the game is over"
+
+
+def test_a_refused_score_on_the_draft_ending_the_round_leaves_the_game_as_it_was():
+    from azul_core.testing import snapshot
+    game = new_game(plugins=[answering("azul_placement_score", -1)])
+    set_table(game, ["B"])
+    before = snapshot(game)
+    with pytest.raises(PluginError):
+        play(game, ["1B1"])  # the last tiles: the round ends and the tiling scores line 1
+    assert snapshot(game) == before
+
+
+def test_a_refused_score_on_a_draft_filling_a_line_tiled_at_once_leaves_the_game_as_it_was():
+    from azul_core.testing import snapshot
+    game = new_game("duel", plugins=[answering("azul_placement_score", -1)])
+    set_table(game, ["BBYY"])
+    before = snapshot(game)
+    with pytest.raises(PluginError):
+        play(game, ["1B2"])  # two tiles fill line 2 exactly: duel tiles it at the turn's end
+    assert snapshot(game) == before
