@@ -1852,3 +1852,42 @@ def test_a_refused_score_on_a_draft_filling_a_line_tiled_at_once_leaves_the_game
     with pytest.raises(PluginError):
         play(game, ["1B2"])  # two tiles fill line 2 exactly: duel tiles it at the turn's end
     assert snapshot(game) == before
+
+
+class TakesYellowAlong:
+    """A draft takes the yellow tiles of its source along, which fall to the floor."""
+
+    name = "takes_yellow"
+
+    @hookimpl
+    def azul_draft_takes(self, tiles, colour):
+        return [count if kind in (colour, YELLOW) else 0 for kind, count in enumerate(tiles)]
+
+
+def test_a_draft_taking_another_colour_along_without_extra_tiles_lays_it_on_the_floor():
+    game = new_game(plugins=[TakesYellowAlong()])
+    set_table(game, ["RRYB", "KKKK"])
+    play(game, ["1R3"])
+    assert lines_of(game, 0) == {3: "RR"} and floor_of(game, 0) == "Y"
+    assert table_of(game)["centre"] == "B"
+    assert_bookkeeping(game)
+
+
+class GoldTiles:
+    """Ten gold tiles in the bag, no rule of their own for a draft."""
+
+    name = "gold"
+
+    @hookimpl
+    def azul_game_setup(self, answer):
+        return replace(answer, extra_tiles=(ExtraTile("J", "gold", 10),))
+
+
+def test_a_draft_beside_one_extra_kind_of_tile_sends_it_to_the_centre_and_the_game_plays_on():
+    game = new_game(plugins=[GoldTiles()])
+    set_table(game, ["RRJY", "KKKK"])
+    play(game, ["1R3"])
+    assert lines_of(game, 0) == {3: "RR"} and table_of(game)["centre"] == "YJ"
+    assert_bookkeeping(game)
+    play_out(game, seed=1)
+    assert game.phase == OVER and game.tile_counts() == [20] * 5 + [10]
