@@ -19,7 +19,7 @@ from azul_core import hookimpl
 from azul_core.engine.notation import NotationError, format_decision, parse_decision
 from azul_core.engine.plugins import LoadedPlugin, PluginError, register_plugins
 from azul_core.engine.rulebook import Rules, VariantRulesError
-from azul_core.engine.state import CENTRE, CHOOSE, DEAL, DRAFT, FLOOR, OVER, PLACE, IllegalDecision
+from azul_core.engine.state import CENTRE, CHOOSE, DEAL, DRAFT, FLOOR, OVER, PLACE, GameState, IllegalDecision
 from azul_core.rules import ExtraTile, MarkerRule, Move, Outcome
 from azul_core.testing import (
     deal,
@@ -1891,3 +1891,22 @@ def test_a_draft_beside_one_extra_kind_of_tile_sends_it_to_the_centre_and_the_ga
     assert_bookkeeping(game)
     play_out(game, seed=1)
     assert game.phase == OVER and game.tile_counts() == [20] * 5 + [10]
+
+
+@pytest.mark.parametrize("argument", ["lines", "supply"])
+def test_a_game_over_rule_reading_only_the_lines_or_only_the_supply_is_given_it(argument):
+    seen = []
+    reader = answering("azul_game_over", lambda value: seen.append(value), argument)
+    # without the standard rule, which reads both: the only plugin asked reads one of them
+    game = GameState(standard_rules_without("azul_game_over", plus=(loaded("reader", reader),)))
+    set_table(game, ["B"])
+    set_lines(game, 1, {2: "K"})
+    set_bag(game, "RRK")
+    play(game, ["1B2"])  # the last tiles: the round ends
+    assert len(seen) == 1
+    if argument == "lines":
+        assert [tuple(seat) for seat in seen[0]] == [
+            ((None, 0), (BLUE, 1), (None, 0), (None, 0), (None, 0)),
+            ((None, 0), (BLACK, 1), (None, 0), (None, 0), (None, 0))]
+    else:
+        assert list(seen[0]) == [0, 0, 2, 1, 0]
