@@ -30,10 +30,12 @@ from azul_core.testing import (
     play_out,
     scores,
     set_bag,
+    set_floor,
     set_lines,
     set_table,
     set_wall,
     table_of,
+    wall_text,
     winners,
 )
 from azul_core.variants.loading import load_variant
@@ -1910,3 +1912,40 @@ def test_a_game_over_rule_reading_only_the_lines_or_only_the_supply_is_given_it(
             ((None, 0), (BLACK, 1), (None, 0), (None, 0), (None, 0))]
     else:
         assert list(seen[0]) == [0, 0, 2, 1, 0]
+
+
+def test_the_marker_taken_onto_a_full_floor_it_keeps_leaves_the_floor_as_it_is():
+    game = new_game()
+    assert game.rules.marker.full_floor == "keep"
+    set_table(game, ["BBBB"], centre="RY")
+    set_floor(game, 0, "KKKKKKK")
+    play(game, ["CR1"])
+    assert floor_of(game, 0) == "KKKKKKK" and game.marker_holder == 0
+    assert table_of(game)["lid"] == ""
+
+
+def test_a_closed_duel_line_stays_closed_when_a_test_sets_the_wall_mid_round():
+    game = new_game("duel")
+    set_table(game, ["BBYY", "RRKK"])
+    play(game, ["1B2", "2R1"])  # line 2 tiled at the turn's end: closed until the next round
+    assert lines_of(game, 0) == {} and "B" in wall_text(game, 0).splitlines()[1]
+    set_wall(game, 0, [".....", ".x...", ".....", ".....", "x...."])  # every line asked again
+    play(game, ["CY2"])
+    assert lines_of(game, 0) == {} and floor_of(game, 0) == "YY"
+
+
+def test_the_seat_holding_the_marker_is_kept_when_a_refused_score_undoes_a_draft():
+    from azul_core.testing import snapshot
+    game = new_game(plugins=[answering("azul_placement_score", -1)])
+    set_table(game, ["BBYY"], centre="R")
+    play(game, ["CR1", "1B2"])  # seat 0 holds the marker; the last draft ends the round
+    assert game.marker_holder == 0
+    before = snapshot(game)
+    with pytest.raises(PluginError):
+        play(game, ["CY3"])
+    assert snapshot(game) == before and game.marker_holder == 0
+
+
+def test_a_game_built_from_rules_alone_has_two_players():
+    game = GameState(standard_rules_without())
+    assert len(game.players) == 2 and game.current == 0
