@@ -1949,3 +1949,42 @@ def test_the_seat_holding_the_marker_is_kept_when_a_refused_score_undoes_a_draft
 def test_a_game_built_from_rules_alone_has_two_players():
     game = GameState(standard_rules_without())
     assert len(game.players) == 2 and game.current == 0
+
+
+class TwoChoicesFirst:
+    """Each turn a seat first says 'ready' or 'steady', both choices before drafting."""
+
+    READY = Move("ready", label="Ready", exclusive=True)
+    STEADY = Move("steady", label="Steady", exclusive=True)
+
+    @hookimpl
+    def azul_declare_moves(self):
+        return [self.READY, self.STEADY]
+
+    @hookimpl
+    def azul_offer_moves(self, stage):
+        return [Move("ready"), Move("steady")] if stage == "turn" else None
+
+
+def test_a_draft_before_two_exclusive_choices_names_both():
+    game = new_game(plugins=[TwoChoicesFirst()])
+    set_table(game, ["BYRR", "KKWW"])
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply((1, BLUE, 0))
+    assert str(refused.value) == "choose first: Ready (+ready), Steady (+steady)"
+
+
+def test_the_marker_taken_from_the_centre_is_no_longer_there():
+    game = new_game()
+    set_table(game, ["BBBB"], centre="RY")
+    play(game, ["CR1"])
+    assert table_of(game)["marker_in_centre"] is False
+
+
+def test_no_wall_tile_is_being_placed_once_the_column_is_chosen():
+    game = new_game("grey-wall")
+    set_table(game, ["B"])
+    play(game, ["1B1"])  # the last tiles: line 1 is tiled, its column chosen by the player
+    assert game.phase == PLACE and game.placing is not None
+    play(game, ["w1:3"])
+    assert game.phase == DEAL and game.placing is None
