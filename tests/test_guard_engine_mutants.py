@@ -1946,9 +1946,17 @@ def test_the_seat_holding_the_marker_is_kept_when_a_refused_score_undoes_a_draft
     assert snapshot(game) == before and game.marker_holder == 0
 
 
-def test_a_game_built_from_rules_alone_has_two_players():
+def test_a_game_built_from_rules_alone_has_two_players_seat_0_first_and_the_marker_in_the_centre():
     game = GameState(standard_rules_without())
-    assert len(game.players) == 2 and game.current == 0
+    assert len(game.players) == 2 and table_of(game)["marker_in_centre"] is True
+    set_table(game, ["BBBB"])
+    assert game.current == 0
+
+
+def test_a_game_for_a_number_of_players_the_variant_does_not_allow_is_refused():
+    with pytest.raises(ValueError) as refused:
+        GameState(new_game().rules, players=5)
+    assert str(refused.value) == "variant 'standard' is for 2, 3, 4 players, not 5"
 
 
 class TwoChoicesFirst:
