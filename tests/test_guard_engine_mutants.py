@@ -1996,3 +1996,32 @@ def test_no_wall_tile_is_being_placed_once_the_column_is_chosen():
     assert game.phase == PLACE and game.placing is not None
     play(game, ["w1:3"])
     assert game.phase == DEAL and game.placing is None
+
+
+class WaitingWithoutMemory:
+    """Offers 'wait' at every turn and remembers nothing (no memory, no draft hook)."""
+
+    name = "waiting_without_memory"
+
+    @hookimpl
+    def azul_declare_moves(self):
+        return [WAIT]
+
+    @hookimpl
+    def azul_offer_moves(self, stage):
+        return [WAIT] if stage == "turn" else None
+
+    @hookimpl
+    def azul_apply_move(self):
+        return Outcome()
+
+
+def test_a_variant_without_memory_offers_four_waits_a_seat_from_the_first_turn():
+    game = new_game(plugins=[WaitingWithoutMemory()])
+    assert not game.rules.remembers
+    set_table(game, ["BBYY"])
+    waits = 0
+    while WAIT in game.legal_decisions():
+        game.apply(WAIT)
+        waits += 1
+    assert waits == 4 * 2
