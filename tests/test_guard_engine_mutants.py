@@ -2025,3 +2025,9 @@ def test_a_variant_without_memory_offers_four_waits_a_seat_from_the_first_turn()
         game.apply(WAIT)
         waits += 1
     assert waits == 4 * 2
+
+
+def test_a_table_past_its_limits_is_named_in_the_message():
+    with pytest.raises(PluginError) as refused:
+        new_game(plugins=[table_plugin(factories=-1)]).rules.table(2)
+    assert str(refused.value).startswith("plugin 'Answers_azul_game_setup' returned TableSetup(")
