@@ -19,7 +19,7 @@ from azul_core import hookimpl
 from azul_core.engine.notation import NotationError, format_decision, parse_decision
 from azul_core.engine.plugins import LoadedPlugin, PluginError, register_plugins
 from azul_core.engine.rulebook import Rules, VariantRulesError
-from azul_core.engine.state import CENTRE, CHOOSE, DEAL, DRAFT, FLOOR, OVER, PLACE, IllegalDecision
+from azul_core.engine.state import CENTRE, CHOOSE, DEAL, DRAFT, FLOOR, OVER, PLACE, GameState, IllegalDecision
 from azul_core.rules import ExtraTile, MarkerRule, Move, Outcome
 from azul_core.testing import (
     deal,
@@ -30,10 +30,12 @@ from azul_core.testing import (
     play_out,
     scores,
     set_bag,
+    set_floor,
     set_lines,
     set_table,
     set_wall,
     table_of,
+    wall_text,
     winners,
 )
 from azul_core.variants.loading import load_variant
@@ -1084,7 +1086,10 @@ def test_the_factories_are_filled_only_at_the_start_of_a_round_and_a_record_s_se
     ("azul_end_bonuses", [("style", True)], "expected (label, points) pairs, got ('style', True)"),
     ("azul_end_bonuses", [("style", 10**6 + 1)], "a bonus of more than 1000000 points either way"),
     ("azul_end_bonuses", [("style", -10**6 - 1)], "a bonus of more than 1000000 points either way"),
+    ("azul_end_bonuses", 5, "expected a list of (label, points) pairs"),
+    ("azul_end_bonuses", "style", "expected a list of (label, points) pairs"),
     ("azul_winners", 5, "expected a list of seats"),
+    ("azul_winners", [2], "expected seats from 0 to 1"),
     ("azul_winners", [True], "expected seats from 0 to 1"),
     ("azul_winners", [0, 0], "a seat is named twice"),
 ])
@@ -1807,3 +1812,222 @@ def test_the_plugins_deciding_discard_piles_and_bonuses_are_named_for_a_variant_
     assert rules.deciders["azul_discard_pile"] == ("floor: Answers_azul_discard_pile, overflow: standard, "
                                                    "line: standard, leftover: standard")
     assert rules.deciders["azul_end_bonuses"] == "standard + Answers_azul_end_bonuses"
+
+
+# ---------------------------------------------------------------- the mutants first tried after the recheck
+
+
+def test_a_decision_of_the_wrong_kind_or_phase_is_refused_with_its_reason():
+    game = new_game()
+    set_table(game, ["BBBB"])
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply((0, 0))
+    assert str(refused.value) == "a draft is expected now (source, colour, line)"
+    game = new_game()
+    assert game.phase == DEAL
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply((1, BLUE, 0))
+    assert str(refused.value) == "the factories must be filled first"
+    game = new_game()
+    play_out(game, seed=1)
+    assert game.phase == OVER
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply((1, BLUE, 0))
+    assert str(refused.value) == "the game is over"
+
+
+def test_a_refused_score_on_the_draft_ending_the_round_leaves_the_game_as_it_was():
+    from azul_core.testing import snapshot
+    game = new_game(plugins=[answering("azul_placement_score", -1)])
+    set_table(game, ["B"])
+    before = snapshot(game)
+    with pytest.raises(PluginError):
+        play(game, ["1B1"])  # the last tiles: the round ends and the tiling scores line 1
+    assert snapshot(game) == before
+
+
+def test_a_refused_score_on_a_draft_filling_a_line_tiled_at_once_leaves_the_game_as_it_was():
+    from azul_core.testing import snapshot
+    game = new_game("duel", plugins=[answering("azul_placement_score", -1)])
+    set_table(game, ["BBYY"])
+    before = snapshot(game)
+    with pytest.raises(PluginError):
+        play(game, ["1B2"])  # two tiles fill line 2 exactly: duel tiles it at the turn's end
+    assert snapshot(game) == before
+
+
+class TakesYellowAlong:
+    """A draft takes the yellow tiles of its source along, which fall to the floor."""
+
+    name = "takes_yellow"
+
+    @hookimpl
+    def azul_draft_takes(self, tiles, colour):
+        return [count if kind in (colour, YELLOW) else 0 for kind, count in enumerate(tiles)]
+
+
+def test_a_draft_taking_another_colour_along_without_extra_tiles_lays_it_on_the_floor():
+    game = new_game(plugins=[TakesYellowAlong()])
+    set_table(game, ["RRYB", "KKKK"])
+    play(game, ["1R3"])
+    assert lines_of(game, 0) == {3: "RR"} and floor_of(game, 0) == "Y"
+    assert table_of(game)["centre"] == "B"
+    assert_bookkeeping(game)
+
+
+class GoldTiles:
+    """Ten gold tiles in the bag, no rule of their own for a draft."""
+
+    name = "gold"
+
+    @hookimpl
+    def azul_game_setup(self, answer):
+        return replace(answer, extra_tiles=(ExtraTile("J", "gold", 10),))
+
+
+def test_a_draft_beside_one_extra_kind_of_tile_sends_it_to_the_centre_and_the_game_plays_on():
+    game = new_game(plugins=[GoldTiles()])
+    set_table(game, ["RRJY", "KKKK"])
+    play(game, ["1R3"])
+    assert lines_of(game, 0) == {3: "RR"} and table_of(game)["centre"] == "YJ"
+    assert_bookkeeping(game)
+    play_out(game, seed=1)
+    assert game.phase == OVER and game.tile_counts() == [20] * 5 + [10]
+
+
+@pytest.mark.parametrize("argument", ["lines", "supply"])
+def test_a_game_over_rule_reading_only_the_lines_or_only_the_supply_is_given_it(argument):
+    seen = []
+    reader = answering("azul_game_over", lambda value: seen.append(value), argument)
+    # without the standard rule, which reads both: the only plugin asked reads one of them
+    game = GameState(standard_rules_without("azul_game_over", plus=(loaded("reader", reader),)))
+    set_table(game, ["B"])
+    set_lines(game, 1, {2: "K"})
+    set_bag(game, "RRK")
+    play(game, ["1B2"])  # the last tiles: the round ends
+    assert len(seen) == 1
+    if argument == "lines":
+        assert [tuple(seat) for seat in seen[0]] == [
+            ((None, 0), (BLUE, 1), (None, 0), (None, 0), (None, 0)),
+            ((None, 0), (BLACK, 1), (None, 0), (None, 0), (None, 0))]
+    else:
+        assert list(seen[0]) == [0, 0, 2, 1, 0]
+
+
+def test_the_marker_taken_onto_a_full_floor_it_keeps_leaves_the_floor_as_it_is():
+    game = new_game()
+    assert game.rules.marker.full_floor == "keep"
+    set_table(game, ["BBBB"], centre="RY")
+    set_floor(game, 0, "KKKKKKK")
+    play(game, ["CR1"])
+    assert floor_of(game, 0) == "KKKKKKK" and game.marker_holder == 0
+    assert table_of(game)["lid"] == ""
+
+
+def test_a_closed_duel_line_stays_closed_when_a_test_sets_the_wall_mid_round():
+    game = new_game("duel")
+    set_table(game, ["BBYY", "RRKK"])
+    play(game, ["1B2", "2R1"])  # line 2 tiled at the turn's end: closed until the next round
+    assert lines_of(game, 0) == {} and "B" in wall_text(game, 0).splitlines()[1]
+    set_wall(game, 0, [".....", ".x...", ".....", ".....", "x...."])  # every line asked again
+    play(game, ["CY2"])
+    assert lines_of(game, 0) == {} and floor_of(game, 0) == "YY"
+
+
+def test_the_seat_holding_the_marker_is_kept_when_a_refused_score_undoes_a_draft():
+    from azul_core.testing import snapshot
+    game = new_game(plugins=[answering("azul_placement_score", -1)])
+    set_table(game, ["BBYY"], centre="R")
+    play(game, ["CR1", "1B2"])  # seat 0 holds the marker; the last draft ends the round
+    assert game.marker_holder == 0
+    before = snapshot(game)
+    with pytest.raises(PluginError):
+        play(game, ["CY3"])
+    assert snapshot(game) == before and game.marker_holder == 0
+
+
+def test_a_game_built_from_rules_alone_has_two_players_seat_0_first_and_the_marker_in_the_centre():
+    game = GameState(standard_rules_without())
+    assert len(game.players) == 2 and table_of(game)["marker_in_centre"] is True
+    set_table(game, ["BBBB"])
+    assert game.current == 0
+
+
+def test_a_game_for_a_number_of_players_the_variant_does_not_allow_is_refused():
+    with pytest.raises(ValueError) as refused:
+        GameState(new_game().rules, players=5)
+    assert str(refused.value) == "variant 'standard' is for 2, 3, 4 players, not 5"
+
+
+class TwoChoicesFirst:
+    """Each turn a seat first says 'ready' or 'steady', both choices before drafting."""
+
+    READY = Move("ready", label="Ready", exclusive=True)
+    STEADY = Move("steady", label="Steady", exclusive=True)
+
+    @hookimpl
+    def azul_declare_moves(self):
+        return [self.READY, self.STEADY]
+
+    @hookimpl
+    def azul_offer_moves(self, stage):
+        return [Move("ready"), Move("steady")] if stage == "turn" else None
+
+
+def test_a_draft_before_two_exclusive_choices_names_both():
+    game = new_game(plugins=[TwoChoicesFirst()])
+    set_table(game, ["BYRR", "KKWW"])
+    with pytest.raises(IllegalDecision) as refused:
+        game.apply((1, BLUE, 0))
+    assert str(refused.value) == "choose first: Ready (+ready), Steady (+steady)"
+
+
+def test_the_marker_taken_from_the_centre_is_no_longer_there():
+    game = new_game()
+    set_table(game, ["BBBB"], centre="RY")
+    play(game, ["CR1"])
+    assert table_of(game)["marker_in_centre"] is False
+
+
+def test_no_wall_tile_is_being_placed_once_the_column_is_chosen():
+    game = new_game("grey-wall")
+    set_table(game, ["B"])
+    play(game, ["1B1"])  # the last tiles: line 1 is tiled, its column chosen by the player
+    assert game.phase == PLACE and game.placing is not None
+    play(game, ["w1:3"])
+    assert game.phase == DEAL and game.placing is None
+
+
+class WaitingWithoutMemory:
+    """Offers 'wait' at every turn and remembers nothing (no memory, no draft hook)."""
+
+    name = "waiting_without_memory"
+
+    @hookimpl
+    def azul_declare_moves(self):
+        return [WAIT]
+
+    @hookimpl
+    def azul_offer_moves(self, stage):
+        return [WAIT] if stage == "turn" else None
+
+    @hookimpl
+    def azul_apply_move(self):
+        return Outcome()
+
+
+def test_a_variant_without_memory_offers_four_waits_a_seat_from_the_first_turn():
+    game = new_game(plugins=[WaitingWithoutMemory()])
+    assert not game.rules.remembers
+    set_table(game, ["BBYY"])
+    waits = 0
+    while WAIT in game.legal_decisions():
+        game.apply(WAIT)
+        waits += 1
+    assert waits == 4 * 2
+
+
+def test_a_table_past_its_limits_is_named_in_the_message():
+    with pytest.raises(PluginError) as refused:
+        new_game(plugins=[table_plugin(factories=-1)]).rules.table(2)
+    assert str(refused.value).startswith("plugin 'Answers_azul_game_setup' returned TableSetup(")
