@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -17,7 +16,7 @@ import azul_plugins.colour_wall as colour_wall
 import azul_plugins.standard as standard
 from azul_core import hookimpl
 from azul_core.engine.notation import NotationError, format_decision, parse_decision
-from azul_core.engine.plugins import LoadedPlugin, PluginError, register_plugins
+from azul_core.engine.plugins import PluginError, register_plugins
 from azul_core.engine.rulebook import Rules, VariantRulesError
 from azul_core.engine.state import CENTRE, CHOOSE, DEAL, DRAFT, FLOOR, OVER, PLACE, GameState, IllegalDecision
 from azul_core.rules import ExtraTile, MarkerRule, Move, Outcome
@@ -180,19 +179,7 @@ def test_a_seeded_random_game_keeps_every_tile_and_is_the_same_game_on_either_pa
 
 # ---------------------------------------------------------------- resolving a variant's rules
 
-def loaded(name: str, module) -> LoadedPlugin:
-    return LoadedPlugin(name, module, "test", "", "")
-
-
-def standard_without(*hooks: str) -> SimpleNamespace:
-    """The standard plugin's hook implementations but the named ones."""
-    return SimpleNamespace(**{name: getattr(standard, name) for name in dir(standard)
-                              if name.startswith("azul_") and name not in hooks})
-
-
-def rules_of(*plugins: LoadedPlugin, decide=None) -> Rules:
-    return Rules(register_plugins(list(plugins)), load_variant("standard").settings, name="test",
-                 decide=decide)
+from test_rulebook_errors import loaded, rules_of, standard_without  # noqa: E402  (shared set-up)
 
 
 def answering(hook: str, answer, *argnames: str):

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from azul_core.variants.check import check_variant_file
-from azul_core.variants.files import Problem
 from azul_core.variants.limits import InputRefused, read_regular_file, walk_problems
 from azul_core.variants.loading import VariantError, load_variant
 
@@ -41,16 +40,7 @@ def test_a_folder_or_a_missing_file_is_refused_with_what_it_is(tmp_path):
 
 # ---------------------------------------------------------------- what a wrong value is called
 
-def write(folder: Path, name: str, text: str) -> Path:
-    path = folder / name
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return path
-
-
-def problems_of(path: Path) -> list[Problem]:
-    with pytest.raises(VariantError) as caught:
-        load_variant(path)
-    return caught.value.problems
+from test_variant_files import problems_of, write  # noqa: E402  (shared set-up)
 
 
 @pytest.mark.parametrize("value, called", [
