@@ -370,7 +370,8 @@ class Server:
             return
         limit = self.config.search_tables_per_address
         if len(mine) >= limit:
-            raise HTTPError(429, f"{limit} tables with a search bot at once from one address: "
+            tables = "table" if limit == 1 else "tables"
+            raise HTTPError(429, f"{limit} {tables} with a search bot at once from one address: "
                                  "finish one first, or choose a quicker bot (greedy, random)")
 
     def joined(self, table: Table) -> None:

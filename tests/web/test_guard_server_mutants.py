@@ -1,0 +1,149 @@
+"""The table server's answers that bench/mutation.py (scope web) found no test reading.
+
+A seat handed to a bot, word for word for each refusal; the search-bot limit per address,
+where the tables of an address are counted and forgotten; a seat that asked for changes
+sees its own secret in them; the bot's line in the game log; the reason a WebSocket is
+closed with. Every wait for the server times out (``receive`` of test_guard_server).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+
+# The guard's in-process server and its helpers (pytest puts this folder on sys.path).
+from test_guard_server import Seat, create, join, make_config, receive, secret_of, serving  # noqa: E402
+
+from azul_core.web.catalog import build_catalog  # noqa: E402
+from azul_core.web.patches import apply  # noqa: E402
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+PEOPLE = [{"name": "Ana"}, {"name": "Bo"}, {"name": "Cy"}]
+SEARCH_LIMIT = ("1 table with a search bot at once from one address: "
+                "finish one first, or choose a quicker bot (greedy, random)")
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return build_catalog([EXAMPLES])
+
+
+def hand(client, created, seat, body, admin=None):
+    secret = created["admin_secret"] if admin is None else admin
+    return client.post(f"/api/tables/{created['table']}/seats/{seat}/bot", json=body,
+                       headers={"Authorization": f"Bearer {secret}"})
+
+
+# ---------------------------------------------------------------- handing a seat to a bot
+
+
+def test_each_refusal_to_hand_a_seat_to_a_bot_says_why(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client).json()
+        bots = server.table(created["table"]).offered.bots
+        listed = ", ".join(bots)
+        assert len(bots) > 1, "the listing of several bots is what is read"
+        gone = hand(client, {**created, "table": "no-such-table"}, 1, {"bot": "random"})
+        assert (gone.status_code, gone.json()) == (404, {"error": "no such table"})
+        not_json = client.post(f"/api/tables/{created['table']}/seats/1/bot", content=b"{bot",
+                               headers={"Authorization": f"Bearer {created['admin_secret']}"})
+        assert (not_json.status_code, not_json.json()) == (400, {"error": "the request is not JSON"})
+        # A body that is JSON but not an object names no bot.
+        for body in ([], "random", None):
+            answer = hand(client, created, 1, body)
+            assert (answer.status_code, answer.json()) == (400, {"error": f"unknown bot 'None' (bots: {listed})"})
+        # A long name is quoted to its first 40 characters.
+        long_name = "b" * 39 + "cdef"
+        answer = hand(client, created, 1, {"bot": long_name})
+        assert answer.json() == {"error": f"unknown bot {'b' * 39 + 'c'!r} (bots: {listed})"}
+        assert server.table(created["table"]).seats[1].bot is None
+
+
+def test_one_address_holds_search_bots_at_a_bounded_number_of_tables(tmp_path, catalog):
+    """Counted per address: tables created with a search bot and tables a search bot was
+    handed to; a second search bot at a counted table is free; a table the server forgot
+    (put away after 5 idle minutes, or purged) no longer counts."""
+    with serving(make_config(tmp_path, search_tables_per_address=1), catalog) as (client, server):
+        # Seat 0, a person, moves first: no search bot ever thinks in this test.
+        counted = create(client, seats=[{"name": "Ana"}, {"bot": "mcts"}, {"name": "Cy"}]).json()
+        other = create(client, seats=PEOPLE).json()
+        refused = hand(client, other, 1, {"bot": "mcts"})
+        assert (refused.status_code, refused.json()) == (429, {"error": SEARCH_LIMIT})
+        assert server.table(other["table"]).seats[1].bot is None
+        assert hand(client, counted, 2, {"bot": "mcts"}).status_code == 200
+        assert hand(client, other, 1, {"bot": "greedy"}).status_code == 200
+        server.tables.pop(counted["table"])  # what housekeeping does to an idle table
+        assert hand(client, other, 2, {"bot": "mcts"}).status_code == 200
+        # ... and the table a search bot was handed to counts in its turn.
+        third = create(client, seats=PEOPLE).json()
+        refused = hand(client, third, 1, {"bot": "mcts"})
+        assert (refused.status_code, refused.json()) == (429, {"error": SEARCH_LIMIT})
+        assert create(client, seats=[{"name": "Ana"}, {"bot": "mcts"}]).json() == {"error": SEARCH_LIMIT}
+
+
+def test_the_limit_of_search_bot_tables_is_said_in_the_plural_above_one(tmp_path, catalog):
+    with serving(make_config(tmp_path, search_tables_per_address=2), catalog) as (client, _server):
+        for _ in range(2):
+            assert create(client, seats=[{"name": "Ana"}, {"bot": "mcts"}]).status_code == 201
+        answer = create(client, seats=[{"name": "Ana"}, {"bot": "mcts"}])
+        assert (answer.status_code, answer.json()["error"]) == (429, SEARCH_LIMIT.replace("1 table", "2 tables"))
+
+
+def test_the_game_log_names_the_round_and_the_seat_a_bot_took(tmp_path, catalog):
+    with serving(make_config(tmp_path, bot_delay=3600), catalog) as (client, server):
+        created = create(client).json()
+        assert hand(client, created, 1, {"bot": "random"}).status_code == 200
+        entry = server.table(created["table"]).progress.log[-1]
+        assert entry == {"round": 1, "seat": 1, "bot": "random", "event": "bot",
+                         "text": "East's seat is played by the bot 'random' from now on"}
+
+
+# ---------------------------------------------------------------- what a seat is told
+
+
+def test_a_seat_that_asks_for_changes_is_told_its_own_secret(tmp_path, catalog):
+    """secret-goal deals each seat a secret colour: the updates of a seat's client carry that
+    seat's view (its own goal shown, the other's sealed), the same as a whole state."""
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client, "secret-goal").json()
+        secret = secret_of(created["seats"][1]["url"])
+        whole = Seat(client, created["table"], secret)
+        changes = client.websocket_connect(f"/ws/{created['table']}")
+        socket = changes.__enter__()
+        try:
+            socket.send_json({"type": "hello", "secret": secret, "changes": True})
+            message = receive(socket)
+            while message["type"] != "state":
+                message = receive(socket)
+            document, version = {"view": message["view"], "last": message["last"]}, message["version"]
+            assert document["view"]["secrets"] == whole.state["view"]["secrets"]
+            north = join(client, created, 0)
+            north.move(north.state["legal"]["drafts"][0]["move"])
+            message = receive(socket)
+            while message["type"] != "update":
+                message = receive(socket)
+            assert message["base"] == version
+            document = apply(document, message["changes"])
+            expected = whole.wait_for(lambda state: state["version"] == message["version"])
+            assert document["view"] == expected["view"]
+            watcher = Seat(client, created["table"], secret_of(created["watch_url"]))
+            assert document["view"]["secrets"] != watcher.state["view"]["secrets"], "its own goal is shown"
+        finally:
+            changes.__exit__(None, None, None)
+
+
+def test_a_socket_closed_for_a_reason_says_it_in_the_close_frame_too(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        with client.websocket_connect(f"/ws/{created['table']}") as socket:
+            socket.send_json({"type": "hello", "secret": "not-the-secret"})
+            reason = "this link's secret is wrong: ask for the link again"
+            assert receive(socket) == {"type": "error", "reason": reason}
+            with pytest.raises(WebSocketDisconnect) as closed:
+                receive(socket)
+            assert (closed.value.code, closed.value.reason) == (4401, reason)
