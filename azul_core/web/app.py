@@ -43,6 +43,7 @@ from azul_core.web.bots import BotPool, default_workers, is_search_bot
 from azul_core.web.capabilities import bearer, digest, new_token
 from azul_core.web.catalog import Catalog, build_catalog
 from azul_core.web.clocks import parse_clock
+from azul_core.web.closing import close_with_reason
 from azul_core.web.hints import ask_for_hint
 from azul_core.web.replay_page import table_replay_routes
 from azul_core.web.seats import SeatService
@@ -446,8 +447,7 @@ class Server:
     def drop(self, client: Client) -> None:
         """A client too slow to keep up: closed; it reconnects and catches up."""
         client.table.clients.discard(client)
-        with contextlib.suppress(Exception):
-            self.spawn(client.websocket.close(code=1013))
+        self.spawn(client.websocket.close(code=1013))
 
     # ------------------------------------------------------------ bots
 
@@ -867,7 +867,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     await websocket.accept()
     table = server.table(websocket.path_params["table"])
     if table is None:
-        await _close(websocket, 4404, "no such table")
+        await close_with_reason(websocket, 4404, "no such table")
         return
     try:
         hello = await asyncio.wait_for(_receive(websocket, config.max_message), 30)
@@ -876,10 +876,10 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                         (4400, "the message is nested too deeply") if isinstance(exc, _TooDeep) else
                         (4400, "the first message must be a hello"))
         with contextlib.suppress(Exception):
-            await _close(websocket, code, reason)
+            await close_with_reason(websocket, code, reason)
         return
     if not isinstance(hello, dict) or hello.get("type") != "hello":
-        await _close(websocket, 4400, "the first message must be {\"type\": \"hello\", \"secret\": ...}")
+        await close_with_reason(websocket, 4400, "the first message must be {\"type\": \"hello\", \"secret\": ...}")
         return
     secret = hello.get("secret")
     if not isinstance(secret, str) or not secret:
@@ -887,11 +887,11 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     # The table may have been put away while the hello was awaited: take the current one.
     table = server.table(websocket.path_params["table"])
     if table is None:
-        await _close(websocket, 4404, "no such table")
+        await close_with_reason(websocket, 4404, "no such table")
         return
     known, seat = table.seat_of(secret)
     if not known:
-        await _close(websocket, 4401, "this link's secret is wrong: ask for the link again")
+        await close_with_reason(websocket, 4401, "this link's secret is wrong: ask for the link again")
         return
     if seat is not None and not table.seats[seat].bot:
         server.joined(table)
@@ -907,10 +907,10 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             try:
                 message = await _receive(websocket, config.max_message)
             except _TooLarge:
-                await _close(websocket, 1009, f"messages are at most {config.max_message} bytes")
+                await close_with_reason(websocket, 1009, f"messages are at most {config.max_message} bytes")
                 return
             except _TooDeep:
-                await _close(websocket, 4400, "the message is nested too deeply")
+                await close_with_reason(websocket, 4400, "the message is nested too deeply")
                 return
             except ValueError:
                 client.send(json.dumps({"type": "refused", "move": None, "version": table.version,
@@ -948,7 +948,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         pass
     except Exception:  # a bug: logged, and the client told so (it reconnects)
         log.exception("the connection to table %s failed", table.id[:6])
-        await _close(websocket, 1011, "the server failed: open the link again")
+        await close_with_reason(websocket, 1011, "the server failed: open the link again")
     finally:
         writer.cancel()
         if client in table.clients:
@@ -1027,13 +1027,6 @@ async def _receive(websocket: WebSocket, limit: int) -> Any:
         return json.loads(data)
     except RecursionError:
         raise _TooDeep() from None
-
-
-async def _close(websocket: WebSocket, code: int, reason: str) -> None:
-    with contextlib.suppress(Exception):
-        await websocket.send_text(json.dumps({"type": "error", "reason": reason}))
-    with contextlib.suppress(Exception):
-        await websocket.close(code=code, reason=reason[:100])
 
 
 async def _write(client: Client) -> None:

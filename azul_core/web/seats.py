@@ -19,7 +19,6 @@ without waiting.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from typing import Any
@@ -29,6 +28,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from azul_core.web.capabilities import bearer, digest, new_token
+from azul_core.web.closing import close_with_reason
 from azul_core.web.rematch import make_rematch
 from azul_core.web.store import LINK, RECLAIM, STANDIN, Event
 from azul_core.web.table import Refused, Stale, Table
@@ -212,7 +212,7 @@ class SeatService:
         for client in list(table.clients):
             if client.seat == seat:
                 table.clients.discard(client)
-                self.server.spawn(_close(client.websocket, 4401, "this seat has a new link: open that one"))
+                self.server.spawn(close_with_reason(client.websocket, 4401, "this seat has a new link: open that one"))
         self.server.seat_came_or_went(table, seat)
         return secret
 
@@ -292,13 +292,6 @@ class SeatService:
         return [Route("/api/tables/{table}/seats/{seat:int}/reclaim", reclaim, methods=["POST"]),
                 Route("/api/tables/{table}/seats/{seat:int}/link", link, methods=["POST"]),
                 Route("/api/tables/{table}/rematch", rematch, methods=["POST"])]
-
-
-async def _close(websocket, code: int, reason: str) -> None:
-    with contextlib.suppress(Exception):
-        await websocket.send_text(json.dumps({"type": "error", "reason": reason}))
-    with contextlib.suppress(Exception):
-        await websocket.close(code=code, reason=reason[:100])
 
 
 def _error(status: int, reason: str) -> JSONResponse:
