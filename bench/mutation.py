@@ -117,6 +117,11 @@ def mutmut_section(mutated: list[str], tests: list[str], preloaded: Path | None 
         f"only_mutate = {toml_list(mutated)}\n"
         f"also_copy = {toml_list(['plugins', 'variants', 'docs', 'examples', 'bench', 'README.md'])}\n"
         f"pytest_add_cli_args_test_selection = {toml_list(tests)}\n"
+        # mutmut's time limit for a mutant is (its tests' time + this) x 15 CPU seconds, half of
+        # that in wall time. Its estimate counts only the tests' calls, not their set-up (a
+        # server started, variants loaded): with the default 1 s, a mutant of a function two
+        # quick tests run was a "timeout" whenever the machine was busy.
+        "timeout_constant = 10.0\n"
         # the browser tests and the package builds are not mutation material
         "pytest_add_cli_args = "
         + toml_list(["-p", "no:cacheprovider", "-m", "not browser and not package"]
