@@ -9,6 +9,7 @@ records say who started and replay to the same scores; a variant without the rul
 from __future__ import annotations
 
 import random
+import warnings
 
 import pytest
 
@@ -16,7 +17,9 @@ pytest.importorskip("pettingzoo")
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
+from pettingzoo.test import api_test, seed_test  # noqa: E402
 from rl_variants import SECRET_GOAL, SEEDED_SECRET_GOAL, SEEDED_START, trust  # noqa: E402
+from test_rl_pettingzoo import DICT_OBSERVATION_NOTES  # noqa: E402
 
 import azul_core.rl as rl  # noqa: E402
 import azul_core.rl.openspiel  # noqa: E402,F401  (registers python_azul)
@@ -85,6 +88,14 @@ def test_pettingzoo_starts_with_the_seat_the_rule_draws_from_the_seed():
         assert env.unwrapped.game.to_move == env.unwrapped.game.first_player == seat
         starters.append(seat)
     assert set(starters) == {0, 1, 2}
+
+
+def test_pettingzoos_api_and_seed_tests_pass():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(rl.env(SEEDED_START, 3), num_cycles=300)
+    assert not {str(w.message) for w in caught if not str(w.message).startswith(DICT_OBSERVATION_NOTES)}
+    seed_test(lambda: rl.env(SEEDED_START, 3), num_cycles=300)
 
 
 def test_pettingzoo_observations_show_the_first_player_from_each_seat():
