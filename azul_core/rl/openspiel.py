@@ -25,7 +25,7 @@ The opening: a variant that draws the first player (``azul_first_player``,
 as examples/seeded-start does) or whose plugins deal secrets
 (``azul_deal_secrets``) starts with one chance node, before the first fill,
 whose ``OPENING_SEEDS`` equally likely outcomes are seeds. Outcome ``k``
-decides both, as one seed does in ``azul simulate`` and ``azul play``: the
+decides both, as a game's seed does in ``azul simulate``: the
 seat that starts round 1 is ``rules.opening_seat(players, k)`` (the hook
 draws from ``random.Random("first player:k")``), and the secrets are dealt
 with ``random.Random(k)`` (the plugin draws from it). Each follows its
@@ -125,7 +125,9 @@ class AzulGame(pyspiel.Game):
         decisions_per_draft = 1
         if rules.offers_moves:
             decisions_per_draft += CHOICES_IN_A_ROW + IDLE_TURNS_PER_SEAT * players
-        # The opening chance node is a chance node: OpenSpiel leaves it out of the length.
+        # Who starts (where the variant draws it) and the secrets: one opening chance node.
+        # Its outcomes count in max_chance_outcomes; OpenSpiel's max_game_length counts the
+        # players' decisions only.
         opens = rules.deals_secrets or rules.first_player is not None
         info = pyspiel.GameInfo(
             num_distinct_actions=encoding.num_actions(rules),
