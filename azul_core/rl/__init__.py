@@ -4,8 +4,9 @@
   environment (``azul_core.rl.pettingzoo_env``).
 * OpenSpiel: ``import azul_core.rl.openspiel`` registers the game
   ``python_azul`` (parameters ``variant``, ``players``, ``reward``,
-  ``max_rounds``, ``memory_size``), with the factory fills (and the deal of
-  the plugins' secrets) as explicit chance nodes.
+  ``max_rounds``, ``memory_size``), with the factory fills (and the opening:
+  who starts where the variant draws it, the plugins' secrets) as explicit
+  chance nodes.
 
 Both take the variant's rules from the engine: legal moves, line sizes, scores
 and the end of the game are whatever the variant's plugins make them; the

@@ -23,10 +23,11 @@ Observations: a float32 vector of ``observation_size(players, rules)`` numbers,
 from the point of view of one seat (the "viewer"): boards are listed from
 the viewer's own, then the seats after it in turn order. The layout is
 ``observation_layout(players, rules)``; docs/ai.md draws it as a table. A variant
-whose plugins declare moves, keep memory or deal secrets has more numbers after
-the boards (``plugin_layout``): whether a choice is on offer, the viewer's seat,
-each plugin's memory and the viewer's own secrets, each value in a block of
-``memory_size`` numbers (``value_numbers``). Another seat's secret is never in it:
+whose plugins declare moves, keep memory, deal secrets or draw the first player
+has more numbers after the boards (``plugin_layout``): whether a choice is on
+offer, the viewer's seat, each plugin's memory and the viewer's own secrets,
+each value in a block of ``memory_size`` numbers (``value_numbers``), and the
+seat that starts the round. Another seat's secret is never in it:
 secrets are read through the engine's ``seen_secrets`` (what ``state.for_seat``
 does), whatever state is given.
 
@@ -309,7 +310,10 @@ def plugin_layout(players: int, rules, memory_size: int = MEMORY_SIZE) -> list[t
       since a memory speaks of seats by number (0 = the first seat), not relative to the viewer;
     * ``memory.PLUGIN``: each plugin's memory (public), in ``memory_size`` numbers;
     * ``secret.PLUGIN``: the viewer's own secret from each plugin that deals secrets, in
-      ``memory_size`` numbers (another seat's secret is never shown).
+      ``memory_size`` numbers (another seat's secret is never shown);
+    * ``first_player`` (where a plugin draws who starts round 1, ``azul_first_player``):
+      one-hot, relative to the viewer as ``to_move`` is: the seat that starts the round
+      (public; once a round is over, the seat that starts the next).
 
     Memory and secrets are coded by ``value_numbers``."""
     hooks = rules.plugin_hooks
@@ -320,6 +324,8 @@ def plugin_layout(players: int, rules, memory_size: int = MEMORY_SIZE) -> list[t
         parts.append(("viewer_seat", players))
     parts += [(f"memory.{plugin}", memory_size) for plugin in hooks.memory_plugins]
     parts += [(f"secret.{plugin}", memory_size) for plugin in hooks.secret_plugins]
+    if rules.first_player is not None:
+        parts.append(("first_player", players))
     return parts
 
 
@@ -375,13 +381,16 @@ def plugin_numbers(state, viewer: int, memory_size: int = MEMORY_SIZE) -> list[f
     for plugin in hooks.secret_plugins:
         values = secrets.get(plugin)
         numbers += value_numbers(None if values is None else values[viewer], memory_size)
+    if state.rules.first_player is not None:
+        players = len(state.players)
+        numbers += _one_hot(players, (state.first_player - viewer) % players)
     return numbers
 
 
 def has_plugin_part(rules) -> bool:
     """Whether ``rules``' observations have a plugin part (``plugin_layout``)."""
     hooks = rules.plugin_hooks
-    return bool(hooks.moves or hooks.memory_plugins or hooks.secret_plugins)
+    return bool(hooks.moves or hooks.memory_plugins or hooks.secret_plugins) or rules.first_player is not None
 
 
 _NO_SOURCE = [0] * COLOUR_COUNT
@@ -552,6 +561,8 @@ def observation_text(state, viewer: int) -> str:
         values = secrets.get(plugin)
         if values is not None and values[viewer] is not None:
             parts.append(f"own secret {plugin}: {values[viewer]!r}")
+    if state.rules.first_player is not None:  # a plugin drew who started round 1
+        parts.append(f"first player seat+{(state.first_player - viewer) % players}")
     return "\n".join(parts)
 
 

@@ -84,12 +84,15 @@ def record_ref(ref: str, folder: str | Path | None = None) -> str:
 
 
 def build_record(ref: str, names: Sequence[str], seed: Any, rounds: Sequence[tuple],
-                 state: GameState, folder: str | Path | None = None) -> dict:
+                 state: GameState, folder: str | Path | None = None, *, first_player: int = 0) -> dict:
     """An ``azul-record/1`` record (as a dict) of a game: ``rounds`` holds, per round, the
     factory fills (counts per kind of tile per factory, written with the variant's letters)
     and the decisions taken; scores and the result come from ``state``, the game's position
-    now. ``folder``: where the record will be kept (see ``record_ref``)."""
+    now. ``folder``: where the record will be kept (see ``record_ref``). ``first_player``:
+    the seat that started round 1 (the variant's ``azul_first_player``; the record names it
+    when it is not seat 0, and a replay starts with it)."""
     recorder = Recorder(record_ref(ref, folder), list(names), seed)
+    recorder.first_player = first_player
     kind_letters = state.table.kind_letters
     recorder.rounds = [RoundRecord([letters(counts, kind_letters) for counts in fills],
                                    [format_decision(d) for d in decisions])

@@ -21,16 +21,25 @@ kind ``k``": 0..4 the colours, 5.. a variant's extra tiles (a wild tile).
 Player actions are ``azul_core.rl.encoding``'s, the variant's plugin moves
 included.
 
+The opening: a variant that draws the first player (``azul_first_player``,
+as examples/seeded-start does) or whose plugins deal secrets
+(``azul_deal_secrets``) starts with one chance node, before the first fill,
+whose ``OPENING_SEEDS`` equally likely outcomes are seeds. Outcome ``k``
+decides both, as a game's seed does in ``azul simulate``: the
+seat that starts round 1 is ``rules.opening_seat(players, k)`` (the hook
+draws from ``random.Random("first player:k")``), and the secrets are dealt
+with ``random.Random(k)`` (the plugin draws from it). Each follows its
+plugin's own odds as closely as 1000 seeds can. Every other variant has no
+such node: seat 0 starts and the first chance node is the first tile drawn.
+
 A variant without secrets has perfect information (the bag's contents are
-known; only the order of the draws is chance), so the information state is
-the observation. A variant whose plugins deal secrets (``azul_deal_secrets``)
-is a game of imperfect information: the game starts with a chance node whose
-``SECRET_DEALS`` equally likely outcomes are seeds; outcome ``k`` deals the
-secrets with ``random.Random(k)`` (the plugin draws from it, so the deal
-follows the plugin's own odds as closely as 1000 seeds can). A player's
-observation and information state hold its own secret and nobody else's;
+known; only the order of the draws is chance; who starts is seen by all), so
+the information state is the observation. A variant whose plugins deal
+secrets is a game of imperfect information: a player's observation and
+information state hold its own secret and nobody else's;
 ``resample_from_infostate`` (OpenSpiel's ``ISMCTSBot``) deals the others'
-secrets again, consistently with what the player knows.
+secrets again, consistently with what the player knows: its own secret and
+who started (public), so only seeds that give both are drawn.
 """
 
 from __future__ import annotations
@@ -59,8 +68,11 @@ DEFAULTS = {"variant": "standard", "players": 2, "reward": "score", "max_rounds"
             "memory_size": encoding.MEMORY_SIZE}
 #: Final returns lie within these bounds with reward="score" (no variant comes near).
 SCORE_BOUND = 1000.0
-#: The outcomes of the chance node that deals the plugins' secrets: seeds 0 .. SECRET_DEALS - 1.
-SECRET_DEALS = 1000
+#: The outcomes of the opening chance node (who starts, the plugins' secrets): seeds
+#: 0 .. OPENING_SEEDS - 1.
+OPENING_SEEDS = 1000
+#: The same seeds, by the name they had when the opening dealt only secrets.
+SECRET_DEALS = OPENING_SEEDS
 
 
 def _game_type(information) -> pyspiel.GameType:
@@ -113,9 +125,13 @@ class AzulGame(pyspiel.Game):
         decisions_per_draft = 1
         if rules.offers_moves:
             decisions_per_draft += CHOICES_IN_A_ROW + IDLE_TURNS_PER_SEAT * players
+        # Who starts (where the variant draws it) and the secrets: one opening chance node.
+        # Its outcomes count in max_chance_outcomes; OpenSpiel's max_game_length counts the
+        # players' decisions only.
+        opens = rules.deals_secrets or rules.first_player is not None
         info = pyspiel.GameInfo(
             num_distinct_actions=encoding.num_actions(rules),
-            max_chance_outcomes=SECRET_DEALS if rules.deals_secrets else start.kinds,
+            max_chance_outcomes=max(OPENING_SEEDS, start.kinds) if opens else start.kinds,
             num_players=players,
             min_utility=low,
             max_utility=high,
@@ -129,18 +145,29 @@ class AzulGame(pyspiel.Game):
         self.reward = params["reward"]
         self.max_rounds = max_rounds
         self.start = start
+        #: whether the game starts with the opening chance node (see the module's docstring)
+        self.opens = opens
         self._deals: list[dict] | None = None
+        self._seats: list[int] | None = None
 
     def secret_deals(self) -> list[dict]:
-        """The secrets each chance outcome of the secrets' deal gives (by seed), worked out once."""
+        """The secrets each outcome of the opening chance node deals (by seed), worked out once."""
         if self._deals is None:
             deals = []
-            for seed in range(SECRET_DEALS):
+            for seed in range(OPENING_SEEDS):
                 state = self.start.clone()
                 state.deal_secrets(random.Random(seed))
                 deals.append(state.secrets)
             self._deals = deals
         return self._deals
+
+    def opening_seats(self) -> list[int]:
+        """The seat each outcome of the opening chance node starts round 1 with (by seed),
+        worked out once: ``rules.opening_seat`` (0 each where the variant has no such rule)."""
+        if self._seats is None:
+            players = self.num_players()
+            self._seats = [self.rules.opening_seat(players, seed) for seed in range(OPENING_SEEDS)]
+        return self._seats
 
     def new_initial_state(self):
         return AzulState(self)
@@ -160,12 +187,13 @@ class _Episode:
     """
 
     __slots__ = ("game", "state", "drawn", "draws_left", "draw_count", "pool_now", "bag_size",
-                 "events", "secrets_to_deal")
+                 "events", "opening", "opening_seat")
 
     def __init__(self, game: AzulGame):
         self.game = game
         self.state = game.start.clone()
-        self.secrets_to_deal = False  # the chance node that deals the secrets is next
+        self.opening = False  # the opening chance node (who starts, the secrets) is next
+        self.opening_seat = 0  # the seat that started round 1
         self.drawn: list[list[int]] | None = None  # the factories being filled
         self.draws_left = 0
         self.draw_count = 0  # tiles drawn so far in this fill
@@ -183,7 +211,8 @@ class _Episode:
         other.pool_now = self.pool_now[:]
         other.bag_size = self.bag_size
         other.events = self.events
-        other.secrets_to_deal = self.secrets_to_deal
+        other.opening = self.opening
+        other.opening_seat = self.opening_seat
         return other
 
     def __reduce__(self):
@@ -208,19 +237,23 @@ class _Episode:
     # ------------------------------------------------------------ chance
 
     def begin(self) -> None:
-        """The game's first chance node: the secrets' deal where the variant has secrets, else
-        the first fill."""
-        if self.game.rules.deals_secrets:
-            self.secrets_to_deal = True
+        """The game's first chance node: the opening where the variant draws who starts or
+        deals secrets, else the first fill."""
+        if self.game.opens:
+            self.opening = True
         else:
             self.start_fill()
 
-    def deal_secrets(self, seed: int) -> None:
-        if not 0 <= seed < SECRET_DEALS:
-            raise ValueError(f"the secrets are dealt with a seed from 0 to {SECRET_DEALS - 1}, not {seed}")
-        self.state.deal_secrets(random.Random(seed))
-        self.secrets_to_deal = False
-        self.log(("secrets", seed))
+    def open(self, seed: int) -> None:
+        """The opening chance node's outcome ``seed``: who starts round 1, and the secrets."""
+        if not 0 <= seed < OPENING_SEEDS:
+            raise ValueError(f"the game opens with a seed from 0 to {OPENING_SEEDS - 1}, not {seed}")
+        state = self.state
+        if self.game.rules.first_player is not None:
+            self.opening_seat = state.first_player = state.current = self.game.opening_seats()[seed]
+        state.deal_secrets(random.Random(seed))
+        self.opening = False
+        self.log(("opening", seed))
         self.start_fill()
 
     def start_fill(self) -> None:
@@ -312,8 +345,8 @@ def _rebuild(params, events, drawn):
     for kind, value in events:
         if kind == "act":
             episode.apply(value)
-        elif kind == "secrets":
-            episode.deal_secrets(value)
+        elif kind == "opening":
+            episode.open(value)
         elif episode.drawn is not None:  # a fill: its tiles drawn again (an empty one makes itself)
             episode.redraw(value)
     episode.redraw(drawn)
@@ -336,7 +369,7 @@ class AzulState(pyspiel.State):
 
     def current_player(self):
         episode = self.episode
-        if episode.drawn is not None or episode.secrets_to_deal:
+        if episode.drawn is not None or episode.opening:
             return pyspiel.PlayerId.CHANCE
         if episode.state.phase == OVER or episode.cut_short:
             return pyspiel.PlayerId.TERMINAL
@@ -348,16 +381,16 @@ class AzulState(pyspiel.State):
         return encoding.legal_actions(self.episode.state)
 
     def chance_outcomes(self):
-        if self.episode.secrets_to_deal:
-            return [(seed, 1 / SECRET_DEALS) for seed in range(SECRET_DEALS)]
+        if self.episode.opening:
+            return [(seed, 1 / OPENING_SEEDS) for seed in range(OPENING_SEEDS)]
         pool = self.episode.pool()
         total = sum(pool)
         return [(kind, count / total) for kind, count in enumerate(pool) if count]
 
     def _apply_action(self, action):
         episode = self.episode
-        if episode.secrets_to_deal:
-            episode.deal_secrets(int(action))
+        if episode.opening:
+            episode.open(int(action))
         elif episode.drawn is not None:
             episode.draw(int(action))
         else:
@@ -366,8 +399,8 @@ class AzulState(pyspiel.State):
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             names = self.episode.state.table.kind_names
-            if self.episode.secrets_to_deal or not 0 <= action < len(names):
-                return f"deal the secrets with seed {action}"
+            if self.episode.opening or not 0 <= action < len(names):
+                return self._opening_name(action)
             return f"draw {names[action]}"
         if action >= encoding.MOVE_BASE:
             return encoding.action_name(action, self.episode.game.rules)
@@ -377,20 +410,30 @@ class AzulState(pyspiel.State):
             return f"w{'?' if row is None else row + 1}:{action - encoding.PLACE_BASE + 1}"
         return encoding.action_name(action)
 
+    def _opening_name(self, seed) -> str:
+        game = self.episode.game
+        text = f"deal the secrets with seed {seed}" if game.rules.deals_secrets else f"open with seed {seed}"
+        if game.rules.first_player is not None and 0 <= seed < OPENING_SEEDS:
+            text += f": seat {game.opening_seats()[seed]} starts"
+        return text
+
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state ``player_id`` can't tell from this one, drawn at random (what OpenSpiel's
         ``ISMCTSBot`` searches): the other seats' secrets dealt again by a seed drawn among
         those that deal ``player_id`` its own secrets and under which every action taken so
         far is still legal, uniformly (the odds of the chance node, whatever the players'
-        policies). ``probability_sampler()`` gives numbers in [0, 1). Without secrets (or once
-        the game is over) every seat knows the state: a clone."""
+        policies); where the variant draws who starts, only seeds that start with the seat
+        that did (everybody saw it). ``probability_sampler()`` gives numbers in [0, 1).
+        Without secrets (or once the game is over) every seat knows the state: a clone."""
         state = self.episode.state
         if not state.secrets or state.phase == OVER:
             return self.clone()
         game = self.get_game()
         own = {plugin: values[player_id] for plugin, values in state.secrets.items()}
+        seats = game.opening_seats()
         seeds = [seed for seed, secrets in enumerate(game.secret_deals())
-                 if all(secrets[plugin][player_id] == value for plugin, value in own.items())]
+                 if seats[seed] == self.episode.opening_seat
+                 and all(secrets[plugin][player_id] == value for plugin, value in own.items())]
         history = self.history()
         while seeds:
             seed = seeds.pop(min(int(probability_sampler() * len(seeds)), len(seeds) - 1))
@@ -406,7 +449,7 @@ class AzulState(pyspiel.State):
 
     def is_terminal(self):
         episode = self.episode
-        return episode.drawn is None and not episode.secrets_to_deal and \
+        return episode.drawn is None and not episode.opening and \
             (episode.state.phase == OVER or episode.cut_short)
 
     def returns(self):
@@ -424,7 +467,8 @@ class AzulState(pyspiel.State):
         state = episode.state
         names = names or [f"player_{seat}" for seat in range(state.num_players)]
         folder = Path(path).parent if path is not None else None
-        data = build_record(episode.game.variant_ref, names, None, episode.rounds(), state, folder)
+        data = build_record(episode.game.variant_ref, names, None, episode.rounds(), state, folder,
+                            first_player=episode.opening_seat)
         if path is not None:
             write_record(path, data, durable=False)
         return data
@@ -435,8 +479,9 @@ class AzulState(pyspiel.State):
         episode = self.episode
         state = episode.state
         text = encoding.observation_text(state, 0)
-        if episode.secrets_to_deal:
-            text += "\nthe secrets are to be dealt"
+        if episode.opening:
+            rules = episode.game.rules
+            text += "\nthe secrets are to be dealt" if rules.deals_secrets else "\nthe first player is to be drawn"
         if episode.drawn is not None:
             drawn = " ".join(letters(f, state.table.kind_letters) or "-" for f in episode.drawn)
             text += f"\nfilling: {drawn} ({episode.draws_left} to draw)"

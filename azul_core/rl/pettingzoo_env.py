@@ -1,10 +1,15 @@
 """Any variant as a PettingZoo AEC environment: ``azul_core.rl.env(variant="grey-wall", players=3)``.
 
-Agents are ``player_0`` .. ``player_{n-1}`` (seat order; seat 0 starts round 1).
-The agent to act is the engine's ``to_move``: the drafter, or in variants where
-the player chooses a wall column (grey wall), the seat whose tile is placed.
-The factories are filled inside the environment from its seeded generator,
-so after ``reset(seed=s)`` the game is a function of ``s`` and the actions.
+Agents are ``player_0`` .. ``player_{n-1}`` (seat order). Seat 0 starts round 1,
+unless the variant draws the first player (``azul_first_player``, as
+examples/seeded-start does): then ``reset(seed=s)`` starts with
+``rules.opening_seat(players, s)`` (the seat ``azul play --seed s`` starts
+with), and an unseeded ``reset()`` draws that seed from the environment's own
+generator. The agent to act is the engine's ``to_move``: the drafter, or in
+variants where the player chooses a wall column (grey wall), the seat whose
+tile is placed. The factories are filled inside the environment from its
+seeded generator, so after ``reset(seed=s)`` the game is a function of ``s``
+and the actions.
 
 Each observation is ``{"observation": float32 vector, "action_mask": int8
 vector}`` (see ``azul_core.rl.encoding``). An action outside the mask is
@@ -124,6 +129,14 @@ class AzulEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self.game = self._start.clone()
+        #: the seat that started round 1 (the record's ``first_player``)
+        self.opening_seat = 0
+        if self.rules.first_player is not None:  # the variant draws who starts
+            # Unseeded, from the generator (which never sees it otherwise: every other
+            # variant's games stay as they were).
+            opening = seed if seed is not None else self._rng.randrange(2 ** 32)
+            self.opening_seat = self.rules.opening_seat(len(self.possible_agents), opening)
+            self.game.first_player = self.game.current = self.opening_seat
         self._rounds: list[tuple[list, list]] = []
         self._differences = [0.0] * len(self.agents)
         self._scored_rounds = 0
@@ -252,7 +265,8 @@ class AzulEnv(AECEnv):
         if self.game is None:
             raise RuntimeError("reset() the environment before asking for its record")
         data = build_record(self.variant_ref, names or self.possible_agents, self.reset_seed,
-                            self._rounds, self.game, Path(path).parent if path is not None else None)
+                            self._rounds, self.game, Path(path).parent if path is not None else None,
+                            first_player=self.opening_seat)
         if path is not None:
             write_record(path, data, durable=False)
         return data

@@ -47,3 +47,9 @@ WILD_FEWER_WHITE = str(Path(__file__).resolve().parent / "house_rules" / "wild-f
 #: 1200 blue tiles (tests/rl/house_rules/many_blue.py): a count beyond 1000
 MANY_BLUE = str(Path(__file__).resolve().parent / "house_rules" / "many-blue.yaml")
 TILE_KINDS = [(WILD_TILES, 2), (FEWER_WHITE, 2), (WILD_FEWER_WHITE, 3)]
+
+#: a seat drawn from the game's seed starts round 1 (azul_first_player)
+SEEDED_START = str(ROOT / "examples" / "seeded-start" / "seeded-start.yaml")
+#: secret-goal's secrets and seeded-start's first player together
+#: (tests/rl/house_rules/seeded-secret-goal.yaml)
+SEEDED_SECRET_GOAL = str(Path(__file__).resolve().parent / "house_rules" / "seeded-secret-goal.yaml")
