@@ -777,3 +777,58 @@ def test_a_player_count_written_alone_without_a_table_is_placed_at_players(tmp_p
     [problem] = problems_of(path)
     assert (problem.line, problem.column, problem.message) == (
         2, 1, "5 players: the factories table covers 2, 3, 4 players, not 5")
+
+
+# ---------------------------------------------------------------- run of 2026-12-02: the loader's hot functions
+
+def test_a_misspelt_toml_table_under_a_second_header_is_placed_at_that_header(tmp_path):
+    """Not at the first header's place: each table a header makes on the way is placed at
+    the header that first names it."""
+    text = 'name = "x"\nextends = "standard"\n[settings]\nrow_bonus = 2\n[setings.factories]\nx = 1\n'
+    assert toml_problem(tmp_path, text) == (5, 2, UNKNOWN_SETINGS)
+
+
+def test_each_player_count_a_table_can_t_hold_is_told_at_the_setting_that_makes_it(tmp_path):
+    path = write(tmp_path, "big.yaml", "extends: standard\nsettings:\n  tiles_per_factory: 20\n")
+    assert [(p.line, p.column, p.message) for p in problems_of(path)] == [
+        (3, 22, "3 players: 7 factories of 20 tiles need 140 tiles, but there are only 100 (20 of each colour)"),
+        (3, 22, "4 players: 9 factories of 20 tiles need 180 tiles, but there are only 100 (20 of each colour)")]
+
+
+def test_a_player_count_a_plugin_refuses_does_not_hide_the_next_counts_problems(tmp_path):
+    write(tmp_path, "no_pairs.py", '''
+        from azul_core import hookimpl
+
+        AZUL_API = 1
+
+        @hookimpl
+        def azul_game_setup(players, answer):
+            return "no table for two here" if players == 2 else answer
+    ''')
+    path = write(tmp_path, "odd.yaml", "extends: standard\nplugins: [standard, colour_wall, no_pairs.py]\n"
+                                       "settings:\n  tiles_per_factory: 20\n")
+    assert [p.message for p in problems_of(path)] == [
+        "2 players: no table for two here",
+        "3 players: 7 factories of 20 tiles need 140 tiles, but there are only 100 (20 of each colour)",
+        "4 players: 9 factories of 20 tiles need 180 tiles, but there are only 100 (20 of each colour)"]
+
+
+def test_a_variant_file_the_user_names_by_a_winding_path_is_the_file_a_record_names(tmp_path):
+    """``--variant`` consent is for the file itself, however the user wrote its path."""
+    from azul_core.variants.loading import Trust, record_variant_path
+
+    house = write(tmp_path, "house.yaml", "extends: standard\n")
+    (tmp_path / "records").mkdir()
+    winding = tmp_path / "records" / ".." / "house.yaml"
+    trust = Trust.of([str(winding)])
+    assert record_variant_path(str(house), tmp_path / "records", trust) == house
+    assert record_variant_path("../house.yaml", tmp_path / "records", trust).resolve() == house
+
+
+def test_a_variant_link_in_a_loop_named_for_consent_is_no_crash(tmp_path):
+    from azul_core.variants.loading import Trust
+
+    loop = tmp_path / "loop.yaml"
+    loop.symlink_to(loop)
+    assert Trust.of([str(loop)]).names(loop)
+    assert not Trust.of([str(loop)]).names(tmp_path / "other.yaml")
