@@ -147,3 +147,17 @@ def test_a_socket_closed_for_a_reason_says_it_in_the_close_frame_too(tmp_path, c
             with pytest.raises(WebSocketDisconnect) as closed:
                 receive(socket)
             assert (closed.value.code, closed.value.reason) == (4401, reason)
+
+
+def test_a_rematch_leaves_the_finished_table_finished(tmp_path, catalog):
+    """The rematch is an event of the finished table: the table stays finished (purged as
+    one, not counted among the open tables)."""
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client, seats=[{"bot": "random"}, {"bot": "random"}]).json()
+        watcher = Seat(client, created["table"], secret_of(created["watch_url"]))
+        watcher.wait_for(lambda state: state["view"]["phase"] == "over")
+        server.config.bot_delay = 3600  # the rematch's bots wait
+        answer = client.post(f"/api/tables/{created['table']}/rematch", json={},
+                             headers={"Authorization": f"Bearer {created['admin_secret']}"})
+        assert answer.status_code == 201
+        assert server.store.table_ids(unfinished_only=True) == [answer.json()["table"]]
