@@ -832,3 +832,37 @@ def test_a_variant_link_in_a_loop_named_for_consent_is_no_crash(tmp_path):
     loop.symlink_to(loop)
     assert Trust.of([str(loop)]).names(loop)
     assert not Trust.of([str(loop)]).names(tmp_path / "other.yaml")
+
+
+WIDE_TABLES = '''
+    from azul_core import hookimpl
+    from azul_core.rules import TableSetup
+
+    AZUL_API = 1
+
+    @hookimpl
+    def azul_game_setup(players, answer):
+        return {2: TableSetup(10, 2, 20), 3: TableSetup(1, 4, 20), 4: TableSetup(9, 20, 20)}.get(players, answer)
+'''
+
+
+@pytest.mark.parametrize("text, place", [
+    # no table setting written anywhere: at the file's settings
+    ("name: wide\nplugins: [standard, colour_wall, wide.py]\n\nsettings:\n  row_bonus: 2\n", (4, 1)),
+    # at the value of the table setting the file writes
+    ("extends: standard\nplugins: [standard, colour_wall, wide.py]\nsettings:\n  tiles_per_factory: 4\n", (4, 22)),
+])
+def test_a_plugin_s_tables_of_10_factories_or_too_many_tiles_are_refused_and_one_of_1_is_not(tmp_path, text, place):
+    write(tmp_path, "wide.py", WIDE_TABLES)
+    path = write(tmp_path, "wide.yaml", text)
+    assert [(p.file, p.line, p.column, p.message) for p in problems_of(path)] == [
+        (str(path), *place, "2 players: 10 factories; there can be 1 to 9"),
+        (str(path), *place, "4 players: 9 factories of 20 tiles need 180 tiles, but there are only 100 (20 of each colour)")]
+
+
+def test_a_table_problem_is_placed_at_this_file_s_setting_before_its_base_s(tmp_path):
+    write(tmp_path, "base.yaml", "extends: standard\nsettings:\n  factories: {2: 5, 3: 7, 4: 9}\n")
+    path = write(tmp_path, "child.yaml", "extends: base.yaml\nsettings:\n  tiles_per_colour: 5\n")
+    assert [(p.file, p.line, p.column, p.message) for p in problems_of(path)] == [
+        (str(path), 3, 21, "3 players: 7 factories of 4 tiles need 28 tiles, but there are only 25 (5 of each colour)"),
+        (str(path), 3, 21, "4 players: 9 factories of 4 tiles need 36 tiles, but there are only 25 (5 of each colour)")]
