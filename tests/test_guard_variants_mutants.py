@@ -866,3 +866,16 @@ def test_a_table_problem_is_placed_at_this_file_s_setting_before_its_base_s(tmp_
     assert [(p.file, p.line, p.column, p.message) for p in problems_of(path)] == [
         (str(path), 3, 21, "3 players: 7 factories of 4 tiles need 28 tiles, but there are only 25 (5 of each colour)"),
         (str(path), 3, 21, "4 players: 9 factories of 4 tiles need 36 tiles, but there are only 25 (5 of each colour)")]
+
+
+def test_the_variant_folders_of_azul_variants_path_are_all_searched(tmp_path, monkeypatch):
+    from azul_core.variants.loading import discovered_variants
+
+    folders = [tmp_path / "one", tmp_path / "two"]
+    for folder, name in zip(folders, ("first", "second")):
+        folder.mkdir()
+        write(folder, f"{name}.yaml", "extends: standard\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("AZUL_VARIANTS_PATH", os.pathsep.join(map(str, folders)))
+    found = discovered_variants()
+    assert (found["first"], found["second"]) == (folders[0] / "first.yaml", folders[1] / "second.yaml")
