@@ -87,7 +87,10 @@ def _is_int(value: Any) -> bool:
 
 
 def _describe(value: Any) -> str:
-    return f"{type(value).__name__} {value!r}"
+    # A value read from a variant file may be a dict or list that also keeps where it was
+    # written: the user wrote a mapping or a list, whatever class holds it here.
+    kind = "dict" if isinstance(value, dict) else "list" if isinstance(value, list) else type(value).__name__
+    return f"{kind} {value!r}"
 
 
 def _kind_problem(kind: str, value: Any) -> str | None:

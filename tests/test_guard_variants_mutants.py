@@ -879,3 +879,34 @@ def test_the_variant_folders_of_azul_variants_path_are_all_searched(tmp_path, mo
     monkeypatch.setenv("AZUL_VARIANTS_PATH", os.pathsep.join(map(str, folders)))
     found = discovered_variants()
     assert (found["first"], found["second"]) == (folders[0] / "first.yaml", folders[1] / "second.yaml")
+
+
+def test_a_mapping_or_a_list_where_a_number_goes_is_told_as_the_user_wrote_it(tmp_path):
+    """A bug found by the mutation run: the message named the loader's own class
+    ("not Located {...}"). TOML's keys stay strings where no mapping of numbers is read."""
+    toml = toml_problem(tmp_path, 'extends = "standard"\n[settings]\nrow_bonus = { 2 = 3 }\n')
+    assert toml == (3, 13, "setting 'row_bonus' must be a whole number, not dict {'2': 3}")
+    path = write(tmp_path, "list.yaml", "extends: standard\nsettings:\n  row_bonus: [1, 2]\n")
+    [problem] = problems_of(path)
+    assert problem.message == "setting 'row_bonus' must be a whole number, not list [1, 2]"
+
+
+def test_a_variant_not_found_is_told_by_its_name(tmp_path, monkeypatch):
+    from azul_core.variants.loading import find_variant, known_variants
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("AZUL_VARIANTS_PATH", "")
+    (tmp_path / "sub").mkdir()
+    write(tmp_path / "sub", "x.yaml", "extends: standard\n")
+    assert find_variant("sub/x.yaml") == Path("sub/x.yaml")
+    with pytest.raises(VariantError) as missing:
+        find_variant("sub/missing.yaml")
+    assert [(p.file, p.line, p.column, p.message) for p in missing.value.problems] == [
+        ("sub/missing.yaml", 0, 0, "variant file not found")]
+    assert str(missing.value) == "sub/missing.yaml: variant file not found"
+    with pytest.raises(VariantError) as unknown:
+        find_variant("stadnard")
+    known = ", ".join(known_variants())
+    assert [(p.file, p.line, p.column, p.message) for p in unknown.value.problems] == [
+        ("", 0, 0, f"unknown variant 'stadnard' (known: {known}); did you mean 'standard'?")]
+    assert known == "duel, grey-wall, standard"
