@@ -910,3 +910,33 @@ def test_a_variant_not_found_is_told_by_its_name(tmp_path, monkeypatch):
     assert [(p.file, p.line, p.column, p.message) for p in unknown.value.problems] == [
         ("", 0, 0, f"unknown variant 'stadnard' (known: {known}); did you mean 'standard'?")]
     assert known == "duel, grey-wall, standard"
+
+
+BAD_DECLARATIONS = {
+    "badset": ('"row_bonus"', "plugin 'badset' returned 'row_bonus' from azul_declare_settings: "
+                              "expected a list of Setting"),
+    "baditem": ("[1]", "plugin 'baditem' declared 1, not a Setting"),
+}
+
+
+@pytest.mark.parametrize("broken", [["badset"], ["baditem"], ["badset", "baditem"]])
+def test_settings_a_plugin_declares_wrongly_are_told_at_that_plugin_and_nothing_else_is_judged(tmp_path, broken):
+    """An answer that is not a list, an item that is not a Setting: told at the plugin in the
+    file's list, and the settings are judged no further (``their_setting`` may be the one the
+    broken plugin meant to declare)."""
+    for name in broken:
+        write(tmp_path, f"{name}.py", f'''
+            from azul_core import hookimpl
+
+            AZUL_API = 1
+
+            @hookimpl
+            def azul_declare_settings():
+                return {BAD_DECLARATIONS[name][0]}
+        ''')
+    path = write(tmp_path, "bs.yaml", "extends: standard\nplugins: [standard, colour_wall,\n  "
+                                      + ", ".join(f"{name}.py" for name in broken)
+                                      + "]\nsettings:\n  row_bonus: 3\n  their_setting: 1\n")
+    columns = [3 + sum(len(f"{name}.py, ") for name in broken[:index]) for index in range(len(broken))]
+    assert [(p.line, p.column, p.message) for p in problems_of(path)] == [
+        (3, column, BAD_DECLARATIONS[name][1]) for column, name in zip(columns, broken)]
