@@ -940,3 +940,21 @@ def test_settings_a_plugin_declares_wrongly_are_told_at_that_plugin_and_nothing_
     columns = [3 + sum(len(f"{name}.py, ") for name in broken[:index]) for index in range(len(broken))]
     assert [(p.line, p.column, p.message) for p in problems_of(path)] == [
         (3, column, BAD_DECLARATIONS[name][1]) for column, name in zip(columns, broken)]
+
+
+def test_a_check_without_code_names_each_plugin_file_it_did_not_run_at_its_line(tmp_path):
+    path = write(tmp_path, "nc.yaml", "extends: standard\nplugins: [standard, colour_wall,\n  mine.py,\n  yours.py]\n")
+    from azul_core.variants.loading import check_without_code
+
+    problems, skipped = check_without_code(path)
+    assert problems == []
+    assert skipped == [f"{path}:3: plugin 'mine.py' (the file {tmp_path / 'mine.py'}) was not run",
+                       f"{path}:4: plugin 'yours.py' (the file {tmp_path / 'yours.py'}) was not run"]
+
+
+def test_every_plugin_not_found_is_told_and_the_settings_they_may_own_are_not(tmp_path):
+    path = write(tmp_path, "miss.yaml", "extends: standard\nplugins: [standard, colour_wall, nosuch, alsonot]\n"
+                                        "settings:\n  their_setting: 1\n")
+    installed = "not an installed plugin (installed: colour_wall, duel, grey_wall, standard), an importable module or a .py file"
+    assert [(p.line, p.column, p.message) for p in problems_of(path)] == [
+        (2, 34, f"plugin 'nosuch' not found: {installed}"), (2, 42, f"plugin 'alsonot' not found: {installed}")]
