@@ -958,3 +958,36 @@ def test_every_plugin_not_found_is_told_and_the_settings_they_may_own_are_not(tm
     installed = "not an installed plugin (installed: colour_wall, duel, grey_wall, standard), an importable module or a .py file"
     assert [(p.line, p.column, p.message) for p in problems_of(path)] == [
         (2, 34, f"plugin 'nosuch' not found: {installed}"), (2, 42, f"plugin 'alsonot' not found: {installed}")]
+
+
+MINE_DECLARES = '''
+    from azul_core import hookimpl
+    from azul_core.settings import Setting
+
+    AZUL_API = 1
+
+    @hookimpl
+    def azul_declare_settings():
+        return [Setting("bonus_mine", "int", 0, "a bonus")]
+'''
+NOT_A_NUMBER = "setting 'row_bonus' must be a whole number, not str 'x'"
+
+
+@pytest.mark.parametrize("plugins, first", [
+    ("[standard, colour_wall, mine.py]",
+     (4, 3, "unknown setting 'zzz' (no listed plugin declares it; plugins with settings: mine, standard)")),
+    # a plugin missing may own zzz: not told, but the values of known settings still are
+    ("[standard, colour_wall, nosuch]",
+     (2, 34, "plugin 'nosuch' not found: not an installed plugin (installed: colour_wall, duel, grey_wall, "
+             "standard), an importable module or a .py file")),
+])
+def test_every_setting_is_judged_past_an_unknown_one(tmp_path, plugins, first):
+    write(tmp_path, "mine.py", MINE_DECLARES)
+    path = write(tmp_path, "s.yaml", f"extends: standard\nplugins: {plugins}\nsettings:\n  zzz: 1\n  row_bonus: x\n")
+    assert [(p.line, p.column, p.message) for p in problems_of(path)] == [first, (5, 14, NOT_A_NUMBER)]
+
+
+def test_an_unknown_setting_where_no_plugin_declares_any_says_none(tmp_path):
+    path = write(tmp_path, "bare.yaml", "name: bare\nplugins: [colour_wall]\nsettings:\n  zzz: 1\n")
+    [problem] = problems_of(path)
+    assert problem.message == "unknown setting 'zzz' (no listed plugin declares it; plugins with settings: none)"
