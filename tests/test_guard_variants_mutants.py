@@ -991,3 +991,28 @@ def test_an_unknown_setting_where_no_plugin_declares_any_says_none(tmp_path):
     path = write(tmp_path, "bare.yaml", "name: bare\nplugins: [colour_wall]\nsettings:\n  zzz: 1\n")
     [problem] = problems_of(path)
     assert problem.message == "unknown setting 'zzz' (no listed plugin declares it; plugins with settings: none)"
+
+
+PLUGIN_FILES = {
+    "future.py": "from azul_core import hookimpl\n\nAZUL_API = 99\n\n\n@hookimpl\n"
+                 "def azul_floor_spaces(answer):\n    return answer\n",
+    "nohook.py": "from azul_core import hookimpl\n\nAZUL_API = 1\n\n\n@hookimpl\ndef azul_no_such_hook():\n    return 1\n",
+}
+
+
+@pytest.mark.parametrize("plugins, expected", [
+    ("[standard, colour_wall,\n  future.py]",
+     [(3, 3, "plugin 'future' needs hook API 99, but this azul-variants offers API 1: update the plugin or "
+             "azul-variants")]),
+    ("[standard, colour_wall, nohook.py]",
+     [(2, 34, "plugin 'nohook' implements 'azul_no_such_hook', which is not a hook")]),
+    ("[standard, colour_wall, colour_wall, standard]",
+     [(2, 34, "plugin 'colour_wall' is listed twice"), (2, 47, "plugin 'standard' is listed twice")]),
+])
+def test_a_plugin_that_can_t_be_used_is_told_at_its_place_and_the_settings_are_not_judged(tmp_path, plugins, expected):
+    """A setting no loaded plugin declares (``their_setting``) may be the broken plugin's:
+    only the plugin's problems are told, each at its item of the list."""
+    for name, text in PLUGIN_FILES.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    path = write(tmp_path, "p.yaml", f"extends: standard\nplugins: {plugins}\nsettings:\n  their_setting: 1\n")
+    assert [(p.line, p.column, p.message) for p in problems_of(path)] == expected
