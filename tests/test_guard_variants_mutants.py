@@ -1016,3 +1016,28 @@ def test_a_plugin_that_can_t_be_used_is_told_at_its_place_and_the_settings_are_n
         (tmp_path / name).write_text(text, encoding="utf-8")
     path = write(tmp_path, "p.yaml", f"extends: standard\nplugins: {plugins}\nsettings:\n  their_setting: 1\n")
     assert [(p.line, p.column, p.message) for p in problems_of(path)] == expected
+
+
+def test_where_a_variant_s_name_description_and_settings_come_from(tmp_path):
+    """Name and description are never inherited: the origins say so; a file's own name is
+    its line; each declared setting keeps its plugin."""
+    write(tmp_path, "base.yaml", "name: base\ndescription: the base\nextends: standard\n")
+    kid = load_variant(write(tmp_path, "kid.yaml", "extends: base.yaml\n"))
+    assert (kid.name, kid.description) == ("kid", "")
+    assert (kid.origins["name"], kid.origins["description"]) == (
+        f"the file name of {tmp_path / 'kid.yaml'} (a base's is not inherited)",
+        f"none in {tmp_path / 'kid.yaml'} (a base's is not inherited)")
+    alone = load_variant(write(tmp_path, "alone.yaml", "plugins: [standard, colour_wall]\n"))
+    assert alone.origins["name"] == f"the file name of {tmp_path / 'alone.yaml'}"
+    assert "description" not in alone.origins
+    own = load_variant(write(tmp_path, "own.yaml", "extends: base.yaml\nname: own\ndescription: mine\n"))
+    assert (own.origins["name"], own.origins["description"]) == (f"{tmp_path / 'own.yaml'}:2",
+                                                                 f"{tmp_path / 'own.yaml'}:3")
+    assert kid.declared["row_bonus"].owner == "standard" and set(kid.declared) == set(own.declared)
+
+
+def test_a_decide_that_is_not_a_mapping_says_what_it_is(tmp_path):
+    path = write(tmp_path, "d.yaml", "name: own\nextends: standard\ndecide: grey_wall\n")
+    [problem] = problems_of(path)
+    assert (problem.line, problem.column, problem.message) == (
+        3, 9, "'decide' must map a rule to the plugin that decides it, e.g. {wall: grey_wall}, not the string 'grey_wall'")
