@@ -67,7 +67,8 @@ def test_the_log_tells_each_seat_event_in_words_and_keeps_them_after_a_restart(t
         # She takes the seat back with her link.
         answer = client.post(f"/api/tables/{table}/seats/0/reclaim", json={}, headers=bearer(secrets[0]))
         assert answer.status_code == 200
-        assert bob.wait_event("takes the seat back")["text"] == "Ana takes the seat back from the bot"
+        assert bob.wait_event("takes the seat back") == {"round": 1, "seat": 0, "event": "reclaim",
+                                                         "text": "Ana takes the seat back from the bot"}
 
         # Bob leaves; at his turn the stand-in takes his seat after the clock's away time.
         ana.wait(lambda page: page.state["view"]["to_move"] in (0, 1))
