@@ -45,7 +45,7 @@ from test_variant_files import problems_of, write  # noqa: E402  (shared set-up)
 
 @pytest.mark.parametrize("value, called", [
     ("''", "the string ''"), ("true", "true (true/false)"), ("false", "false (true/false)"),
-    ("{a: 1}", "a mapping"), ("[1]", "a list"), ("[]", "an empty list"), ("'x'", None), ("3", "int 3"),
+    ("{a: 1}", "a mapping"), ("[1]", "a list"), ("[]", "an empty list"), ("'x'", None), ("3", "the number 3"), ("2.5", "the number 2.5"),
 ])
 def test_a_wrong_name_is_called_what_it_is(tmp_path, value, called):
     path = write(tmp_path, "named.yaml", f"extends: standard\nname: {value}\n")
@@ -1041,3 +1041,21 @@ def test_a_decide_that_is_not_a_mapping_says_what_it_is(tmp_path):
     [problem] = problems_of(path)
     assert (problem.line, problem.column, problem.message) == (
         3, 9, "'decide' must map a rule to the plugin that decides it, e.g. {wall: grey_wall}, not the string 'grey_wall'")
+
+
+@pytest.mark.parametrize("text, place, message", [
+    ("extends: standard\nplayers: two\n", (2, 10),
+     "'players' must be a list of player counts, e.g. [2, 3, 4], not the string 'two'"),
+    ("extends: standard\nplayers: [2,\n  x]\n", (3, 3), "players: the string 'x' is not a player count"),
+    ("name: x\nplugins: 5\n", (2, 10),
+     "'plugins' must be a non-empty list of plugin names, modules or .py files, not the number 5"),
+    ("extends: standard\ndescription: [1]\n", (2, 14), "'description' must be a string, not a list"),
+    ("extends: standard\nsettings: 5\n", (2, 11),
+     "'settings' must be a mapping of setting names to values, not the number 5"),
+    ("extends: standard\ndecide: {wall: 3}\n", (2, 16), "decide: wall: expected a plugin name, not the number 3"),
+    ("extends: standard\nsettings:\n  row_bonus: " + "1" * 51 + "\n", (3, 14),
+     "YAML error: a number of 51 characters is out of range"),
+])
+def test_a_field_of_the_wrong_kind_is_told_what_it_is_at_its_value(tmp_path, text, place, message):
+    [problem] = problems_of(write(tmp_path, "v.yaml", text))
+    assert ((problem.line, problem.column), problem.message) == (place, message)

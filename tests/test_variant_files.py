@@ -120,7 +120,7 @@ def test_unknown_decide_rule_with_did_you_mean(tmp_path):
     ("players: [2, 12]", (2, 14), "players: 12 is out of range (1 to 9)"),
     ("players: [2, 2]", (2, 14), "players: 2 is listed twice"),
     ("plugins: standard", (2, 10), "'plugins' must be a non-empty list"),
-    ("plugins: [standard, 3]", (2, 21), "plugins: int 3 is not a plugin name"),
+    ("plugins: [standard, 3]", (2, 21), "plugins: the number 3 is not a plugin name"),
     ("settings: [1, 2]", (2, 11), "'settings' must be a mapping"),
     ("description: [a]", (2, 14), "'description' must be a string"),
     ("name: ''", (2, 7), "'name' must be a non-empty string"),

@@ -754,6 +754,8 @@ def _describe(value: Any) -> str:
         return "a list" if value else "an empty list"
     if isinstance(value, str):
         return f"the string {value!r}"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
     return f"{type(value).__name__} {value!r}"
 
 
