@@ -1059,3 +1059,50 @@ def test_a_decide_that_is_not_a_mapping_says_what_it_is(tmp_path):
 def test_a_field_of_the_wrong_kind_is_told_what_it_is_at_its_value(tmp_path, text, place, message):
     [problem] = problems_of(write(tmp_path, "v.yaml", text))
     assert ((problem.line, problem.column), problem.message) == (place, message)
+
+
+# ---------------------------------------------------------------- YAML values checked before they are built
+
+CONTROL = "a string with the control character 0x{:02x}: text in a file can't drive the terminal it is shown on"
+
+
+def yaml_problems(tmp_path, text: str) -> list[tuple]:
+    from azul_core.variants.files import read_mapping
+
+    path = write(tmp_path, "v.yaml", text)
+    _data, problems = read_mapping(path)
+    assert all(problem.file == str(path) for problem in problems)
+    return [(problem.line, problem.column, problem.message) for problem in problems]
+
+
+def test_the_first_20_refused_yaml_values_are_told_in_the_file_s_order(tmp_path):
+    """A bug found by the mutation run: the walk went from the end of each mapping, so the 20
+    told were the last 20."""
+    text = "extends: standard\nsettings:\n" + "".join(f'  k{i}: "v\\u0001"\n' for i in range(25))
+    assert yaml_problems(tmp_path, text) == [(3 + i, 7 + len(str(i)) - 1, CONTROL.format(1)) for i in range(20)]
+
+
+def test_refused_yaml_values_are_told_in_order_across_nested_values(tmp_path):
+    text = 'extends: standard\nsettings: {b: [1, "\\u0001"], a: "\\u0002"}\nname: "\\u0003"\n'
+    assert yaml_problems(tmp_path, text) == [(2, 19, CONTROL.format(1)), (2, 33, CONTROL.format(2)),
+                                             (3, 7, CONTROL.format(3))]
+
+
+def test_a_refused_yaml_value_used_through_aliases_is_told_once_where_it_is_written(tmp_path):
+    text = 'extends: standard\ndescription: &a "bad \\u0001 here"\nname: *a\nplayers: [*a, *a]\n'
+    assert yaml_problems(tmp_path, text) == [(2, 14, CONTROL.format(1))]
+
+
+@pytest.mark.parametrize("levels, refused", [(29, False), (30, True)])
+def test_a_yaml_key_that_is_a_list_counts_its_depth_as_a_value_does(tmp_path, levels, refused):
+    key = "a: " + "{b: " * levels + "{? [x]\n: 1}" + "}" * levels + "\n"
+    value = "a: " + "{b: " * levels + "{c: [x]}" + "}" * levels + "\n"
+    for text in (key, value):
+        deep = [problem for problem in yaml_problems(tmp_path, text) if "nested more than" in problem[2]]
+        assert bool(deep) == refused
+
+
+def test_every_refused_yaml_value_is_told_past_one_nested_too_deep(tmp_path):
+    text = "a: " + "[" * 33 + "]" * 33 + '\nb: "\\u0001"\nc: ' + "[" * 33 + "]" * 33 + "\n"
+    assert yaml_problems(tmp_path, text) == [(1, 35, "nested more than 32 levels deep"), (2, 4, CONTROL.format(1)),
+                                             (3, 35, "nested more than 32 levels deep")]

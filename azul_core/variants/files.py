@@ -159,13 +159,14 @@ def _scalar_problems(node, shown: str) -> list[Problem]:
         if depth >= MAX_DEPTH:
             problems.append(Problem(shown, *_mark(current), f"nested more than {MAX_DEPTH} levels deep"))
             continue
+        # Pushed last first, so that the walk (and the first 20 problems) follows the file.
         if isinstance(current, yaml.MappingNode):
-            for key, value in current.value:
-                stack.append((key, depth + 1))
+            for key, value in reversed(current.value):
                 stack.append((value, depth + 1))
+                stack.append((key, depth + 1))
         elif isinstance(current, yaml.SequenceNode):
-            stack.extend((child, depth + 1) for child in current.value)
-    return sorted(problems, key=lambda p: (p.line, p.column))
+            stack.extend((child, depth + 1) for child in reversed(current.value))
+    return problems
 
 
 def _node_count(node, limit: int) -> int:
