@@ -1106,3 +1106,28 @@ def test_every_refused_yaml_value_is_told_past_one_nested_too_deep(tmp_path):
     text = "a: " + "[" * 33 + "]" * 33 + '\nb: "\\u0001"\nc: ' + "[" * 33 + "]" * 33 + "\n"
     assert yaml_problems(tmp_path, text) == [(1, 35, "nested more than 32 levels deep"), (2, 4, CONTROL.format(1)),
                                              (3, 35, "nested more than 32 levels deep")]
+
+
+def test_aliases_expanding_inside_a_key_count_towards_the_limit(tmp_path):
+    """A list used as a key (``? [...]``) is walked like any value: an alias bomb there is
+    refused before anything is built."""
+    text = f"x: &a [{', '.join(['1'] * 99)}]\n? [{', '.join(['*a'] * 250)}]\n: 1\n"
+    assert yaml_problems(tmp_path, text) == [
+        (1, 1, "the document expands to more than 20000 values (nested aliases?): refused")]
+
+
+def test_a_float_at_the_largest_magnitude_is_taken_and_past_it_is_not():
+    from azul_core.variants.limits import MAX_INT, value_problem
+
+    assert value_problem(float(MAX_INT)) is None and value_problem(-float(MAX_INT)) is None
+    # written in full: "1e+18 is out of range" would say the limit itself is refused
+    assert value_problem(float(MAX_INT) * 1.000001) == (
+        "the number 1.000001e+18 is out of range (at most 1e+18 either way)")
+    assert value_problem(float("inf")) == "inf is not a number a game can use"
+    assert value_problem(float("-inf")) == "-inf is not a number a game can use"
+
+
+def test_a_string_with_a_lone_surrogate_is_refused_as_not_unicode():
+    from azul_core.variants.limits import value_problem
+
+    assert value_problem("a\ud800b") == "a string with a lone surrogate (\\ud800-\\udfff): not valid Unicode text"

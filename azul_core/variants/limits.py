@@ -110,7 +110,7 @@ def value_problem(value: Any) -> str | None:
         if value != value or value in (float("inf"), float("-inf")):
             return f"{value} is not a number a game can use"
         if abs(value) > MAX_INT:
-            return f"the number {value:.3g} is out of range (at most {MAX_INT:.0e} either way)"
+            return f"the number {value!r} is out of range (at most {MAX_INT:.0e} either way)"
         return None
     if isinstance(value, str):
         if len(value) > MAX_STRING:
