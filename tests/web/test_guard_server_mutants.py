@@ -161,3 +161,7 @@ def test_a_rematch_leaves_the_finished_table_finished(tmp_path, catalog):
                              headers={"Authorization": f"Bearer {created['admin_secret']}"})
         assert answer.status_code == 201
         assert server.store.table_ids(unfinished_only=True) == [answer.json()["table"]]
+        finished = server.table(created["table"])
+        assert finished.progress.log[-1] == {
+            "round": finished.state.round, "seat": None, "event": "rematch",
+            "text": "The creator made a rematch: a new table with the same seats and variant"}
