@@ -1131,3 +1131,10 @@ def test_a_string_with_a_lone_surrogate_is_refused_as_not_unicode():
     from azul_core.variants.limits import value_problem
 
     assert value_problem("a\ud800b") == "a string with a lone surrogate (\\ud800-\\udfff): not valid Unicode text"
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n", "\n\n"])
+def test_an_empty_yaml_file_is_told_so_at_its_start(tmp_path, text):
+    from azul_core.variants.files import EMPTY_FILE
+
+    assert yaml_problems(tmp_path, text) == [(1, 1, EMPTY_FILE)]
