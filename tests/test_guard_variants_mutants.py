@@ -1138,3 +1138,45 @@ def test_an_empty_yaml_file_is_told_so_at_its_start(tmp_path, text):
     from azul_core.variants.files import EMPTY_FILE
 
     assert yaml_problems(tmp_path, text) == [(1, 1, EMPTY_FILE)]
+
+
+# ---------------------------------------------------------------- extends
+
+def test_an_extends_cycle_through_another_spelling_of_a_path_is_found(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    write(tmp_path, "a.yaml", "extends: sub/../b.yaml\n")
+    write(tmp_path, "b.yaml", "extends: a.yaml\n")
+    assert [(p.file, p.line, p.column, p.message) for p in problems_of(tmp_path / "a.yaml")] == [
+        ("b.yaml", 1, 10, "extends cycle: a.yaml -> b.yaml -> a.yaml")]
+
+
+def test_an_extends_chain_too_deep_is_told_at_the_extends_that_goes_too_far(tmp_path, monkeypatch):
+    from test_guard_variants import extends_chain
+
+    monkeypatch.chdir(tmp_path)
+    first = extends_chain(tmp_path / "deep", 34)
+    assert [(p.file, p.line, p.column, p.message) for p in problems_of(first)] == [
+        (str(Path("deep") / "v32.yaml"), 2, 10, "extends chain deeper than 32 files")]
+
+
+@pytest.mark.parametrize("extends, message", [
+    ("5", "'extends' must be a variant name or a file path"),
+    ("''", "'extends' must be a variant name or a file path"),
+    ("nowhere/base.yaml", "base variant file 'nowhere/base.yaml' not found (looked in nowhere)"),
+])
+def test_a_base_that_can_t_be_read_is_told_and_settings_its_plugins_may_own_are_not(tmp_path, monkeypatch,
+                                                                                  extends, message):
+    monkeypatch.chdir(tmp_path)
+    path = write(tmp_path, "e.yaml", f"extends: {extends}\nsettings:\n  their_setting: 1\n")
+    assert [(p.file, p.line, p.column, p.message) for p in problems_of(path)] == [("e.yaml", 1, 10, message)]
+
+
+def test_a_variant_file_named_by_its_absolute_path_is_shown_relative_to_the_working_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for text, line in (("extends: standard\nplayers: two\n", 2),  # a problem of the variant
+                       ("extends: standard\nplayers: [2\n", 2)):  # a problem of the file
+        path = write(tmp_path, "broken.yaml", text)
+        assert path.is_absolute()
+        [problem] = problems_of(path)
+        assert (problem.file, problem.line) == ("broken.yaml", line)
