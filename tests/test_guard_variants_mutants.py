@@ -1180,3 +1180,9 @@ def test_a_variant_file_named_by_its_absolute_path_is_shown_relative_to_the_work
         assert path.is_absolute()
         [problem] = problems_of(path)
         assert (problem.file, problem.line) == ("broken.yaml", line)
+
+
+def test_a_file_of_too_many_lines_is_refused_at_its_start(tmp_path):
+    text = "extends: standard\n" + "#\n" * 4000
+    assert yaml_problems(tmp_path, text) == [
+        (1, 1, "more than 4000 lines and list items: too many for a variant file, refused unparsed")]
