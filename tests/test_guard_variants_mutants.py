@@ -1186,3 +1186,17 @@ def test_a_file_of_too_many_lines_is_refused_at_its_start(tmp_path):
     text = "extends: standard\n" + "#\n" * 4000
     assert yaml_problems(tmp_path, text) == [
         (1, 1, "more than 4000 lines and list items: too many for a variant file, refused unparsed")]
+
+
+@pytest.mark.parametrize("line", ['description = "{dots}"', 'description="{dots}"', 'description = "{dots}=x"'])
+def test_dots_in_a_toml_value_are_no_parts_of_its_key(tmp_path, line):
+    path = write(tmp_path, "dots.toml", 'extends = "standard"\n' + line.format(dots="." * 40) + "\n")
+    assert load_variant(path).description.startswith("." * 40)
+
+
+def test_a_toml_dotted_key_of_too_many_parts_is_refused_at_its_line(tmp_path):
+    key = ".".join(f"k{n}" for n in range(33))
+    path = write(tmp_path, "deep.toml", f'name = "limits"\nextends = "standard"\n{key} = 1\n')
+    [problem] = problems_of(path)
+    assert (problem.file, problem.line, problem.column, problem.message) == (
+        str(path), 3, 1, "a dotted key of more than 32 parts: refused unparsed")
