@@ -1200,3 +1200,68 @@ def test_a_toml_dotted_key_of_too_many_parts_is_refused_at_its_line(tmp_path):
     [problem] = problems_of(path)
     assert (problem.file, problem.line, problem.column, problem.message) == (
         str(path), 3, 1, "a dotted key of more than 32 parts: refused unparsed")
+
+
+# ---------------------------------------------------------------- reading a file: what changed since its stat
+
+def stat_saying(monkeypatch, size: int | None = None, regular: bool = False):
+    """``os.stat`` (read_regular_file's first look) reporting another size, or a regular file:
+    what a file swapped or grown between that look and the reading would show."""
+    import stat as stat_module
+    import types
+
+    real = os.stat
+
+    def fake(path, *args, **kwargs):
+        found = real(path, *args, **kwargs)
+        mode = stat_module.S_IFREG | 0o644 if regular else found.st_mode
+        return types.SimpleNamespace(st_mode=mode, st_size=found.st_size if size is None else size)
+
+    monkeypatch.setattr(os, "stat", fake)
+
+
+def test_a_file_larger_than_its_first_look_said_is_refused_once_read(tmp_path, monkeypatch):
+    path = tmp_path / "grew.yaml"
+    path.write_bytes(b"#" * 100)
+    with monkeypatch.context() as patch:
+        stat_saying(patch, size=10)
+        assert read_regular_file(path, 100) == b"#" * 100
+        with pytest.raises(InputRefused) as refused:
+            read_regular_file(path, 99)
+    assert refused.value.reason == "larger than 99 bytes: refused"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_file_swapped_for_a_fifo_after_its_first_look_is_refused_without_waiting(tmp_path, monkeypatch):
+    path = tmp_path / "swapped.yaml"
+    os.mkfifo(path)
+    with monkeypatch.context() as patch:
+        stat_saying(patch, regular=True)
+        with pytest.raises(InputRefused) as refused:
+            read_regular_file(path, 100)  # opened without blocking: no writer is waited for
+    assert refused.value.reason == "a FIFO (named pipe), not a regular file: refused"
+
+
+def test_a_path_through_a_file_can_t_be_read(tmp_path):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(InputRefused) as refused:
+        read_regular_file(tmp_path / "file" / "inside.yaml", 100)
+    assert refused.value.reason == "can't be read: Not a directory"
+    problems = read_mapping_problems(tmp_path / "file" / "inside.yaml")
+    assert problems == [(str(tmp_path / "file" / "inside.yaml"), 1, 1, "can't be read: Not a directory")]
+
+
+def read_mapping_problems(path: Path) -> list[tuple]:
+    from azul_core.variants.files import read_mapping
+
+    return [(p.file, p.line, p.column, p.message) for p in read_mapping(path)[1]]
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"\xff\xfe", "not UTF-8 text (invalid start byte at byte 0)"),
+    (b"#" * 70_000, "the file is larger than 65536 bytes (70000): refused"),
+])
+def test_a_file_that_is_no_variant_text_is_refused_at_its_start(tmp_path, content, message):
+    path = tmp_path / "v.yaml"
+    path.write_bytes(content)
+    assert read_mapping_problems(path) == [(str(path), 1, 1, message)]
