@@ -1265,3 +1265,16 @@ def test_a_file_that_is_no_variant_text_is_refused_at_its_start(tmp_path, conten
     path = tmp_path / "v.yaml"
     path.write_bytes(content)
     assert read_mapping_problems(path) == [(str(path), 1, 1, message)]
+
+
+def test_a_folder_or_a_fifo_named_as_a_variant_file_is_refused_at_its_start(tmp_path):
+    folder = tmp_path / "folder.yaml"
+    folder.mkdir()
+    assert read_mapping_problems(folder) == [(str(folder), 1, 1, "the file is a folder, not a regular file: refused")]
+    missing = tmp_path / "missing.yaml"
+    assert read_mapping_problems(missing) == [(str(missing), 1, 1, "no such file")]
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "fifo.yaml"
+        os.mkfifo(fifo)
+        assert read_mapping_problems(fifo) == [
+            (str(fifo), 1, 1, "the file is a FIFO (named pipe), not a regular file: refused")]
