@@ -19,7 +19,7 @@ np = pytest.importorskip("numpy")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 from rl_variants import SECRET_GOAL, SEEDED_SECRET_GOAL, SEEDED_START, trust  # noqa: E402
-from test_rl_pettingzoo import DICT_OBSERVATION_NOTES  # noqa: E402
+from test_rl_pettingzoo import DICT_OBSERVATION_NOTES, play_random  # noqa: E402
 
 import azul_core.rl as rl  # noqa: E402
 import azul_core.rl.openspiel  # noqa: E402,F401  (registers python_azul)
@@ -35,19 +35,6 @@ SEEDS = range(40)
 def opening_seat(variant, players, seed) -> int:
     rules, _ref = load(variant)
     return rules.opening_seat(players, seed)
-
-
-def play_env(env, seed: int, policy_seed: int = 0) -> None:
-    """One whole game with a seeded random policy over the mask."""
-    env.reset(seed=seed)
-    rng = np.random.default_rng(policy_seed)
-    for _agent in env.agent_iter():
-        observation, _reward, terminated, truncated, _info = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        legal = np.flatnonzero(observation["action_mask"])
-        env.step(int(legal[rng.integers(len(legal))]))
 
 
 def load_game(variant, players):
@@ -142,7 +129,7 @@ def test_a_variant_without_the_rule_starts_with_seat_0_and_its_generator_draws_n
 def test_a_pettingzoo_record_says_who_started_and_replays_to_the_same_scores(seat, tmp_path):
     env = rl.env(SEEDED_START, 3)
     seed = seed_starting(SEEDED_START, 3, seat)
-    play_env(env, seed)
+    play_random(env, seed)
     path = tmp_path / "game.json"
     data = env.unwrapped.record(path)
     assert data["first_player"] == seat and data["seed"] == seed
