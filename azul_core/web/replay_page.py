@@ -30,7 +30,7 @@ from azul_core.engine.notation import parse_decision
 from azul_core.engine.plugins import PluginError
 from azul_core.records.game_record import GameRecord, ReplayError, iter_replay
 from azul_core.web.capabilities import bearer
-from azul_core.web.table import _apply_decision, _fresh_progress, _start_round, describe
+from azul_core.web.table import apply_decision, describe, fresh_progress, start_round
 from azul_core.web.views import build_view
 
 #: finished tables whose replay a server keeps ready (each holds a state per step)
@@ -83,9 +83,9 @@ class Replay:
         try:
             for step in iter_replay(self.record, self.variant):
                 if progress is None:
-                    progress = _fresh_progress(step.state)
+                    progress = fresh_progress(step.state)
                 if step.action == 0:
-                    _start_round(step.state, progress)
+                    start_round(step.state, progress)
                     text = f"Round {step.round}: the factories are filled"
                     self.steps.append(_Step(step.round, 0, None, text, None, step.state,
                                             progress.last_round, False))
@@ -93,7 +93,7 @@ class Replay:
                     decision = parse_decision(step.text)
                     seen = progress.rounds_seen
                     # The table's own bookkeeping, on a copy: the tiles each placement scored.
-                    _apply_decision(before.clone(), progress, decision)
+                    apply_decision(before.clone(), progress, decision)
                     self.steps.append(_Step(step.round, step.action, step.text,
                                             describe(before, decision, names), before.to_move,
                                             step.state, progress.last_round, progress.rounds_seen > seen))

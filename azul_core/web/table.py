@@ -109,7 +109,7 @@ class Table:
         """A new table and its first events (``first``, e.g. its clock; round 1's deal, and
         whatever follows by itself)."""
         state = _opening_state(row, offered)
-        table = cls(row, offered, state, [], _fresh_progress(state), 0, seating=SeatState(row.seats), now=now)
+        table = cls(row, offered, state, [], fresh_progress(state), 0, seating=SeatState(row.seats), now=now)
         events: list[Event] = list(first)
         table._follow_up(state, table.progress, events)
         _stamp(events, now())
@@ -124,7 +124,7 @@ class Table:
         # The secrets are dealt with round 1's generator, before its factories (as
         # ``GameState.deal`` does live): dealt again from the seed, they are the same.
         state.deal_secrets(_round_rng(row.seed, 1))
-        table = cls(row, offered, state, [], _fresh_progress(state), 0, seating=SeatState(row.seats))
+        table = cls(row, offered, state, [], fresh_progress(state), 0, seating=SeatState(row.seats))
         progress = table.progress
         for event in events:
             _apply_event(state, progress, event, row.seats)
@@ -340,7 +340,7 @@ class Table:
         after = state.clone()
         progress = self.progress.copy()
         try:
-            _apply_decision(after, progress, decision)
+            apply_decision(after, progress, decision)
         except IllegalDecision as exc:
             raise Refused(f"not legal: {exc}") from None
         except PluginError as exc:
@@ -401,14 +401,14 @@ class Table:
                 state.deal(_round_rng(self.row.seed, state.round))
                 kind_letters = state.table.kind_letters  # a variant's extra tiles have letters too
                 events.append(Event(DEAL_EVENT, " ".join(letters(c, kind_letters) for c in state.sources[1:])))
-                _start_round(state, progress)
+                start_round(state, progress)
             elif state.phase == PLACE and len(state.placing[2]) == 1:
                 decision = state.legal_decisions()[0]
                 seat = state.to_move
                 names = [s.name for s in self.seats]
                 text = describe(state, decision, names)
                 round_number, rounds_before = state.round, progress.rounds_seen
-                _apply_decision(state, progress, decision)
+                apply_decision(state, progress, decision)
                 events.append(Event(MOVE, format_decision(decision), seat))
                 _note_move(progress, state, seat, round_number, events[-1].text, text, rounds_before, names)
             else:
@@ -516,12 +516,12 @@ def _opening_state(row: TableRow, offered) -> GameState:
     return GameState(rules, players, rules.opening_seat(players, row.seed))
 
 
-def _fresh_progress(state: GameState) -> Progress:
+def fresh_progress(state: GameState) -> Progress:
     seats = state.num_players
     return Progress([[] for _ in range(seats)], [0] * seats)
 
 
-def _start_round(state: GameState, progress: Progress) -> None:
+def start_round(state: GameState, progress: Progress) -> None:
     progress.placed = [[] for _ in state.players]
     progress.penalty_at_start = [board.penalty_points for board in state.players]
     progress.score_at_start = [board.score for board in state.players]
@@ -540,14 +540,14 @@ def _apply_event(state: GameState, progress: Progress, event: Event, seats: list
     if event.kind == DEAL_EVENT:
         factories = event.text.split(" ") if event.text else []
         state.deal_tiles([_counts(f, state.table.kind_letters) for f in factories])
-        _start_round(state, progress)
+        start_round(state, progress)
     elif event.kind == MOVE:
         decision = parse_decision(event.text)
         mover = state.to_move
         names = [s.name for s in seats]
         text = describe(state, decision, names)
         round_number, rounds_before = state.round, progress.rounds_seen
-        _apply_decision(state, progress, decision)
+        apply_decision(state, progress, decision)
         _note_move(progress, state, mover, round_number, event.text, text, rounds_before, names)
     else:
         # Events about seats change no game state (the seat rows and ``SeatState`` follow
@@ -555,7 +555,7 @@ def _apply_event(state: GameState, progress: Progress, event: Event, seats: list
         _note_seat_event(progress, state, event, seats)
 
 
-def _apply_decision(state: GameState, progress: Progress, decision: tuple | Move) -> None:
+def apply_decision(state: GameState, progress: Progress, decision: tuple | Move) -> None:
     """Apply a decision and note the wall tiles it placed, each with the points it scored, and
     the summary of a round it ended."""
     walls = [board.wall for board in state.players]  # read-only tuples: the state before
