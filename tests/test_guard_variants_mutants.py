@@ -1278,3 +1278,15 @@ def test_a_folder_or_a_fifo_named_as_a_variant_file_is_refused_at_its_start(tmp_
         os.mkfifo(fifo)
         assert read_mapping_problems(fifo) == [
             (str(fifo), 1, 1, "the file is a FIFO (named pipe), not a regular file: refused")]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("a: " + "[" * 5000 + "]" * 5000 + "\n", (1, 1, "nested more than 32 levels deep: refused")),
+    ("a:\n  b: 1\n c: 2\n",  # the error's own place, not where the mapping began
+     (3, 2, "YAML syntax error: while parsing a block mapping expected <block end>, but found '<block mapping start>'")),
+    ("a: 1\n\tb: 2\n", (2, 1, "YAML syntax error: while scanning for the next token found character '\\t' that "
+                             "cannot start any token")),
+    ("a: b: c\n", (1, 5, "YAML syntax error: mapping values are not allowed here")),
+])
+def test_a_yaml_syntax_error_is_told_at_its_place(tmp_path, text, expected):
+    assert yaml_problems(tmp_path, text) == [expected]
