@@ -99,7 +99,9 @@ class _LocatingLoader(yaml.SafeLoader):
             try:
                 hash(key)
             except TypeError:
-                self._problem(key_node, f"a key can't be {type(key).__name__}")
+                kind = ("a list" if isinstance(key, list) else "a mapping" if isinstance(key, dict)
+                        else type(key).__name__)
+                self._problem(key_node, f"a key can't be {kind}")
                 continue
             if key in mapping:
                 first = mapping.where[key]
