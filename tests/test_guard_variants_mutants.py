@@ -1303,3 +1303,64 @@ def test_every_key_yaml_would_lose_or_can_t_hold_is_told(tmp_path):
         (8, 1, "duplicate key 'b' (first at line 7); YAML would silently keep only the last"),
         (9, 3, "a key can't be a mapping"),
         (12, 1, "keys 4 (line 11) and '4' are the same key once read as text: write it once")]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('extends = "standard"\n[settings.factories]\nx = 5\n',
+     (2, 2, "setting 'factories' must be a mapping of whole numbers to whole numbers, not dict "
+            "{2: 5, 3: 7, 4: 9, 'x': 5}")),
+    ('extends = "standard"\n[settings.factories]\n"-3" = 5\n', (2, 2, "setting 'factories': -3 players: a table seats 1 to 9")),
+    ('extends = "standard"\nplayers = 2024-01-01\n',
+     (2, 11, "'players' must be a list of player counts, e.g. [2, 3, 4], not date 2024-01-01")),
+    ('name = "x"\nextends = "standard"\n  [settings.' + ".".join(f"k{n}" for n in range(33)) + "]\nx = 1\n",
+     (3, 1, "a dotted key of more than 32 parts: refused unparsed")),
+])
+def test_toml_keys_read_as_numbers_dates_and_indented_headers(tmp_path, text, expected):
+    """A mapping of numbers reads "-3" as -3 and leaves "x" a string; a TOML date is told as
+    written; an indented table header is a header."""
+    assert toml_problem(tmp_path, text) == expected
+
+
+def test_a_plugin_failing_to_declare_its_settings_is_told_at_its_item(tmp_path):
+    write(tmp_path, "broken.py", """
+        from azul_core import hookimpl
+
+        AZUL_API = 1
+
+        @hookimpl
+        def azul_declare_settings():
+            raise RuntimeError("no settings today")
+    """)
+    path = write(tmp_path, "b.yaml", "extends: standard\nplugins: [standard, colour_wall,\n  broken.py]\n"
+                                     "settings:\n  their_setting: 1\n")
+    [problem] = problems_of(path)
+    assert (problem.line, problem.column) == (3, 3)
+    assert problem.message == (f"plugin 'broken' raised RuntimeError in azul_declare_settings at "
+                               f"{tmp_path / 'broken.py'}:8: no settings today")
+
+
+def test_a_setting_declared_by_two_plugins_stops_the_settings_being_judged(tmp_path):
+    for name in ("one", "two"):
+        write(tmp_path, f"{name}.py", MINE_DECLARES)
+    path = write(tmp_path, "t.yaml", "extends: standard\nplugins: [standard, colour_wall, one.py, two.py]\n"
+                                     "settings:\n  their_setting: 1\n")
+    assert [(p.line, p.column, p.message) for p in problems_of(path)] == [
+        (2, 42, "setting 'bonus_mine' is declared by both 'one' and 'two'")]
+
+
+def test_a_refused_yaml_value_after_an_alias_is_still_told(tmp_path):
+    text = 'a: &x [1]\nb: *x\nc: "\\u0001"\n'
+    assert yaml_problems(tmp_path, text) == [(3, 4, CONTROL.format(1))]
+
+
+def test_a_plugin_file_not_run_without_consent_stops_the_settings_being_judged(tmp_path):
+    from azul_core.variants.loading import CodeRule
+
+    write(tmp_path, "mine.py", MINE_DECLARES)
+    path = write(tmp_path, "r.yaml", "extends: standard\nplugins: [standard, colour_wall, mine.py]\n"
+                                     "settings:\n  bonus_mine: 1\n")
+    with pytest.raises(VariantError) as refused:
+        load_variant(path, code=CodeRule(refused="allow it with --trust"))
+    assert [(p.line, p.column, p.message) for p in refused.value.problems] == [
+        (2, 34, f"plugin 'mine.py' would run the code of the file {tmp_path / 'mine.py'}: not run, since no one "
+                "named this variant; allow it with --trust")]

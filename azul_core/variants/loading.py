@@ -756,7 +756,7 @@ def _describe(value: Any) -> str:
         return f"the string {value!r}"
     if isinstance(value, (int, float)):
         return f"the number {value!r}"
-    return f"{type(value).__name__} {value!r}"
+    return f"{type(value).__name__} {value}"  # a TOML date or time, as written
 
 
 def _normalise(setting: Setting, value: Any) -> Any:
