@@ -1295,14 +1295,15 @@ def test_a_yaml_syntax_error_is_told_at_its_place(tmp_path, text, expected):
 def test_every_key_yaml_would_lose_or_can_t_hold_is_told(tmp_path):
     """A bug found by the mutation run: a list as key was "a key can't be LocatedList" (the
     loader's class)."""
-    text = 'a: 1\na: 2\n? [1]\n: 3\n3: x\n"3": y\nb: 1\nb: 2\n? {c: 1}\n: 4\n4: x\n"4": y\n'
+    text = 'a: 1\na: 2\n? [1]\n: 3\n3: x\n"3": y\nb: 1\nb: 2\n? {c: 1}\n: 4\n4: x\n"4": y\n? !!set {d: null}\n: 5\n'
     assert yaml_problems(tmp_path, text) == [
         (2, 1, "duplicate key 'a' (first at line 1); YAML would silently keep only the last"),
         (3, 3, "a key can't be a list"),
         (6, 1, "keys 3 (line 5) and '3' are the same key once read as text: write it once"),
         (8, 1, "duplicate key 'b' (first at line 7); YAML would silently keep only the last"),
         (9, 3, "a key can't be a mapping"),
-        (12, 1, "keys 4 (line 11) and '4' are the same key once read as text: write it once")]
+        (12, 1, "keys 4 (line 11) and '4' are the same key once read as text: write it once"),
+        (13, 3, "a key can't be set")]
 
 
 @pytest.mark.parametrize("text, expected", [
