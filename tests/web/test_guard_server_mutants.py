@@ -50,6 +50,9 @@ def test_each_refusal_to_hand_a_seat_to_a_bot_says_why(tmp_path, catalog):
         assert len(bots) > 1, "the listing of several bots is what is read"
         gone = hand(client, {**created, "table": "no-such-table"}, 1, {"bot": "random"})
         assert (gone.status_code, gone.json()) == (404, {"error": "no such table"})
+        no_record = client.get("/api/tables/no-such-table/record",
+                               headers={"Authorization": f"Bearer {created['admin_secret']}"})
+        assert (no_record.status_code, no_record.json()) == (404, {"error": "no such table"})
         not_json = client.post(f"/api/tables/{created['table']}/seats/1/bot", content=b"{bot",
                                headers={"Authorization": f"Bearer {created['admin_secret']}"})
         assert (not_json.status_code, not_json.json()) == (400, {"error": "the request is not JSON"})
