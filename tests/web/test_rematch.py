@@ -136,6 +136,8 @@ def test_a_seat_s_owner_alone_gets_a_new_link_and_the_old_one_stops_opening_the_
             east.receive()
         north.wait(lambda p: p.state["version"] >= _server.tables[new].version)
         assert fresh not in str(north.state) + str(north.seating)
+        # At once, in the same server: the new link opens East's seat.
+        assert Page(client, new, fresh).state["you"] == 1
     with serving(seats_config(tmp_path / "data", **where), catalog) as (client, _server):
         # Stored: after a restart, the new link opens East's seat, the old one only the old table.
         assert Page(client, new, fresh).state["you"] == 1
