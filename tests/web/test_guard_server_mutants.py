@@ -168,3 +168,14 @@ def test_a_rematch_leaves_the_finished_table_finished(tmp_path, catalog):
         assert finished.progress.log[-1] == {
             "round": finished.state.round, "seat": None, "event": "rematch",
             "text": "The creator made a rematch: a new table with the same seats and variant"}
+
+
+def test_a_seat_s_record_is_a_json_download_named_for_the_variant_and_the_table(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        answer = client.get(f"/api/tables/{created['table']}/record",
+                            headers={"Authorization": f"Bearer {secret_of(created['seats'][0]['url'])}"})
+        assert answer.status_code == 200 and answer.json()["format"] == "azul-record/1"
+        assert answer.headers["content-type"] == "application/json"
+        assert answer.headers["content-disposition"] == (
+            f'attachment; filename="azul-standard-{created["table"][:8]}.json"')
