@@ -427,10 +427,9 @@ def test_wall_columns_may_be_a_list():
     assert play_out(game, seed=1).over
 
 
-def test_a_wall_space_taken_is_named_by_its_row_and_column():
+def second_column_wall(name: str):
+    """A wall plugin ``name`` that puts every tile in the second column, chosen for the player."""
     class SecondColumn:
-        name = "second_column"
-
         @hookimpl
         def azul_wall_spaces(self):
             return (1,)
@@ -439,7 +438,13 @@ def test_a_wall_space_taken_is_named_by_its_row_and_column():
         def azul_wall_choice(self):
             return False
 
-    game = new_game(plugins=[SecondColumn()], decide={"wall": "second_column"})
+    plugin = SecondColumn()
+    plugin.name = name
+    return plugin
+
+
+def test_a_wall_space_taken_is_named_by_its_row_and_column():
+    game = new_game(plugins=[second_column_wall("second_column")], decide={"wall": "second_column"})
     set_wall(game, 0, [".....", ".x...", ".....", ".....", "....."])
     set_lines(game, 0, {2: "R"})
     set_table(game, ["RWWW"])
@@ -1748,19 +1753,8 @@ def test_after_a_column_chosen_at_the_turn_end_the_next_seat_drafts():
 
 
 def test_three_walls_are_all_named_and_the_last_is_suggested():
-    class ThirdWall:
-        name = "third_wall"
-
-        @hookimpl
-        def azul_wall_spaces(self):
-            return (1,)
-
-        @hookimpl
-        def azul_wall_choice(self):
-            return False
-
     with pytest.raises(VariantRulesError) as refused:
-        new_game(plugins=[OtherWall(), ThirdWall()])
+        new_game(plugins=[OtherWall(), second_column_wall("third_wall")])
     assert str(refused.value) == ("plugins 'colour_wall' and 'other_wall' and 'third_wall' both decide the wall; "
                                   "say which wins with 'decide: {wall: third_wall}' or list only one")
 
