@@ -1365,3 +1365,139 @@ def test_a_plugin_file_not_run_without_consent_stops_the_settings_being_judged(t
     assert [(p.line, p.column, p.message) for p in refused.value.problems] == [
         (2, 34, f"plugin 'mine.py' would run the code of the file {tmp_path / 'mine.py'}: not run, since no one "
                 "named this variant; allow it with --trust")]
+
+
+# ---------------------------------------------------------------- the "not killed" of both runs
+
+from test_cli_error_paths import azul  # noqa: E402  (typer's CliRunner, plain output)
+
+#: A plugin that builds its helpers lazily (PEP 562), with a slip in its ``__dir__``: the
+#: loader's own look at the module (its version, its hook functions) runs neither function,
+#: but pluggy's ``dir()`` of it does, and the NameError is no error of pluggy's own.
+LAZY_PLUGIN = '''\
+import importlib
+
+AZUL_API = 1
+_LAZY_HELPERS = {"helpers": "azul_helpers"}
+
+
+def __getattr__(name):
+    if name in _LAZY_HELPERS:
+        return importlib.import_module(_LAZY_HELPERS[name])
+    raise AttributeError(name)
+
+
+def __dir__():
+    return [*globals(), *_LAZY_HELPER]
+'''
+
+
+def test_a_plugin_whose_own_code_fails_while_it_is_registered_is_a_problem_at_its_item(tmp_path):
+    """`_plugin_problems`' last resort: the error named by its class (a KeyError's text alone is
+    just the key), on one line, at the plugin's item; `azul validate` exits 1, no traceback."""
+    write(tmp_path, "lazy.py", LAZY_PLUGIN)
+    path = write(tmp_path, "lazy.yaml", "extends: standard\nplayers: [2]\nplugins: [standard, colour_wall, lazy.py]\n")
+    message = "plugin 'lazy' could not be registered: NameError: name '_LAZY_HELPER' is not defined"
+    [problem] = problems_of(path)
+    assert (problem.file, problem.line, problem.column, problem.message) == (str(path), 3, 34, message)
+    result = azul("validate", path)
+    assert (result.exit_code, result.stderr) == (1, "")
+    assert result.stdout.splitlines() == [f"{path}: invalid variant: 1 problem", f"  {path}:3:34: {message}"]
+
+
+def failing_on(monkeypatch, path: Path, step: str, error: OSError) -> None:
+    """``os.open`` (step "open") or ``os.read`` (step "read") failing for ``path`` alone, after
+    read_regular_file's first look has seen a regular file: what a file made unreadable in
+    between, or a disk failing, would do (root opens any file, so no real file can)."""
+    real_open, real_read = os.open, os.read
+    opened: set[int] = set()
+
+    def fake_open(name, *args, **kwargs):
+        if os.fspath(name) == str(path):
+            if step == "open":
+                raise error
+            handle = real_open(name, *args, **kwargs)
+            opened.add(handle)
+            return handle
+        return real_open(name, *args, **kwargs)
+
+    def fake_read(handle, size):
+        if handle in opened:
+            raise error
+        return real_read(handle, size)
+
+    monkeypatch.setattr(os, "open", fake_open)
+    monkeypatch.setattr(os, "read", fake_read)
+
+
+@pytest.mark.parametrize("step", ["open", "read"])
+@pytest.mark.parametrize("error, reason", [
+    (PermissionError(13, "Permission denied"), "can't be read: Permission denied"),
+    (OSError(5, "Input/output error"), "can't be read: Input/output error"),
+    (OSError("the disk went away"), "can't be read: the disk went away"),  # no strerror: the error itself
+])
+def test_a_file_that_can_t_be_opened_or_read_after_its_first_look_is_told_so(tmp_path, monkeypatch, step,
+                                                                              error, reason):
+    path = write(tmp_path, "v.yaml", "extends: standard\n")
+    failing_on(monkeypatch, path, step, error)
+    with pytest.raises(InputRefused) as refused:
+        read_regular_file(path, 100)
+    assert refused.value.reason == reason
+    assert [(p.file, p.line, p.column, p.message) for p in problems_of(path)] == [(str(path), 1, 1, reason)]
+    result = azul("validate", path)
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", f"azul: {path}: {reason}\n")
+
+
+#: The mode of a Solaris door (``S_IFDOOR`` there; Linux has no such kind of file).
+DOOR = 0o150000 | 0o644
+
+
+@pytest.mark.parametrize("look", ["stat", "fstat"])
+def test_a_kind_of_file_with_no_name_here_is_refused_unread(tmp_path, monkeypatch, look):
+    """Found by the mutation run: such a file was "not a regular file, not a regular file"."""
+    import types
+
+    path = write(tmp_path, "door.yaml", "extends: standard\n")
+    real = getattr(os, look)
+
+    def door(target, *args, **kwargs):
+        found = real(target, *args, **kwargs)
+        if look == "fstat" or os.fspath(target) == str(path):
+            return types.SimpleNamespace(st_mode=DOOR, st_size=found.st_size)
+        return found
+
+    monkeypatch.setattr(os, look, door)
+    reason = "a special file of an unknown kind, not a regular file: refused"
+    with pytest.raises(InputRefused) as refused:
+        read_regular_file(path, 100)
+    assert refused.value.reason == reason
+    assert read_mapping_problems(path) == [(str(path), 1, 1, f"the file is {reason}")]
+    if look == "stat":  # the command opens other files too: the first look alone is faked there
+        result = azul("validate", path)
+        assert (result.exit_code, result.stdout, result.stderr) == (1, "", f"azul: {path}: {reason}\n")
+
+
+def test_an_engine_failure_in_a_test_game_is_a_problem_of_the_variant_not_a_traceback(tmp_path, monkeypatch):
+    """`_play_games`' last resort, for what is neither a plugin's failure nor a refused decision:
+    no plugin answer is known to make the engine fail (each is checked), so an engine bug is
+    planted; it is told with the game and seed to replay, at the variant's 'plugins'."""
+    from azul_core.engine.state import GameState
+
+    real_deal = GameState.deal
+
+    def deal_failing_in_round_2(self, rng):
+        if self.round == 2:
+            raise RuntimeError("the engine's own bug\nsecond line")
+        return real_deal(self, rng)
+
+    monkeypatch.setattr(GameState, "deal", deal_failing_in_round_2)
+    path = write(tmp_path, "v.yaml", "extends: standard\nplayers: [3]\n\nplugins: [standard, colour_wall]\n")
+    report = check_variant_file(path, games=4)
+    [problem] = report.problems
+    message = "3 players, game 1 (seed 3000009): RuntimeError: the engine's own bug\nsecond line"
+    assert (problem.file, problem.line, problem.column, problem.message) == (str(path), 4, 1, message)
+    assert report.games_played == 0
+    result = azul("validate", "--games", "4", path)
+    assert (result.exit_code, result.stderr) == (1, "")
+    assert result.stdout.splitlines() == [f"{path}: invalid variant 'v': 1 problem",
+                                          f"  {path}:4:1: {' '.join(message.splitlines())}"]

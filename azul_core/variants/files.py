@@ -201,7 +201,7 @@ def read_mapping(path: Path, shown: str | None = None) -> tuple[Located | None, 
         raw = read_regular_file(path, MAX_FILE_BYTES)
     except InputRefused as exc:
         return None, [Problem(shown, 1, 1, f"the file is {exc.reason}" if exc.reason.startswith(
-            ("larger", "a ", "not")) else exc.reason)]
+            ("larger", "a ")) else exc.reason)]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

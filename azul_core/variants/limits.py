@@ -43,7 +43,7 @@ def _kind_of_file(mode: int) -> str:
         return "a socket"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "a device"
-    return "not a regular file"
+    return "a special file of an unknown kind"  # another system's (a Solaris door, a BSD whiteout)
 
 
 def read_regular_file(path: str | Path, max_bytes: int) -> bytes:

@@ -721,8 +721,8 @@ def _plugin_problems(plugin: LoadedPlugin) -> list[str]:
         register_plugin(pm, plugin)
     except PluginError as exc:
         return [str(exc)]
-    except Exception as exc:  # anything else pluggy refuses in third-party code
-        return [f"plugin '{plugin.name}' could not be registered: {'; '.join(str(exc).splitlines())}"]
+    except Exception as exc:  # the plugin's own code failing while pluggy looks at it (a module's __dir__)
+        return [f"plugin '{plugin.name}' could not be registered: {type(exc).__name__}: {' '.join(str(exc).split())}"]
     return [message for _plugin, message in unknown_hooks(pm) + ordering_problems(pm)]
 
 
