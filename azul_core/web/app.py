@@ -482,7 +482,7 @@ class Server:
                 if is_search_bot(name):
                     # In a worker process: the event loop only awaits the answer. The worker
                     # replays the record and gives the bot the game as this seat may know it.
-                    ref = str(table.offered.path) if table.offered.path is not None else table.offered.key
+                    ref = str(table.offered.path)
                     text = await self.bot_pool.choose(ref, table.record(seat).to_dict(), name,
                                                       f"{table.row.seed}:seat:{seat}:version:{version}")
                 else:

@@ -28,7 +28,8 @@ class Offered:
     rules_text: list[str]
     bots: list[str]
     builtin: bool
-    path: Path | None = None
+    #: the variant's file: what a search bot's worker process loads it from
+    path: Path
     #: the rules that differ from the standard game, in a player's words (variants.words)
     words: list[str] = field(default_factory=list)
 

@@ -78,7 +78,7 @@ async def _think(server, table, seat: int, version: int) -> tuple | Move:
     bot = hint_bot(table.offered.bots)
     seed = f"{table.row.seed}:hint:{seat}:version:{version}"
     if is_search_bot(bot):
-        ref = str(table.offered.path) if table.offered.path is not None else table.offered.key
+        ref = str(table.offered.path)
         text = await server.bot_pool.choose(ref, table.record(seat).to_dict(), bot, seed)
         return parse_decision(text)
     player = make_bot(bot, table.offered.variant.rules, seed=seed, think=server.config.think)

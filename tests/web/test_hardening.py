@@ -188,7 +188,11 @@ def test_a_bot_whose_move_could_not_be_stored_tries_again(tmp_path, catalog, cap
             start = table.version
             assert wait_until(lambda: table.version > start)
         assert len(failures) == 3
-        assert "database or disk is full" in caplog.text and "trying again" in caplog.text
+        assert "database or disk is full" in caplog.text
+        # each failure waits twice as long as the one before
+        waits = [message.rsplit("trying again in ", 1)[1] for message in caplog.messages
+                 if "could not be stored" in message]
+        assert waits == ["0.01 s", "0.02 s", "0.04 s"]
         seat = Seat(client, created["table"], secret_of(created["seats"][1]["url"]))
         assert seat.state["legal"] is not None  # the bot moved: the person's turn
 

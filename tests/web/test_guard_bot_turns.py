@@ -1,0 +1,271 @@
+"""A bot's turns at the table server (``Server.bot_turns``): what bench/mutation.py (scope web)
+found no test reading.
+
+When a bot hands the turn back to a person its loop ends cleanly; a quick bot is one bot per
+seat for the whole game, made from the variant's rules, the table's seed and the server's think
+time; a search bot's worker is given the game as its seat knows it; between servers sharing a
+store, the server that waited for another's claim on the bot's turn learns, once it holds the
+claim, what the other did meanwhile and lets the next bot move. Every wait times out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+
+# The guard's in-process server and its helpers (pytest puts this folder on sys.path).
+from test_guard_server import (  # noqa: E402
+    TIMEOUT,
+    Hub,
+    Seat,
+    SharedStore,
+    a_draft,
+    create,
+    join,
+    make_config,
+    secret_of,
+    serving,
+)
+
+import azul_core.web.app as web_app  # noqa: E402
+from azul_core.web import bots as web_bots  # noqa: E402
+from azul_core.web import store as store_module  # noqa: E402
+from azul_core.web.catalog import build_catalog  # noqa: E402
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+BOT_FAILED = "a bot failed"
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return build_catalog([EXAMPLES])
+
+
+def wait_until(condition, seconds: float = TIMEOUT) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the server did not get there in time"
+        time.sleep(0.01)
+
+
+def test_a_bot_that_hands_the_turn_to_a_person_stops_without_an_error(tmp_path, catalog, caplog):
+    with caplog.at_level(logging.WARNING, logger="azul.web"), \
+            serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client, seats=[{"name": "Ana"}, {"bot": "random"}]).json()
+        ana = join(client, created, 0)
+        assert ana.state["view"]["to_move"] == 0
+        version = ana.state["version"]
+        ana.move(a_draft(ana.state))
+        ana.wait_for(lambda state: state["version"] >= version + 2 and state["legal"])  # the bot moved
+        table = server.table(created["table"])
+        wait_until(lambda: table.bot_task is None)  # its loop is over
+    assert table.state.to_move == 0
+    assert not [record.getMessage() for record in caplog.records], "the bot's loop logged a problem"
+
+
+def own_greedy_variant(folder: Path, log: Path) -> None:
+    """A house rule whose plugin brings its own ``greedy`` (replacing the built-in one by name):
+    it writes which bot object decided, with its seed and think time, and plays the first legal
+    decision."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "own_greedy.py").write_text(textwrap.dedent(f"""
+        import json
+
+        class OwnGreedy:
+            def __init__(self, seed=None, think=None):
+                self.seed, self.think = seed, think
+
+            def choose(self, state):
+                with open({str(log)!r}, "a") as out:
+                    out.write(json.dumps([id(self), self.seed, self.think]) + "\\n")
+                return state.legal_decisions()[0]
+
+        def azul_register_bots():
+            return {{"greedy": OwnGreedy}}
+    """))
+    (folder / "own-greedy.yaml").write_text("extends: standard\nplugins: [standard, colour_wall, own_greedy.py]\n")
+
+
+def test_a_quick_bot_is_one_bot_per_seat_made_from_the_variant_the_seed_and_the_think_time(tmp_path):
+    """The variant's own ``greedy`` plays (the bot is made from the variant's rules), the same
+    object for every decision of its seat, seeded by the table's seed and the seat, thinking for
+    the server's ``--think``."""
+    log = tmp_path / "decisions.log"
+    own_greedy_variant(tmp_path / "variants", log)
+    catalog = build_catalog([tmp_path / "variants"])
+    with serving(make_config(tmp_path, think=0.25), catalog) as (client, server):
+        created = create(client, "own-greedy", [{"bot": "greedy"}, {"name": "Ana"}, {"bot": "greedy"}]).json()
+        ana = join(client, created, 1)
+        table = server.table(created["table"])
+        for _turn in range(2):  # bot, Ana, bot, Ana, ...
+            ana.wait_for(lambda state: state["view"]["to_move"] == 1 and state["legal"])
+            ana.move(a_draft(ana.state))
+            version = ana.state["version"]
+            ana.wait_for(lambda state, version=version: state["version"] >= version + 2)
+        wait_until(lambda: table.bot_task is None)
+    decisions = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(decisions) >= 4, "the variant's own greedy did not play"
+    seeds = {seed for _bot, seed, _think in decisions}
+    assert seeds == {f"{table.row.seed}:seat:0", f"{table.row.seed}:seat:2"}
+    for seed in seeds:  # one bot object per seat
+        assert len({bot for bot, each, _think in decisions if each == seed}) == 1
+    assert {think for _bot, _seed, think in decisions} == {0.25}
+
+
+def test_a_search_bot_is_given_the_game_as_its_seat_knows_it(tmp_path, catalog, monkeypatch):
+    """secret-goal deals each seat a secret colour: the worker asked for the bot's decision is
+    given the record with the bot's own goal and the other seat's sealed."""
+    asked = []
+
+    async def choose(self, variant_ref, record, bot, seed):
+        asked.append((variant_ref, record, bot, seed))
+        return await asyncio.to_thread(web_bots.think, variant_ref, record, "greedy", seed, None)
+
+    monkeypatch.setattr(web_bots.BotPool, "choose", choose)
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client, "secret-goal", [{"name": "Ana"}, {"bot": "mcts"}]).json()
+        ana = join(client, created, 0)
+        version = ana.state["version"]
+        ana.move(a_draft(ana.state))
+        ana.wait_for(lambda state: state["version"] >= version + 2)  # the bot answered
+        table = server.table(created["table"])
+    variant_ref, record, bot, seed = asked[0]
+    assert variant_ref == str(table.offered.path) and bot == "mcts"
+    assert seed == f"{table.row.seed}:seat:1:version:{version + 1}"
+    (goals,) = record["secrets"].values()
+    assert goals[0] == {"sealed": True}  # Ana's goal is sealed, the bot's is told
+    assert goals[1] != {"sealed": True}
+    assert goals[1] == table.record(1).to_dict()["secrets"]["secret_goal"][1]
+
+
+def test_a_seat_handed_to_another_bot_is_played_by_that_bot(tmp_path):
+    """A seat handed to the variant's ``greedy``, taken back by its owner, then handed to
+    ``random``: ``random`` plays it, not the ``greedy`` bot object the seat had before."""
+    log = tmp_path / "decisions.log"
+    own_greedy_variant(tmp_path / "variants", log)
+    catalog = build_catalog([tmp_path / "variants"])
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client, "own-greedy", [{"name": "Ana"}, {"name": "Bo"}]).json()
+        admin = {"Authorization": f"Bearer {created['admin_secret']}"}
+        seat_url = f"/api/tables/{created['table']}/seats/1"
+        ana = join(client, created, 0)
+        table = server.table(created["table"])
+
+        def ana_moves_and_seat_1_answers():
+            version = ana.wait_for(lambda state: state["version"] == table.version)["version"]
+            ana.move(a_draft(ana.state))
+            ana.wait_for(lambda state: state["version"] >= version + 2 and state["view"]["to_move"] == 0)
+            wait_until(lambda: table.bot_task is None)
+
+        assert client.post(f"{seat_url}/bot", json={"bot": "greedy"}, headers=admin).status_code == 200
+        ana_moves_and_seat_1_answers()
+        assert len(log.read_text().splitlines()) == 1  # the variant's greedy answered
+        bo = {"Authorization": f"Bearer {secret_of(created['seats'][1]['url'])}"}
+        assert client.post(f"{seat_url}/reclaim", json={}, headers=bo).status_code == 200
+        assert client.post(f"{seat_url}/bot", json={"bot": "random"}, headers=admin).status_code == 200
+        ana_moves_and_seat_1_answers()
+    assert len(log.read_text().splitlines()) == 1, "the seat's former greedy bot played for random"
+
+
+def test_a_bot_whose_table_moved_on_while_it_thought_thinks_again(tmp_path, catalog, monkeypatch):
+    """East's bot is thinking when the creator hands North to a bot too (the table's version moves
+    on): the answer, made for the version before, is not played; the bot thinks again and moves."""
+    thinking, answer = threading.Event(), threading.Event()
+    make_bot = web_app.make_bot
+
+    class HeldBack:
+        """The bot asked for, holding its first answer until the test lets it go."""
+
+        def __init__(self, bot):
+            self.bot = bot
+
+        def choose(self, state):
+            thinking.set()
+            assert answer.wait(TIMEOUT)
+            return self.bot.choose(state)
+
+    monkeypatch.setattr(web_app, "make_bot", lambda *args, **kwargs: HeldBack(make_bot(*args, **kwargs)))
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client, seats=[{"name": "Ana"}, {"bot": "greedy"}]).json()
+        admin = {"Authorization": f"Bearer {created['admin_secret']}"}
+        ana = join(client, created, 0)
+        table = server.table(created["table"])
+        version = ana.state["version"]
+        ana.move(a_draft(ana.state))
+        assert thinking.wait(TIMEOUT), "the bot never started thinking"
+        assert client.post(f"/api/tables/{created['table']}/seats/0/bot", json={"bot": "random"},
+                           headers=admin).status_code == 200
+        assert table.version == version + 2  # Ana's move, then the hand-over: the table moved on
+        answer.set()
+        wait_until(lambda: table.over, 60)  # East's bot moved: the two bots played the game out
+
+
+class ClaimedElsewhere(SharedStore):
+    """A server's connection to a shared store on which another process holds every bot's turn
+    while ``held_elsewhere`` is true (``claim_bot_turn`` answers no, as PostgreSQL's lock does)."""
+
+    def __init__(self, path, hub: Hub):
+        super().__init__(path, hub)
+        self.held_elsewhere = False
+        self.claims_refused = 0
+        self.claimed_tables: set[str] = set()
+
+    def claim_bot_turn(self, table_id: str) -> bool:
+        self.claimed_tables.add(table_id)
+        if self.held_elsewhere:
+            self.claims_refused += 1
+            return False
+        return True
+
+
+@pytest.fixture
+def two_servers(tmp_path, catalog, monkeypatch):
+    """``start(store_class, deaf=False, **options)``: a server on the test's shared store."""
+    monkeypatch.setattr(store_module, "_hold_lock", lambda path: None)  # one file, several servers
+    hub = Hub()
+
+    @contextlib.contextmanager
+    def start(store_class=SharedStore, deaf=False, **options):
+        store = store_class(tmp_path / "data" / "tables.sqlite3", hub)
+        store.deaf = deaf
+        with serving(make_config(tmp_path, **options), catalog, store) as (client, server):
+            yield client, server, store
+    return start
+
+
+def test_a_server_that_waited_for_the_claim_lets_the_next_bot_move_after_the_other_stopped(two_servers, caplog):
+    """Server A waits while server B holds the bot's turn; B lets the first bot move, then stops
+    before the second. A, told nothing meanwhile (deaf to the store's notices), catches up once it
+    holds the claim: the first bot has moved, so A lets the second move, not the first again."""
+    seats = [{"name": "Ana"}, {"bot": "random"}, {"bot": "random"}]
+    with caplog.at_level(logging.WARNING, logger="azul.web"), \
+            two_servers(ClaimedElsewhere, deaf=True) as (a, server_a, store_a):
+        store_a.held_elsewhere = True
+        with two_servers(bot_delay=2.0) as (b, server_b, _store_b):
+            created = create(b, seats=seats).json()
+            table_id = created["table"]
+            ana = Seat(a, table_id, secret_of(created["seats"][0]["url"]))  # A holds the table
+            assert ana.state["view"]["to_move"] == 0
+            ana.move(a_draft(ana.state))
+            table_b = server_b.table(table_id)
+            wait_until(lambda: table_b.state.to_move == 2)  # B let the first bot move...
+            assert store_a.claims_refused > 0  # ...while A asked in vain
+            assert store_a.claimed_tables == {table_id}
+            table_a = server_a.table(table_id)
+            assert table_a.state.to_move == 1  # A heard nothing of it
+        # B stopped (within its 2 s before the second bot): the claim is free
+        store_a.held_elsewhere = False
+        wait_until(lambda: table_a.state.to_move == 0)  # the second bot moved through A
+        ana.wait_for(lambda state: state["view"]["to_move"] == 0 and state["legal"])
+        wait_until(lambda: table_a.bot_task is None)
+    assert not [record for record in caplog.records if BOT_FAILED in record.getMessage()]
