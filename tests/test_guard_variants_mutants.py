@@ -1501,3 +1501,27 @@ def test_an_engine_failure_in_a_test_game_is_a_problem_of_the_variant_not_a_trac
     assert (result.exit_code, result.stderr) == (1, "")
     assert result.stdout.splitlines() == [f"{path}: invalid variant 'v': 1 problem",
                                           f"  {path}:4:1: {' '.join(message.splitlines())}"]
+
+
+GREEDY_GETATTR_PLUGIN = '''\
+AZUL_API = 1
+_HELPERS = {"helpers": "azul_helpers"}
+
+
+def __getattr__(name):
+    return _HELPERS[name]  # a KeyError, not the AttributeError Python expects, for any other name
+'''
+
+
+def test_a_plugin_whose_module_getattr_raises_for_its_version_is_named_at_its_item(tmp_path):
+    """Reading a plugin's ``__version__`` runs its module ``__getattr__``: one that raises
+    something other than AttributeError is the plugin's failure, told at its item with its class,
+    not "the variant check failed: KeyError: '__version__'"."""
+    write(tmp_path, "greedy_getattr.py", GREEDY_GETATTR_PLUGIN)
+    path = write(tmp_path, "g.yaml", "extends: standard\nplayers: [2]\nplugins: [standard, colour_wall, greedy_getattr.py]\n")
+    message = ("plugin file 'greedy_getattr.py' failed to load: its __version__ raised KeyError: '__version__'")
+    [problem] = problems_of(path)
+    assert (problem.line, problem.column, problem.message) == (3, 34, message)
+    result = azul("validate", path)
+    assert (result.exit_code, result.stderr) == (1, "")
+    assert result.stdout.splitlines() == [f"{path}: invalid variant: 1 problem", f"  {path}:3:34: {message}"]

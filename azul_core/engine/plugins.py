@@ -20,6 +20,7 @@ import traceback
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable, Sequence
 
 import pluggy
@@ -107,7 +108,7 @@ def load_plugin(ref: str, base_dir: Path | None = None) -> LoadedPlugin:
         raise PluginError(f"plugin '{ref}' failed to import: {_import_reason(exc)}", plugin=ref) from exc
     except BaseException as exc:  # SystemExit, KeyboardInterrupt raised by the module itself
         raise PluginError(f"plugin '{ref}' failed to import: {_import_reason(exc)}", plugin=ref) from exc
-    return LoadedPlugin(ref, module, f"module {ref}", getattr(module, "__version__", ""),
+    return LoadedPlugin(ref, module, f"module {ref}", _version_of(module, "plugin", ref),
                         getattr(module, "__file__", "") or "")
 
 
@@ -128,7 +129,18 @@ def _load_file(ref: str, path: Path) -> LoadedPlugin:
             raise
         raise PluginError(f"plugin file '{ref}' failed to import: {_import_reason(exc)}",
                           plugin=ref, location=_location_in(exc, str(path))) from exc
-    return LoadedPlugin(path.stem, module, f"file {path}", getattr(module, "__version__", ""), str(path))
+    version = _version_of(module, "plugin file", ref)
+    return LoadedPlugin(path.stem, module, f"file {path}", version, str(path))
+
+
+def _version_of(module: ModuleType, kind: str, ref: str) -> str:
+    """The module's ``__version__``, if it has one. A module-level ``__getattr__`` answering
+    anything but ``AttributeError`` for a name it lacks is the plugin's failure, named as such."""
+    try:
+        return getattr(module, "__version__", "")
+    except Exception as exc:
+        raise PluginError(f"{kind} '{ref}' failed to load: its __version__ raised {type(exc).__name__}: "
+                          f"{' '.join(str(exc).split())[:200]}", plugin=ref) from exc
 
 
 def _import_reason(exc: BaseException) -> str:
