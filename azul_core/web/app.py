@@ -498,12 +498,9 @@ class Server:
                     continue
                 try:
                     table.decide(seat, version, text, self.store, by_bot=True)
-                except Stale as exc:
+                except Refused as exc:
                     if self.catch_up(table):  # another process moved first: look again
                         continue
-                    log.warning("bot %s refused at table %s: %s", table.seats[seat].bot, table.id[:6], exc)
-                    break
-                except Refused as exc:
                     log.warning("bot %s refused at table %s: %s", table.seats[seat].bot, table.id[:6], exc)
                     break
                 except Exception as exc:  # the store failed (a full disk): the move was not taken

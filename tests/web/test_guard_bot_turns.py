@@ -73,10 +73,10 @@ def test_a_bot_that_hands_the_turn_to_a_person_stops_without_an_error(tmp_path, 
     assert not [record.getMessage() for record in caplog.records], "the bot's loop logged a problem"
 
 
-def own_greedy_variant(folder: Path, log: Path) -> None:
+def own_greedy_variant(folder: Path, log: Path, answer: str = "return state.legal_decisions()[0]") -> None:
     """A house rule whose plugin brings its own ``greedy`` (replacing the built-in one by name):
     it writes which bot object decided, with its seed and think time, and plays the first legal
-    decision."""
+    decision (or does what ``answer`` says)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "own_greedy.py").write_text(textwrap.dedent(f"""
         import json
@@ -88,7 +88,7 @@ def own_greedy_variant(folder: Path, log: Path) -> None:
             def choose(self, state):
                 with open({str(log)!r}, "a") as out:
                     out.write(json.dumps([id(self), self.seed, self.think]) + "\\n")
-                return state.legal_decisions()[0]
+                {answer}
 
         def azul_register_bots():
             return {{"greedy": OwnGreedy}}
@@ -210,6 +210,38 @@ def test_a_bot_whose_table_moved_on_while_it_thought_thinks_again(tmp_path, cata
         wait_until(lambda: table.over, 60)  # East's bot moved: the two bots played the game out
 
 
+def bot_log(caplog) -> list[str]:
+    return [record.getMessage() for record in caplog.records if record.name == "azul.web"]
+
+
+def test_a_bot_whose_answer_is_refused_stops_and_the_log_says_why(tmp_path, caplog):
+    log = tmp_path / "decisions.log"
+    own_greedy_variant(tmp_path / "variants", log, answer="return (0, 0, 0)  # the centre is empty")
+    with caplog.at_level(logging.WARNING, logger="azul.web"), \
+            serving(make_config(tmp_path), build_catalog([tmp_path / "variants"])) as (client, server):
+        created = create(client, "own-greedy", [{"bot": "greedy"}, {"name": "Ana"}]).json()
+        table = server.table(created["table"])
+        wait_until(lambda: table.bot_task is None and log.exists())
+        assert table.state.to_move == 0 and table.version == 1  # the deal alone: no move taken
+    [said] = bot_log(caplog)
+    assert said.startswith(f"bot greedy refused at table {created['table'][:6]}: ")
+    assert "centre" in said
+
+
+def test_a_bot_that_fails_stops_and_the_log_names_the_table_and_the_error(tmp_path, caplog):
+    log = tmp_path / "decisions.log"
+    own_greedy_variant(tmp_path / "variants", log, answer="raise RuntimeError('the bot broke')")
+    with caplog.at_level(logging.WARNING, logger="azul.web"), \
+            serving(make_config(tmp_path), build_catalog([tmp_path / "variants"])) as (client, server):
+        created = create(client, "own-greedy", [{"bot": "greedy"}, {"name": "Ana"}]).json()
+        table = server.table(created["table"])
+        wait_until(lambda: table.bot_task is None and log.exists())
+        assert table.version == 1
+    [record] = [record for record in caplog.records if record.name == "azul.web"]
+    assert record.getMessage() == f"a bot failed at table {created['table'][:6]}"
+    assert record.exc_info is not None and str(record.exc_info[1]) == "the bot broke"
+
+
 class ClaimedElsewhere(SharedStore):
     """A server's connection to a shared store on which another process holds every bot's turn
     while ``held_elsewhere`` is true (``claim_bot_turn`` answers no, as PostgreSQL's lock does)."""
@@ -269,3 +301,42 @@ def test_a_server_that_waited_for_the_claim_lets_the_next_bot_move_after_the_oth
         ana.wait_for(lambda state: state["view"]["to_move"] == 0 and state["legal"])
         wait_until(lambda: table_a.bot_task is None)
     assert not [record for record in caplog.records if BOT_FAILED in record.getMessage()]
+
+
+def test_a_bot_answer_for_a_table_another_server_moved_on_is_thought_again(two_servers, monkeypatch, caplog):
+    """Server A's bot is thinking when the creator hands Cy's seat to a bot through server B.
+    A, deaf to the store's notices, learns it when the store refuses the answer (made for the
+    version before): it catches up and its bot thinks again and moves."""
+    thinking, answer = threading.Event(), threading.Event()
+    make_bot = web_app.make_bot
+
+    class HeldBack:
+        def __init__(self, bot):
+            self.bot = bot
+
+        def choose(self, state):
+            thinking.set()
+            assert answer.wait(TIMEOUT)
+            return self.bot.choose(state)
+
+    monkeypatch.setattr(web_app, "make_bot", lambda *args, **kwargs: HeldBack(make_bot(*args, **kwargs)))
+    seats = [{"name": "Ana"}, {"bot": "greedy"}, {"name": "Cy"}]
+    with caplog.at_level(logging.WARNING, logger="azul.web"), \
+            two_servers(deaf=True) as (a, server_a, _store_a), \
+            two_servers(ClaimedElsewhere) as (b, _server_b, store_b):
+        store_b.held_elsewhere = True  # B lets no bot move: A's alone thinks
+        created = create(a, seats=seats).json()
+        table_id = created["table"]
+        ana = join(a, created, 0)
+        version = ana.state["version"]
+        ana.move(a_draft(ana.state))
+        assert thinking.wait(TIMEOUT), "the bot never started thinking"
+        table_a = server_a.table(table_id)
+        assert b.post(f"/api/tables/{table_id}/seats/2/bot", json={"bot": "random"},
+                      headers={"Authorization": f"Bearer {created['admin_secret']}"}).status_code == 200
+        assert table_a.version == version + 1  # A heard nothing
+        answer.set()
+        wait_until(lambda: table_a.state.to_move == 0 and table_a.version >= version + 4)
+        wait_until(lambda: table_a.bot_task is None)
+        assert table_a.seats[2].bot == "random"
+    assert not [message for message in bot_log(caplog) if "bot" in message], bot_log(caplog)

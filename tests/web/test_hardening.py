@@ -190,9 +190,10 @@ def test_a_bot_whose_move_could_not_be_stored_tries_again(tmp_path, catalog, cap
         assert len(failures) == 3
         assert "database or disk is full" in caplog.text
         # each failure waits twice as long as the one before
-        waits = [message.rsplit("trying again in ", 1)[1] for message in caplog.messages
-                 if "could not be stored" in message]
-        assert waits == ["0.01 s", "0.02 s", "0.04 s"]
+        told = [message for message in caplog.messages if "could not be stored" in message]
+        assert told == [f"table {created['table'][:6]}: a bot's move could not be stored "
+                        f"(OperationalError: database or disk is full); trying again in {wait} s"
+                        for wait in ("0.01", "0.02", "0.04")]
         seat = Seat(client, created["table"], secret_of(created["seats"][1]["url"]))
         assert seat.state["legal"] is not None  # the bot moved: the person's turn
 
