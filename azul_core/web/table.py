@@ -418,7 +418,7 @@ class Table:
         """Make ``state`` and ``progress`` the table's, with the rounds of ``events`` added."""
         for event in events:
             if event.kind == DEAL_EVENT:
-                self.rounds.append(RoundRecord(event.text.split(" ") if event.text else [], []))
+                self.rounds.append(RoundRecord(event.text.split(" "), []))  # "" is one empty factory
             elif event.kind == MOVE:
                 self.rounds[-1].actions.append(event.text)
         self.state = state
@@ -538,7 +538,7 @@ def _counts(letters_laid: str, kind_letters: str) -> list[int]:
 
 def _apply_event(state: GameState, progress: Progress, event: Event, seats: list[SeatRow]) -> None:
     if event.kind == DEAL_EVENT:
-        factories = event.text.split(" ") if event.text else []
+        factories = event.text.split(" ")  # one factory each, "" for one left empty
         state.deal_tiles([_counts(f, state.table.kind_letters) for f in factories])
         start_round(state, progress)
     elif event.kind == MOVE:

@@ -36,6 +36,7 @@ from test_guard_server import (  # noqa: E402
     secret_of,
     serving,
 )
+from test_server import assert_valid_record  # noqa: E402
 
 import azul_core.web.app as web_app  # noqa: E402
 from azul_core.web import bots as web_bots  # noqa: E402
@@ -340,3 +341,29 @@ def test_a_bot_answer_for_a_table_another_server_moved_on_is_thought_again(two_s
         wait_until(lambda: table_a.bot_task is None)
         assert table_a.seats[2].bot == "random"
     assert not [message for message in bot_log(caplog) if "bot" in message], bot_log(caplog)
+
+
+def test_a_game_that_ends_for_want_of_tiles_reads_back_the_same_after_a_restart(tmp_path, monkeypatch):
+    """One factory and one tile of each colour, with no end for a starved wall: the game ends
+    when a round has nothing to deal. Its record names the factory left empty (``""``, as the
+    record format says) and validates; a restarted server reads the table back to the same end
+    (it failed: "expected 1 factories, got 0")."""
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    (folder / "five-tiles.yaml").write_text(
+        "extends: standard\nplayers: [2]\n"
+        "settings:\n  factories: {2: 1}\n  tiles_per_colour: 1\n  end_when_starved: false\n")
+    catalog = build_catalog([folder])
+    config = make_config(tmp_path)
+    with serving(config, catalog) as (client, server):
+        created = create(client, "five-tiles", [{"bot": "random"}, {"bot": "random"}]).json()
+        table = server.table(created["table"])
+        wait_until(lambda: table.over)
+        before = table.record().to_dict()
+    assert before["rounds"][-1] == {"factories": [""], "actions": []}, "the last round dealt nothing"
+    monkeypatch.setenv("AZUL_VARIANTS_PATH", str(folder))  # the record names the variant: found there
+    assert_valid_record(json.dumps(before), tmp_path, finished=True,
+                        options=("--variant", str(folder / "five-tiles.yaml")))
+    with serving(config, catalog) as (client, server):
+        table = server.table(created["table"])
+        assert table.over and table.record().to_dict() == before
