@@ -367,3 +367,68 @@ def test_a_game_that_ends_for_want_of_tiles_reads_back_the_same_after_a_restart(
     with serving(config, catalog) as (client, server):
         table = server.table(created["table"])
         assert table.over and table.record().to_dict() == before
+
+
+class OneClaimAtATime(SharedStore):
+    """A bot's turn claimed as PostgreSQL's lock is: one server at a time holds a table's claim,
+    until it releases it (or closes)."""
+
+    def claim_bot_turn(self, table_id: str) -> bool:
+        return self.hub.claims.setdefault(table_id, self) is self
+
+    def release_bot_turn(self, table_id: str) -> None:
+        if self.hub.claims.get(table_id) is self:
+            del self.hub.claims[table_id]
+
+
+def test_a_server_releases_the_claim_when_its_bot_has_moved(two_servers):
+    """Server A lets the bot move after Ana's first move; Ana's second move comes through server B,
+    which can claim the bot's turn only if A released it (A, deaf, never hears of the move)."""
+    seats = [{"name": "Ana"}, {"bot": "random"}, {"name": "Bo"}]
+    with two_servers(OneClaimAtATime, deaf=True) as (a, server_a, _store_a), \
+            two_servers(OneClaimAtATime) as (b, server_b, _store_b):
+        created = create(a, seats=seats).json()
+        table_id = created["table"]
+        ana_a, bo_b = join(a, created, 0), join(b, created, 2)
+        ana_a.move(a_draft(ana_a.state))
+        table_a = server_a.table(table_id)
+        wait_until(lambda: table_a.state.to_move == 2 and table_a.bot_task is None)  # A's bot moved
+        bo = bo_b.wait_for(lambda state: state["view"]["to_move"] == 2 and state["legal"])
+        bo_b.move(a_draft(bo))
+        ana_b = join(b, created, 0)
+        ana = ana_b.wait_for(lambda state: state["view"]["to_move"] == 0 and state["legal"])
+        ana_b.move(a_draft(ana))
+        table_b = server_b.table(table_id)
+        wait_until(lambda: table_b.state.to_move == 2)  # B's bot moved: the claim was free
+
+
+class ReleaseFails(SharedStore):
+    def release_bot_turn(self, table_id: str) -> None:
+        raise ConnectionError("the database went away")
+
+
+def test_a_claim_that_cannot_be_released_ends_the_bot_s_turn_quietly(two_servers, monkeypatch):
+    """Releasing the claim fails (the store's connection is gone: it frees the claim anyway):
+    the bot's task ends without an exception, and the next bot's turn is taken again."""
+    finished = []
+    real_bot_turns = web_app.Server.bot_turns
+
+    async def bot_turns(self, table):
+        try:
+            await real_bot_turns(self, table)
+        except BaseException as exc:
+            finished.append(exc)
+            raise
+        finished.append(None)
+
+    monkeypatch.setattr(web_app.Server, "bot_turns", bot_turns)
+    with two_servers(ReleaseFails) as (client, server, _store):
+        created = create(client, seats=[{"name": "Ana"}, {"bot": "random"}]).json()
+        ana = join(client, created, 0)
+        for _turn in range(2):
+            version = ana.wait_for(lambda state: state["legal"] is not None)["version"]
+            ana.move(a_draft(ana.state))
+            ana.wait_for(lambda state, version=version: state["version"] >= version + 2 and state["legal"])
+        table = server.table(created["table"])
+        wait_until(lambda: table.bot_task is None)
+    assert finished == [None, None]

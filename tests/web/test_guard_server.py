@@ -572,6 +572,8 @@ class Hub:
         self.stores: list[SharedStore] = []
         #: (store, table, seat) -> that server's clients of the seat
         self.presence: dict[tuple, int] = {}
+        #: table -> the store whose server holds its bot's turn (for stores that claim it)
+        self.claims: dict[str, SharedStore] = {}
 
     def tell(self, sender: SharedStore, notice) -> None:
         for store in self.stores:

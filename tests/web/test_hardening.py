@@ -168,34 +168,36 @@ def test_creating_a_table_on_a_full_disk_answers_json(tmp_path, catalog, caplog)
 
 
 def test_a_bot_whose_move_could_not_be_stored_tries_again(tmp_path, catalog, caplog, monkeypatch):
+    """The store refuses the first bot's move three times, then takes it; it refuses the second
+    bot's move once: each failure waits twice as long as the one before, and a move stored starts
+    the count again."""
     monkeypatch.setattr(web_app, "BOT_RETRY_FIRST", 0.01)
     config = make_config(tmp_path)
     with serving(config, catalog) as client:
         store = client.app.server.store
         original = store.append
-        failures = []
+        calls = []
 
         def append(*args, **kwargs):
-            if len(failures) < 3:
-                failures.append(1)
+            calls.append(1)
+            if len(calls) in (2, 3, 4, 6):  # the first call stores the deal
                 raise sqlite3.OperationalError("database or disk is full")
             return original(*args, **kwargs)
 
-        store.append = append
         with caplog.at_level(logging.ERROR, logger="azul.web"):
-            created = create(client, seats=[{"bot": "greedy"}, {"name": "Bo"}]).json()
+            created = create(client, seats=[{"name": "Ana"}, {"bot": "greedy"}, {"bot": "greedy"}]).json()
             table = client.app.server.table(created["table"])
-            start = table.version
-            assert wait_until(lambda: table.version > start)
-        assert len(failures) == 3
-        assert "database or disk is full" in caplog.text
-        # each failure waits twice as long as the one before
+            store.append = append
+            ana = Seat(client, created["table"], secret_of(created["seats"][0]["url"]))
+            start = ana.state["version"]
+            ana.ws.send_json({"type": "move", "move": ana.state["legal"]["drafts"][0]["move"], "version": start})
+            assert wait_until(lambda: table.version >= start + 3 and table.bot_task is None)
+        assert len(calls) == 7  # Ana's move, the first bot's (three failures), the second's (one)
         told = [message for message in caplog.messages if "could not be stored" in message]
         assert told == [f"table {created['table'][:6]}: a bot's move could not be stored "
                         f"(OperationalError: database or disk is full); trying again in {wait} s"
-                        for wait in ("0.01", "0.02", "0.04")]
-        seat = Seat(client, created["table"], secret_of(created["seats"][1]["url"]))
-        assert seat.state["legal"] is not None  # the bot moved: the person's turn
+                        for wait in ("0.01", "0.02", "0.04", "0.01")]
+        assert ana.wait_for(lambda state: state["version"] >= start + 3)["legal"] is not None  # Ana's turn
 
 
 # ---------------------------------------------------------------- deeply nested JSON
