@@ -215,16 +215,24 @@ def bot_log(caplog) -> list[str]:
     return [record.getMessage() for record in caplog.records if record.name == "azul.web"]
 
 
-def test_a_bot_whose_answer_is_refused_stops_and_the_log_says_why(tmp_path, caplog):
+@pytest.mark.parametrize("shared", [False, True], ids=["own store", "shared store"])
+def test_a_bot_whose_answer_is_refused_stops_and_the_log_says_why(tmp_path, caplog, monkeypatch, shared):
+    """Refused once, the bot is not asked again (on a shared store too, where nothing another
+    process did is there to catch up on)."""
     log = tmp_path / "decisions.log"
     own_greedy_variant(tmp_path / "variants", log, answer="return (0, 0, 0)  # the centre is empty")
+    store = None
+    if shared:
+        monkeypatch.setattr(store_module, "_hold_lock", lambda path: None)
+        store = SharedStore(tmp_path / "data" / "tables.sqlite3", Hub())
     with caplog.at_level(logging.WARNING, logger="azul.web"), \
-            serving(make_config(tmp_path), build_catalog([tmp_path / "variants"])) as (client, server):
+            serving(make_config(tmp_path), build_catalog([tmp_path / "variants"]), store) as (client, server):
         created = create(client, "own-greedy", [{"bot": "greedy"}, {"name": "Ana"}]).json()
         table = server.table(created["table"])
         wait_until(lambda: table.bot_task is None and log.exists())
         assert table.state.to_move == 0 and table.version == 1  # the deal alone: no move taken
-    [said] = bot_log(caplog)
+    assert len(log.read_text().splitlines()) == 1  # asked once
+    [said] = [message for message in bot_log(caplog) if "bot" in message]
     assert said.startswith(f"bot greedy refused at table {created['table'][:6]}: ")
     assert "centre" in said
 

@@ -167,6 +167,31 @@ def test_creating_a_table_on_a_full_disk_answers_json(tmp_path, catalog, caplog)
         assert "database or disk is full" in caplog.text
 
 
+def test_a_seat_opened_while_the_store_fails_is_noted_at_the_next_opening(tmp_path, catalog, caplog):
+    """The store fails to note that a person opened a seat (the table then counts as joined, kept
+    like a table in play): the person plays on, the log says why, and the next opening notes it."""
+    with serving(make_config(tmp_path), catalog) as client:
+        server = client.app.server
+        created = create(client, seats=HUMANS).json()
+        original, calls = server.store.mark_joined, []
+
+        def mark_joined(*args):
+            calls.append(1)
+            if len(calls) == 1:
+                raise sqlite3.OperationalError("database is locked")
+            return original(*args)
+
+        server.store.mark_joined = mark_joined
+        with caplog.at_level(logging.ERROR, logger="azul.web"):
+            first = Seat(client, created["table"], secret_of(created["seats"][0]["url"]))
+        assert first.state["legal"] is not None  # North plays on
+        assert caplog.messages == [f"table {created['table'][:6]}: could not note that a seat was opened: "
+                                   "OperationalError: database is locked"]
+        assert server.store.load(created["table"])[0].joined is None
+        Seat(client, created["table"], secret_of(created["seats"][1]["url"]))
+        assert len(calls) == 2 and server.store.load(created["table"])[0].joined is not None
+
+
 def test_a_bot_whose_move_could_not_be_stored_tries_again(tmp_path, catalog, caplog, monkeypatch):
     """The store refuses the first bot's move three times, then takes it; it refuses the second
     bot's move once: each failure waits twice as long as the one before, and a move stored starts
