@@ -178,15 +178,14 @@ def test_a_seat_handed_to_another_bot_is_played_by_that_bot(tmp_path):
     assert len(log.read_text().splitlines()) == 1, "the seat's former greedy bot played for random"
 
 
-def test_a_bot_whose_table_moved_on_while_it_thought_thinks_again(tmp_path, catalog, monkeypatch):
-    """East's bot is thinking when the creator hands North to a bot too (the table's version moves
-    on): the answer, made for the version before, is not played; the bot thinks again and moves."""
+@pytest.fixture
+def held_back(monkeypatch):
+    """(thinking, answer): the quick bots made by the server tell ``thinking`` when they start to
+    choose, and hold their answers until the test sets ``answer``."""
     thinking, answer = threading.Event(), threading.Event()
     make_bot = web_app.make_bot
 
     class HeldBack:
-        """The bot asked for, holding its first answer until the test lets it go."""
-
         def __init__(self, bot):
             self.bot = bot
 
@@ -196,6 +195,13 @@ def test_a_bot_whose_table_moved_on_while_it_thought_thinks_again(tmp_path, cata
             return self.bot.choose(state)
 
     monkeypatch.setattr(web_app, "make_bot", lambda *args, **kwargs: HeldBack(make_bot(*args, **kwargs)))
+    return thinking, answer
+
+
+def test_a_bot_whose_table_moved_on_while_it_thought_thinks_again(tmp_path, catalog, held_back):
+    """East's bot is thinking when the creator hands North to a bot too (the table's version moves
+    on): the answer, made for the version before, is not played; the bot thinks again and moves."""
+    thinking, answer = held_back
     with serving(make_config(tmp_path), catalog) as (client, server):
         created = create(client, seats=[{"name": "Ana"}, {"bot": "greedy"}]).json()
         admin = {"Authorization": f"Bearer {created['admin_secret']}"}
@@ -312,23 +318,11 @@ def test_a_server_that_waited_for_the_claim_lets_the_next_bot_move_after_the_oth
     assert not [record for record in caplog.records if BOT_FAILED in record.getMessage()]
 
 
-def test_a_bot_answer_for_a_table_another_server_moved_on_is_thought_again(two_servers, monkeypatch, caplog):
+def test_a_bot_answer_for_a_table_another_server_moved_on_is_thought_again(two_servers, held_back, caplog):
     """Server A's bot is thinking when the creator hands Cy's seat to a bot through server B.
     A, deaf to the store's notices, learns it when the store refuses the answer (made for the
     version before): it catches up and its bot thinks again and moves."""
-    thinking, answer = threading.Event(), threading.Event()
-    make_bot = web_app.make_bot
-
-    class HeldBack:
-        def __init__(self, bot):
-            self.bot = bot
-
-        def choose(self, state):
-            thinking.set()
-            assert answer.wait(TIMEOUT)
-            return self.bot.choose(state)
-
-    monkeypatch.setattr(web_app, "make_bot", lambda *args, **kwargs: HeldBack(make_bot(*args, **kwargs)))
+    thinking, answer = held_back
     seats = [{"name": "Ana"}, {"bot": "greedy"}, {"name": "Cy"}]
     with caplog.at_level(logging.WARNING, logger="azul.web"), \
             two_servers(deaf=True) as (a, server_a, _store_a), \
