@@ -22,9 +22,8 @@ what was done about each survivor.
 
 It is not part of ``pytest`` or .ci/run: a run of a scope takes from half an hour to hours.
 Run it under ``nice -n 10`` on a shared machine; ``--children N`` sets mutmut's parallelism
-(default 2). The ``web`` scope's tests of servers sharing a PostgreSQL store are skipped unless
-``AZUL_TEST_POSTGRES_URL`` names a database (as in .ci/run); mutants only they catch then
-survive.
+(default 2). The ``web`` scope's tests of the PostgreSQL store are skipped unless
+``AZUL_TEST_POSTGRES_URL`` names a database (as in .ci/run).
 """
 
 from __future__ import annotations
@@ -54,9 +53,10 @@ SCOPES: dict[str, tuple[list[str], list[str]]] = {
              "tests/web/test_rematch.py", "tests/web/test_seat_events_log.py", "tests/web/test_game_log.py",
              "tests/web/test_preview_reasons.py", "tests/web/test_hints.py", "tests/web/test_replay_page.py",
              "tests/web/test_guard_bot_turns.py",
-             # the SQLite store's own tests; with AZUL_TEST_POSTGRES_URL set, the shared store's
-             # (two servers on one PostgreSQL: a bot's turn claimed by one at a time) run too
-             "tests/web/test_postgres_store.py", "tests/web/test_postgres_servers.py"]),
+             # the SQLite store's own tests, and with AZUL_TEST_POSTGRES_URL set the shared
+             # store's (test_postgres_servers.py starts `azul serve` processes, which would not run
+             # the mutants: not here)
+             "tests/web/test_postgres_store.py"]),
     "engine": (["azul_core/engine/state.py", "azul_core/engine/rulebook.py", "azul_core/engine/view.py",
                 "azul_core/engine/notation.py", "azul_core/engine/moves.py"],
                ["tests/test_standard_rules.py", "tests/test_hooks.py", "tests/test_rulebook_errors.py",
