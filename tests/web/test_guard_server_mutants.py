@@ -67,6 +67,44 @@ def test_each_refusal_to_hand_a_seat_to_a_bot_says_why(tmp_path, catalog):
         assert server.table(created["table"]).seats[1].bot is None
 
 
+def test_each_refusal_to_create_a_table_says_why(tmp_path, catalog):
+    """Word for word, as the page shows it: a body that is no object, an unknown variant (its
+    name quoted to 40 characters), seats that are no list or none, a count the variant does not
+    play, a seat that is neither a person nor a bot, an unknown bot, a bad clock."""
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        offered = ", ".join(catalog.variants)
+        bots = ", ".join(catalog.get("standard").bots)
+        seats_help = "'seats' must be a list: {\"name\": ...} for a person, {\"bot\": ...} for a bot"
+        refusals = [
+            ([], "send a JSON object: {\"variant\": ..., \"seats\": [...]}"),
+            ({"variant": "v" * 39 + "wxyz", "seats": PEOPLE[:2]}, f"unknown variant {'v' * 39 + 'w'!r} (offered: {offered})"),
+            ({"variant": "standard"}, seats_help),
+            ({"variant": "standard", "seats": []}, seats_help),
+            ({"variant": "standard", "seats": {"name": "Ana"}}, seats_help),
+            ({"variant": "standard", "seats": PEOPLE[:1]}, "1 seats: variant 'standard' is played by 2, 3, 4"),
+            ({"variant": "duel", "seats": PEOPLE}, "3 seats: variant 'duel' is played by 2"),
+            ({"seats": [{"name": "Ana"}, "Bo"]}, 'seat 1: expected {"name": ...} or {"bot": ...}'),
+            ({"seats": [{"name": "Ana"}, {"bot": "skynet"}]}, f"seat 1: unknown bot 'skynet' (bots: {bots})"),
+            ({"seats": [{"name": "Ana"}, {}]}, "seat 1: give a person's name or a bot"),
+            ({"seats": PEOPLE[:2], "clock": {"mode": "hourglass"}},
+             "clock mode 'hourglass': 'off', 'move' (seconds a move) or 'game' (seconds a game)"),
+        ]
+        for body, reason in refusals:
+            answer = client.post("/api/tables", json=body)
+            assert (answer.status_code, answer.json()) == (400, {"error": reason}), body
+        # A variant named by no string at all is told as written.
+        answer = client.post("/api/tables", json={"variant": 7, "seats": PEOPLE[:2]})
+        assert answer.json() == {"error": f"unknown variant '7' (offered: {offered})"}
+
+
+def test_bots_without_a_name_are_named_for_their_bot_and_numbered_when_several(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        seats = [{"bot": "random"}, {"bot": "greedy", "name": "  "}, {"bot": "random"}, {"bot": "greedy", "name": "Robo"}]
+        created = create(client, seats=seats).json()
+        names = [seat.name for seat in server.table(created["table"]).seats]
+        assert names == ["random 1", "greedy 1", "random 2", "Robo"]  # a bot given a name keeps it
+
+
 def test_one_address_holds_search_bots_at_a_bounded_number_of_tables(tmp_path, catalog):
     """Counted per address: tables created with a search bot and tables a search bot was
     handed to; a second search bot at a counted table is free; a table the server forgot
