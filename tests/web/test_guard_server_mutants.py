@@ -97,6 +97,29 @@ def test_each_refusal_to_create_a_table_says_why(tmp_path, catalog):
         assert answer.json() == {"error": f"unknown variant '7' (offered: {offered})"}
 
 
+def test_each_refusal_of_a_name_says_why_and_32_characters_are_taken(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        for name, reason in [(5, "a name is text"), ("  \t ", "the name is empty"),
+                             ("x" * 33, "a name has at most 32 characters"),
+                             ("a\u0007", "the name holds characters that can't be shown")]:
+            answer = create(client, seats=[{"name": "Ana"}, {"name": name}])
+            assert (answer.status_code, answer.json()) == (400, {"error": f"seat 1: {reason}"}), name
+        created = create(client, seats=[{"name": "Ana"}, {"name": "  " + "x" * 16 + "\n " + "y" * 15}]).json()
+        assert server.table(created["table"]).seats[1].name == "x" * 16 + " " + "y" * 15  # 32, spaces made one
+
+
+def test_the_limits_on_new_tables_say_why(tmp_path, catalog):
+    with serving(make_config(tmp_path, tables_per_hour=2), catalog) as (client, _server):
+        assert [create(client).status_code for _ in range(2)] == [201, 201]
+        answer = create(client)
+        assert (answer.status_code, answer.json()) == (429, {"error": "2 tables an hour from one address: try again later"})
+    with serving(make_config(tmp_path / "full", max_open_tables=1), catalog) as (client, _server):
+        assert create(client).status_code == 201
+        answer = create(client)
+        assert (answer.status_code, answer.json()) == (
+            503, {"error": "the server holds as many open tables as it may: try again later"})
+
+
 def test_bots_without_a_name_are_named_for_their_bot_and_numbered_when_several(tmp_path, catalog):
     with serving(make_config(tmp_path), catalog) as (client, server):
         seats = [{"bot": "random"}, {"bot": "greedy", "name": "  "}, {"bot": "random"}, {"bot": "greedy", "name": "Robo"}]
