@@ -231,7 +231,7 @@ def test_a_bot_whose_move_could_not_be_stored_tries_again(tmp_path, catalog, cap
 def test_deeply_nested_json_is_a_400(client):
     deep = "[" * 5000 + "]" * 5000
     answer = client.post("/api/tables", content=deep, headers={"content-type": "application/json"})
-    assert answer.status_code == 400 and "nested too deeply" in answer.json()["error"]
+    assert (answer.status_code, answer.json()) == (400, {"error": "the request's JSON is nested too deeply"})
 
 
 def test_a_deeply_nested_websocket_message_closes_with_a_reason(client):
