@@ -240,3 +240,34 @@ def test_a_seat_s_record_is_a_json_download_named_for_the_variant_and_the_table(
         assert answer.headers["content-type"] == "application/json"
         assert answer.headers["content-disposition"] == (
             f'attachment; filename="azul-standard-{created["table"][:8]}.json"')
+
+
+# ---------------------------------------------------------------- a move refused
+
+
+def test_each_refusal_of_a_move_says_why_with_the_move_and_the_version(tmp_path, catalog):
+    """The ``refused`` message, whole: the move as sent (when it is text), the table's version,
+    and the reason."""
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        north, east = join(client, created, 0), join(client, created, 1)
+        watcher = Seat(client, created["table"], secret_of(created["watch_url"]))
+        version = north.state["version"]
+        draft = north.state["legal"]["drafts"][0]["move"]
+
+        def refusal(seat, move, reason, sent_version=version):
+            seat.ws.send_json({"type": "move", "move": move, "version": sent_version})
+            assert seat.refused() == {"type": "refused", "move": move if isinstance(move, str) else None,
+                                      "version": version, "reason": reason}
+
+        refusal(watcher, draft, "this link can watch but not move")
+        refusal(east, draft, "it is North's turn, not yours")
+        refusal(north, draft, "a move must say the version it was chosen at", None)
+        for not_text in (None, 7, ["2R4"]):
+            refusal(north, not_text, "send a move in record notation, e.g. 2R4, CK- or w1:3")
+        refusal(north, "w1:3", "it is time to take tiles, not to place one on the wall: e.g. 2R4")
+        north.ws.send_text("{not json")
+        assert north.refused() == {"type": "refused", "move": None, "version": version,
+                                   "reason": "the message is not JSON"}
+        north.move(draft)  # and a move still goes through
+        north.wait_for(lambda state: state["version"] > version)
