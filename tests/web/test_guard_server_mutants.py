@@ -271,3 +271,50 @@ def test_each_refusal_of_a_move_says_why_with_the_move_and_the_version(tmp_path,
                                    "reason": "the message is not JSON"}
         north.move(draft)  # and a move still goes through
         north.wait_for(lambda state: state["version"] > version)
+
+
+BROKEN_MOVE_PLUGIN = '''\
+from azul_core import hookimpl
+from azul_core.rules import Move
+
+AZUL_API = 1
+SHOUT = Move("shout", label="Shout")
+
+
+@hookimpl
+def azul_declare_moves():
+    return [SHOUT]
+
+
+@hookimpl
+def azul_initial_memory(players):
+    return 0
+
+
+@hookimpl
+def azul_offer_moves(stage, seat, memory):
+    return [SHOUT] if stage == "turn" else None
+
+
+@hookimpl
+def azul_apply_move(seat, memory):
+    raise RuntimeError("the plugin broke")
+'''
+
+
+def test_a_move_a_rule_plugin_fails_on_is_refused_and_not_taken(tmp_path):
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    (folder / "shout.py").write_text(BROKEN_MOVE_PLUGIN)
+    (folder / "shout.yaml").write_text("extends: standard\nplugins: [standard, colour_wall, shout.py]\n")
+    with serving(make_config(tmp_path), build_catalog([folder])) as (client, server):
+        created = create(client, "shout").json()
+        north = join(client, created, 0)
+        version = north.state["version"]
+        north.move("+shout")
+        refusal = north.refused()
+        assert refusal["reason"].startswith("a rule plugin failed on this move, so it is not taken: ")
+        assert "the plugin broke" in refusal["reason"] and refusal["version"] == version
+        assert server.table(created["table"]).version == version  # nothing taken
+        north.move(north.state["legal"]["drafts"][0]["move"])  # the table plays on
+        north.wait_for(lambda state: state["version"] > version)
