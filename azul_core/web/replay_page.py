@@ -16,6 +16,7 @@ runs; the game is over, so no secret is left to keep).
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,8 +31,10 @@ from azul_core.engine.notation import parse_decision
 from azul_core.engine.plugins import PluginError
 from azul_core.records.game_record import GameRecord, ReplayError, iter_replay
 from azul_core.web.capabilities import bearer
-from azul_core.web.table import apply_decision, describe, fresh_progress, start_round
+from azul_core.web.table import apply_decision, describe, fresh_progress, start_round, told_to_players
 from azul_core.web.views import build_view
+
+log = logging.getLogger("azul.web")
 
 #: finished tables whose replay a server keeps ready (each holds a state per step)
 REPLAYS_KEPT = 8
@@ -59,7 +62,11 @@ class Replay:
     one step's view. ``problem`` says where a record that can't be replayed to its end stops
     (the steps before it are kept)."""
 
-    def __init__(self, record: GameRecord, variant: Any, title: str = "", bots: list | None = None):
+    def __init__(self, record: GameRecord, variant: Any, title: str = "", bots: list | None = None,
+                 public: bool = False):
+        #: served to other people (an online table's replay): a plugin's failure is told
+        #: without the server's file paths (``azul replay --web`` shows its user everything)
+        self.public = public
         self.record = record
         self.variant = variant
         self.title = title or record.variant
@@ -101,7 +108,10 @@ class Replay:
         except ReplayError as exc:
             self.problem = f"the record can't be replayed past {exc}"
         except PluginError as exc:
-            self.problem = f"a rule plugin failed while replaying: {' '.join(str(exc).split())}"
+            if self.public:
+                log.warning("replaying %s: %s", self.title, exc)
+            told = told_to_players(exc) if self.public else " ".join(str(exc).split())
+            self.problem = f"a rule plugin failed while replaying: {told}"
 
     def index(self) -> dict:
         """The steps in words, for the move list and the slider."""
@@ -161,7 +171,7 @@ def table_replay_routes(server) -> list[Route]:
         replay = kept.get(table.id)
         if replay is None:
             kinds = [seat.bot for seat in table.seats]
-            replay = Replay(table.record(None), table.offered.variant, table.offered.key, kinds)
+            replay = Replay(table.record(None), table.offered.variant, table.offered.key, kinds, public=True)
             kept[table.id] = replay
             while len(kept) > REPLAYS_KEPT:
                 kept.popitem(last=False)

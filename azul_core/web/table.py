@@ -16,6 +16,7 @@ the game is over: whatever a client or a bot is given is made from
 from __future__ import annotations
 
 import json
+import logging
 import random
 import time
 from dataclasses import dataclass, field
@@ -47,6 +48,8 @@ from azul_core.web.store import (
 from azul_core.web.store import DEAL as DEAL_EVENT
 from azul_core.web.views import build_legal_json, build_view
 
+log = logging.getLogger("azul.web")
+
 
 class Refused(Exception):
     """A decision the table does not take; the message says why, in words."""
@@ -54,6 +57,15 @@ class Refused(Exception):
 
 class Stale(Refused):
     """The store holds a later version than this copy of the table (another process moved)."""
+
+
+def told_to_players(exc: PluginError) -> str:
+    """A plugin's failure in the words a browser is given: which plugin failed, in which hook.
+    Its whole message names the server's files (the plugin's path and line): the log has it."""
+    if not exc.plugin:
+        return "a plugin failed (the server's log says more)"
+    hook = f" in {exc.hook}" if exc.hook else ""
+    return f"plugin '{exc.plugin}' failed{hook} (the server's log says more)"
 
 
 @dataclass
@@ -344,7 +356,8 @@ class Table:
         except IllegalDecision as exc:
             raise Refused(f"not legal: {exc}") from None
         except PluginError as exc:
-            raise Refused(f"a rule plugin failed on this move, so it is not taken: {exc}") from None
+            log.warning("table %s: %s", self.id[:6], exc)
+            raise Refused(f"a rule plugin failed on this move, so it is not taken: {told_to_players(exc)}") from None
         return decision, after, progress
 
     def hand_to_bot(self, seat: int, bot: str, store: TableStore) -> None:

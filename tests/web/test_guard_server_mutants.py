@@ -8,6 +8,9 @@ closed with. Every wait for the server times out (``receive`` of test_guard_serv
 
 from __future__ import annotations
 
+import json
+import logging
+import time
 from pathlib import Path
 
 import pytest
@@ -302,7 +305,7 @@ def azul_apply_move(seat, memory):
 '''
 
 
-def test_a_move_a_rule_plugin_fails_on_is_refused_and_not_taken(tmp_path):
+def test_a_move_a_rule_plugin_fails_on_is_refused_and_not_taken(tmp_path, caplog):
     folder = tmp_path / "variants"
     folder.mkdir()
     (folder / "shout.py").write_text(BROKEN_MOVE_PLUGIN)
@@ -312,9 +315,56 @@ def test_a_move_a_rule_plugin_fails_on_is_refused_and_not_taken(tmp_path):
         north = join(client, created, 0)
         version = north.state["version"]
         north.move("+shout")
-        refusal = north.refused()
-        assert refusal["reason"].startswith("a rule plugin failed on this move, so it is not taken: ")
-        assert "the plugin broke" in refusal["reason"] and refusal["version"] == version
+        with caplog.at_level(logging.WARNING, logger="azul.web"):
+            refusal = north.refused()
+        # The players are told which plugin failed; where the server keeps it, and the error
+        # itself, are for the server's log.
+        assert refusal["reason"] == ("a rule plugin failed on this move, so it is not taken: plugin 'shout' "
+                                     "failed in azul_apply_move (the server's log says more)")
+        assert refusal["version"] == version
+        [logged] = caplog.messages
+        assert logged.startswith(f"table {created['table'][:6]}: plugin 'shout' raised RuntimeError in azul_apply_move")
+        assert logged.endswith(f"{folder / 'shout.py'}:25: the plugin broke")
         assert server.table(created["table"]).version == version  # nothing taken
         north.move(north.state["legal"]["drafts"][0]["move"])  # the table plays on
         north.wait_for(lambda state: state["version"] > version)
+
+
+REPLAY_BREAKS_PLUGIN = '''\
+import os
+
+from azul_core import hookimpl
+
+AZUL_API = 1
+
+
+@hookimpl
+def azul_initial_memory(players):
+    if os.environ.get("AZUL_TEST_REPLAY_BREAKS"):
+        raise RuntimeError("broken on replay")
+    return 0
+'''
+
+
+def test_a_table_s_replay_that_a_plugin_fails_tells_no_server_path(tmp_path, monkeypatch, caplog):
+    """The game played, then its plugin fails when the replay is made: the page says which
+    plugin failed, and the server's log says where."""
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    (folder / "fragile.py").write_text(REPLAY_BREAKS_PLUGIN)
+    (folder / "fragile.yaml").write_text("extends: standard\nplugins: [standard, colour_wall, fragile.py]\n")
+    with serving(make_config(tmp_path), build_catalog([folder])) as (client, server):
+        created = create(client, "fragile", [{"bot": "random"}, {"bot": "random"}]).json()
+        table = server.table(created["table"])
+        deadline = time.monotonic() + 60
+        while not table.over:
+            assert time.monotonic() < deadline, "the bots did not finish"
+            time.sleep(0.05)
+        monkeypatch.setenv("AZUL_TEST_REPLAY_BREAKS", "1")
+        watch = {"Authorization": f"Bearer {secret_of(created['watch_url'])}"}
+        with caplog.at_level(logging.WARNING, logger="azul.web"):
+            index = client.get(f"/api/tables/{created['table']}/replay", headers=watch).json()
+    assert index["problem"] == ("a rule plugin failed while replaying: plugin 'fragile' failed in "
+                                "azul_initial_memory (the server's log says more)")
+    assert str(folder) not in json.dumps(index)
+    assert any(str(folder / "fragile.py") in message for message in caplog.messages)
