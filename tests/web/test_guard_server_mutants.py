@@ -368,3 +368,54 @@ def test_a_table_s_replay_that_a_plugin_fails_tells_no_server_path(tmp_path, mon
                                 "azul_initial_memory (the server's log says more)")
     assert str(folder) not in json.dumps(index)
     assert any(str(folder / "fragile.py") in message for message in caplog.messages)
+
+
+# ---------------------------------------------------------------- other refusals, word for word
+
+
+def closed_with(socket) -> tuple[dict, int, str]:
+    """The error message a socket was told (after what it was told before), then its close code
+    and reason."""
+    while (told := receive(socket))["type"] != "error":
+        pass
+    with pytest.raises(WebSocketDisconnect) as closed:
+        receive(socket)
+    return told, closed.value.code, closed.value.reason
+
+
+def test_a_socket_s_first_message_must_be_a_hello_and_messages_are_bounded(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client).json()
+        with client.websocket_connect(f"/ws/{created['table']}") as socket:
+            socket.send_json({"type": "move", "move": "1B1"})
+            reason = 'the first message must be {"type": "hello", "secret": ...}'
+            assert closed_with(socket) == ({"type": "error", "reason": reason}, 4400, reason)
+        limit = server.config.max_message
+        north = join(client, created, 0)
+        north.ws.send_text(json.dumps({"type": "ping", "pad": "x" * limit}))
+        reason = f"messages are at most {limit} bytes"
+        assert closed_with(north.ws) == ({"type": "error", "reason": reason}, 1009, reason)
+
+
+def test_a_failure_of_the_server_on_a_socket_closes_it_with_1011_and_a_reason(tmp_path, catalog, monkeypatch):
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client).json()
+        north = join(client, created, 0)
+
+        def broken(client):
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(server, "send_state", broken)
+        north.ws.send_json({"type": "sync"})
+        reason = "the server failed: open the link again"
+        assert closed_with(north.ws) == ({"type": "error", "reason": reason}, 1011, reason)
+
+
+def test_other_refusals_of_the_api_say_why(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        answer = client.post("/api/tables", json={"seats": PEOPLE[:2], "hints": "yes"})
+        assert (answer.status_code, answer.json()) == (400, {"error": "'hints' is true or false"})
+        created = create(client).json()
+        answer = client.get(f"/api/tables/{created['table']}/record")
+        assert (answer.status_code, answer.json()) == (
+            401, {"error": "send a seat's or the watch secret as 'Authorization: Bearer SECRET'"})
