@@ -4,6 +4,7 @@ nobody joined, storage errors, deeply nested JSON, Unicode digits, Origin and Ho
 from __future__ import annotations
 
 import logging
+import os
 import random
 import sqlite3
 import time
@@ -326,3 +327,20 @@ def test_a_host_name_the_server_does_not_serve_is_refused(tmp_path, catalog):
         for host in ("localhost:8000", "azul.example.org", "AZUL.example.org.", "127.0.0.1:8000", "[::1]:8000"):
             origin = f"http://{host}"
             assert create(client, seats=HUMANS, host=host, origin=origin).status_code == 201, host
+
+
+def test_a_second_store_on_the_same_tables_is_refused_naming_the_first_process(tmp_path):
+    """One server per folder: the second store on the same SQLite file is refused, with the pid
+    the first one wrote; once the first is closed, the folder is free again."""
+    from azul_core.web.store import StoreInUse
+
+    path = tmp_path / "data" / "tables.sqlite3"
+    path.parent.mkdir()
+    first = SQLiteStore(path)
+    with pytest.raises(StoreInUse) as refused:
+        SQLiteStore(path)
+    assert str(refused.value) == (
+        f"another azul serve (pid {os.getpid()}) is using the tables in {path.parent}: stop it first, "
+        "or give this one another --data (several servers can share the tables of a PostgreSQL --database)")
+    first.close()
+    SQLiteStore(path).close()
