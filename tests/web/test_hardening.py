@@ -331,7 +331,8 @@ def test_a_host_name_the_server_does_not_serve_is_refused(tmp_path, catalog):
 
 def test_a_second_store_on_the_same_tables_is_refused_naming_the_first_process(tmp_path):
     """One server per folder: the second store on the same SQLite file is refused, with the pid
-    the first one wrote; once the first is closed, the folder is free again."""
+    the first one wrote; once the first is closed, the folder is free again (and the lock file
+    names the new holder alone)."""
     from azul_core.web.store import StoreInUse
 
     path = tmp_path / "data" / "tables.sqlite3"
@@ -343,4 +344,8 @@ def test_a_second_store_on_the_same_tables_is_refused_naming_the_first_process(t
         f"another azul serve (pid {os.getpid()}) is using the tables in {path.parent}: stop it first, "
         "or give this one another --data (several servers can share the tables of a PostgreSQL --database)")
     first.close()
-    SQLiteStore(path).close()
+    second = SQLiteStore(path)  # the folder is free again; its lock file names this process anew
+    with pytest.raises(StoreInUse) as refused:
+        SQLiteStore(path)
+    assert f"another azul serve (pid {os.getpid()}) is using" in str(refused.value)
+    second.close()
