@@ -349,3 +349,61 @@ def test_a_second_store_on_the_same_tables_is_refused_naming_the_first_process(t
         SQLiteStore(path)
     assert f"another azul serve (pid {os.getpid()}) is using" in str(refused.value)
     second.close()
+
+
+def test_the_store_keeps_moves_through_a_kill_or_with_durable_a_power_cut(tmp_path):
+    """WAL, and a commit synced as far as --durable asks (NORMAL: a killed process loses
+    nothing; FULL: a power cut neither); other connections wait for a lock rather than fail."""
+    for durable, synchronous in ((False, 1), (True, 2)):
+        store = SQLiteStore(tmp_path / f"durable-{durable}" / "tables.sqlite3", durable=durable)
+        pragmas = {name: store.db.execute(f"PRAGMA {name}").fetchone()[0]
+                   for name in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys")}
+        assert pragmas == {"journal_mode": "wal", "synchronous": synchronous, "busy_timeout": 5000,
+                           "foreign_keys": 1}
+        store.close()
+
+
+def test_a_purged_table_takes_its_seats_events_and_options_with_it(tmp_path):
+    store = SQLiteStore(tmp_path / "tables.sqlite3")
+    row = TableRow("t1", "standard", "seed", 0.0, 0.0, None, 0, "w", "a", [SeatRow(0, "Ana", None, "h")],
+                   hints=True)
+    store.create(row, [Event("deal", "BBYR")])
+    assert store.purge(finished_before=1.0, idle_before=1.0) == 1
+    left = {name: store.db.execute(f"SELECT COUNT(*) FROM {name}").fetchone()[0]
+            for name in ("tables", "seats", "events", "options")}
+    assert left == {"tables": 0, "seats": 0, "events": 0, "options": 0}
+    store.close()
+
+
+def test_a_database_of_an_older_version_is_brought_up_to_date(tmp_path):
+    """Written before tables knew when a seat was first opened and events when they were
+    committed: its tables count as joined when they were created, its events have no time."""
+    path = tmp_path / "tables.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript("""
+        CREATE TABLE tables (id TEXT PRIMARY KEY, variant TEXT NOT NULL, seed TEXT NOT NULL,
+            created REAL NOT NULL, updated REAL NOT NULL, finished REAL, version INTEGER NOT NULL,
+            watch_hash TEXT NOT NULL, admin_hash TEXT NOT NULL);
+        CREATE TABLE events (table_id TEXT NOT NULL, version INTEGER NOT NULL, kind TEXT NOT NULL,
+            seat INTEGER, text TEXT NOT NULL, PRIMARY KEY (table_id, version));
+        INSERT INTO tables VALUES ('t1', 'standard', 'seed', 100.0, 150.0, NULL, 1, 'w', 'a');
+        INSERT INTO events VALUES ('t1', 1, 'deal', NULL, 'BBYR');
+    """)
+    old.commit()
+    old.close()
+    store = SQLiteStore(path)
+    row, events = store.load("t1")
+    assert row.joined == 100.0 and events == [Event("deal", "BBYR", None, None)]
+    store.close()
+
+
+def test_a_database_that_can_t_be_opened_says_which_and_why(tmp_path):
+    from azul_core.web.store import StoreError
+
+    path = tmp_path / "tables.sqlite3"
+    path.mkdir()  # a folder where the database would be
+    with pytest.raises(StoreError) as refused:
+        SQLiteStore(path)
+    assert str(refused.value) == f"can't open the database {path}: unable to open database file"
+    path.rmdir()
+    SQLiteStore(path).close()  # the lock on it was let go
