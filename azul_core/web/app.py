@@ -219,16 +219,23 @@ class Server:
         last_purge = time.monotonic()
         while True:
             await asyncio.sleep(60)
-            idle = time.monotonic() - 300
-            for table_id, table in list(self.tables.items()):
-                if not table.clients and table.bot_task is None and table.last_used < idle:
-                    del self.tables[table_id]
-            if time.monotonic() - last_purge > PURGE_EVERY:
-                last_purge = time.monotonic()
-                try:
-                    self.purge()
-                except Exception as exc:  # the store failed: tried again next time
-                    log.error("purging old tables failed: %s: %s", type(exc).__name__, exc)
+            last_purge = self.tidy(last_purge)
+
+    def tidy(self, last_purge: float) -> float:
+        """Forget the tables no client, bot or request used for five minutes (they are read
+        again when asked for); purge old tables if the last purge was ``PURGE_EVERY`` seconds
+        ago. The time of the last purge."""
+        now = time.monotonic()
+        for table_id, table in list(self.tables.items()):
+            if not table.clients and table.bot_task is None and table.last_used < now - 300:
+                del self.tables[table_id]
+        if now - last_purge <= PURGE_EVERY:
+            return last_purge
+        try:
+            self.purge()
+        except Exception as exc:  # the store failed: tried again next time
+            log.error("purging old tables failed: %s: %s", type(exc).__name__, exc)
+        return now
 
     def spawn(self, coroutine) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coroutine)

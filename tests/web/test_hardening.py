@@ -407,3 +407,38 @@ def test_a_database_that_can_t_be_opened_says_which_and_why(tmp_path):
     assert str(refused.value) == f"can't open the database {path}: unable to open database file"
     path.rmdir()
     SQLiteStore(path).close()  # the lock on it was let go
+
+
+def test_tidying_forgets_tables_nobody_uses_and_purges_now_and_then(tmp_path, catalog, caplog):
+    """Every minute the server forgets the tables no client, bot or request used for five
+    minutes (the store keeps them: read again when asked for); every PURGE_EVERY seconds it
+    purges old tables, and a store that fails then is logged and tried again next time."""
+    with serving(make_config(tmp_path), catalog) as client:
+        server = client.app.server
+        quiet, watched, thinking, recent = (create(client, seats=HUMANS).json() for _ in range(4))
+        Seat(client, watched["table"], secret_of(watched["watch_url"]))
+        server.table(thinking["table"]).bot_task = object()  # a bot thinking there
+        for created in (quiet, watched, thinking):
+            server.table(created["table"]).last_used = time.monotonic() - 301
+        now = time.monotonic()
+        assert client.portal.call(server.tidy, now) == now  # no purge due
+        assert set(server.tables) == {watched["table"], thinking["table"], recent["table"]}
+        server.table(thinking["table"]).bot_task = None
+        assert server.table(quiet["table"]) is not None  # read again from the store
+        purged = []
+        store_purge = server.store.purge
+
+        def purge(*args):
+            purged.append(1)
+            if len(purged) == 1:
+                raise sqlite3.OperationalError("disk I/O error")
+            return store_purge(*args)
+
+        server.store.purge = purge
+        due = time.monotonic() - web_app.PURGE_EVERY - 1
+        with caplog.at_level(logging.ERROR, logger="azul.web"):
+            assert client.portal.call(server.tidy, due) > due
+        assert caplog.messages == ["purging old tables failed: OperationalError: disk I/O error"]
+        assert client.portal.call(server.tidy, due) > due and len(purged) == 2
+        assert client.portal.call(server.tidy, time.monotonic() - web_app.PURGE_EVERY + 5) < time.monotonic()
+        assert len(purged) == 2  # not due yet
