@@ -419,3 +419,27 @@ def test_other_refusals_of_the_api_say_why(tmp_path, catalog):
         answer = client.get(f"/api/tables/{created['table']}/record")
         assert (answer.status_code, answer.json()) == (
             401, {"error": "send a seat's or the watch secret as 'Authorization: Bearer SECRET'"})
+
+
+def test_a_first_message_too_large_or_not_json_closes_the_socket_with_a_reason(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client).json()
+        limit = server.config.max_message
+        for sent, code, reason in [(json.dumps({"type": "hello", "pad": "x" * limit}), 1009, "message too large"),
+                                   ("{hello", 4400, "the first message must be a hello")]:
+            with client.websocket_connect(f"/ws/{created['table']}") as socket:
+                socket.send_text(sent)
+                assert closed_with(socket) == ({"type": "error", "reason": reason}, code, reason)
+
+
+def test_a_hello_without_a_secret_may_bring_it_in_the_authorization_header(tmp_path, catalog):
+    """A terminal client (``azul play --join``) sends the seat's secret as a bearer token."""
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        secret = secret_of(created["seats"][1]["url"])
+        with client.websocket_connect(f"/ws/{created['table']}",
+                                      headers={"Authorization": f"Bearer {secret}"}) as socket:
+            socket.send_json({"type": "hello"})
+            while (message := receive(socket))["type"] != "state":
+                pass
+            assert message["you"] == 1
