@@ -210,10 +210,7 @@ def test_a_socket_closed_for_a_reason_says_it_in_the_close_frame_too(tmp_path, c
         with client.websocket_connect(f"/ws/{created['table']}") as socket:
             socket.send_json({"type": "hello", "secret": "not-the-secret"})
             reason = "this link's secret is wrong: ask for the link again"
-            assert receive(socket) == {"type": "error", "reason": reason}
-            with pytest.raises(WebSocketDisconnect) as closed:
-                receive(socket)
-            assert (closed.value.code, closed.value.reason) == (4401, reason)
+            assert closed_with(socket) == ({"type": "error", "reason": reason}, 4401, reason)
 
 
 def test_a_rematch_leaves_the_finished_table_finished(tmp_path, catalog):

@@ -168,21 +168,28 @@ def test_creating_a_table_on_a_full_disk_answers_json(tmp_path, catalog, caplog)
         assert "database or disk is full" in caplog.text
 
 
+def failing_calls(store, method: str, error: Exception, failing: tuple[int, ...] = (1,)) -> list:
+    """Make ``store.<method>`` raise ``error`` on the calls numbered ``failing`` (from 1), as a
+    full or locked disk would; the list of its calls, which grows with each."""
+    real, calls = getattr(store, method), []
+
+    def method_that_fails(*args, **kwargs):
+        calls.append(1)
+        if len(calls) in failing:
+            raise error
+        return real(*args, **kwargs)
+
+    setattr(store, method, method_that_fails)
+    return calls
+
+
 def test_a_seat_opened_while_the_store_fails_is_noted_at_the_next_opening(tmp_path, catalog, caplog):
     """The store fails to note that a person opened a seat (the table then counts as joined, kept
     like a table in play): the person plays on, the log says why, and the next opening notes it."""
     with serving(make_config(tmp_path), catalog) as client:
         server = client.app.server
         created = create(client, seats=HUMANS).json()
-        original, calls = server.store.mark_joined, []
-
-        def mark_joined(*args):
-            calls.append(1)
-            if len(calls) == 1:
-                raise sqlite3.OperationalError("database is locked")
-            return original(*args)
-
-        server.store.mark_joined = mark_joined
+        calls = failing_calls(server.store, "mark_joined", sqlite3.OperationalError("database is locked"))
         with caplog.at_level(logging.ERROR, logger="azul.web"):
             first = Seat(client, created["table"], secret_of(created["seats"][0]["url"]))
         assert first.state["legal"] is not None  # North plays on
@@ -200,20 +207,12 @@ def test_a_bot_whose_move_could_not_be_stored_tries_again(tmp_path, catalog, cap
     monkeypatch.setattr(web_app, "BOT_RETRY_FIRST", 0.01)
     config = make_config(tmp_path)
     with serving(config, catalog) as client:
-        store = client.app.server.store
-        original = store.append
-        calls = []
-
-        def append(*args, **kwargs):
-            calls.append(1)
-            if len(calls) in (2, 3, 4, 6):  # the first call stores the deal
-                raise sqlite3.OperationalError("database or disk is full")
-            return original(*args, **kwargs)
-
         with caplog.at_level(logging.ERROR, logger="azul.web"):
             created = create(client, seats=[{"name": "Ana"}, {"bot": "greedy"}, {"bot": "greedy"}]).json()
             table = client.app.server.table(created["table"])
-            store.append = append
+            # Ana's move is stored; the first bot's fails three times, the second's once.
+            calls = failing_calls(client.app.server.store, "append",
+                                  sqlite3.OperationalError("database or disk is full"), (2, 3, 4, 6))
             ana = Seat(client, created["table"], secret_of(created["seats"][0]["url"]))
             start = ana.state["version"]
             ana.ws.send_json({"type": "move", "move": ana.state["legal"]["drafts"][0]["move"], "version": start})
@@ -425,16 +424,7 @@ def test_tidying_forgets_tables_nobody_uses_and_purges_now_and_then(tmp_path, ca
         assert set(server.tables) == {watched["table"], thinking["table"], recent["table"]}
         server.table(thinking["table"]).bot_task = None
         assert server.table(quiet["table"]) is not None  # read again from the store
-        purged = []
-        store_purge = server.store.purge
-
-        def purge(*args):
-            purged.append(1)
-            if len(purged) == 1:
-                raise sqlite3.OperationalError("disk I/O error")
-            return store_purge(*args)
-
-        server.store.purge = purge
+        purged = failing_calls(server.store, "purge", sqlite3.OperationalError("disk I/O error"))
         due = time.monotonic() - web_app.PURGE_EVERY - 1
         with caplog.at_level(logging.ERROR, logger="azul.web"):
             assert client.portal.call(server.tidy, due) > due
