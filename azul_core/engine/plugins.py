@@ -140,7 +140,7 @@ def _version_of(module: ModuleType, kind: str, ref: str) -> str:
         return getattr(module, "__version__", "")
     except Exception as exc:
         raise PluginError(f"{kind} '{ref}' failed to load: its __version__ raised {type(exc).__name__}: "
-                          f"{' '.join(str(exc).split())[:200]}", plugin=ref) from exc
+                          f"{_short(exc)}", plugin=ref) from exc
 
 
 def _import_reason(exc: BaseException) -> str:
