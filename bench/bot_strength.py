@@ -115,9 +115,18 @@ def play_one(args) -> dict:
         "wall": [board.placement_points for board in boards],
         "floor": [board.penalty_points for board in boards],
         "bonus": [sum(points for _label, points in board.bonuses) for board in boards],
+        "bonuses": [_by_label(board.bonuses) for board in boards],
         "thinking": [thinking[seat] for seat in seats],
         "moves": [moves[seat] for seat in seats],
     }
+
+
+def _by_label(pairs) -> dict[str, int]:
+    """An end bonus answer as points per label (a label named twice, added up)."""
+    points: dict[str, int] = {}
+    for label, value in pairs:
+        points[label] = points.get(label, 0) + value
+    return points
 
 
 def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -243,8 +252,22 @@ def report(options, results: list[dict], label: str = "") -> None:
         moves = sum(r["moves"][index] for r in results)
         thinking = sum(r["thinking"][index] for r in results)
         print(f"  {name}: score {mean('score'):.1f} = wall {mean('wall'):.1f}, floor {mean('floor'):.1f}, "
-              f"end bonus {mean('bonus'):.1f}; {thinking / max(moves, 1):.4f} CPU s per move, "
-              f"{thinking / n:.1f} CPU s a game")
+              f"end bonus {mean('bonus'):.1f}{_bonus_parts(results, index)}; "
+              f"{thinking / max(moves, 1):.4f} CPU s per move, {thinking / n:.1f} CPU s a game")
+
+
+def _bonus_parts(results: list[dict], index: int) -> str:
+    """The end bonus per label, mean points a game: ' (rows 1.2, columns 4.1, ...)'; empty for
+    logs written before the labels were kept."""
+    if not all("bonuses" in r for r in results):
+        return ""
+    totals: dict[str, int] = {}
+    for r in results:
+        for label, points in r["bonuses"][index].items():
+            totals[label] = totals.get(label, 0) + points
+    if not totals:
+        return ""
+    return " (" + ", ".join(f"{label} {points / len(results):.1f}" for label, points in totals.items()) + ")"
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from azul_core.colours import BLUE, WHITE, YELLOW
+from azul_core.colours import BLACK, BLUE, WHITE, YELLOW
 from azul_core.players.evaluation import SLOTS_PER_ROW, BonusModel, Outlooks, fixed_layout
 from azul_core.testing import new_game, set_lines, set_wall
 from azul_core.variants.loading import load_variant
@@ -61,6 +61,38 @@ def test_a_wall_whose_columns_are_chosen_has_no_fixed_layout():
     game = new_game("grey-wall")
     outlooks = Outlooks(game.rules).for_state(game)
     assert outlooks[0].expected > 0 and outlooks[0].now == 0
+
+
+def grey_groups(rows: list[str]) -> dict[tuple[int, ...], float]:
+    """The groups a grey wall may still complete (its missing slots -> the bonus they add)."""
+    game = new_game("grey-wall")
+    set_wall(game, 0, rows)
+    _now, groups, _possible = Outlooks(game.rules)._asked_groups_of(game.players[0].wall, 0, game)
+    return {tuple(sorted(slots)): gain for gain, slots in groups}
+
+
+def test_a_grey_row_is_hoped_for_when_its_first_free_space_would_block_the_last_colour():
+    """Row 1 lacks black and white, with columns 4 and 5 free. Black fits both; white only
+    column 4 (column 5 has a white). Black in column 4, the first space the wall offers,
+    leaves white nowhere; black in column 5 completes the row: the row is still a hope."""
+    groups = grey_groups(["BYR..", "....W", ".....", ".....", "....."])
+    assert groups[(slot(0, BLACK), slot(0, WHITE))] == 2.0
+
+
+def test_a_grey_column_is_hoped_for_when_its_first_colour_would_block_a_later_row():
+    """Column 1 is free in rows 1 and 2. Row 1 may take blue or yellow there, row 2 only
+    blue: blue in row 1, the first colour tried, leaves row 2 nothing; yellow does not.
+    (Filling it completes row 2 as well: 7 for the column, 2 for the row.)"""
+    groups = grey_groups([".RKW.", ".YRKW", "R....", "K....", "W...."])
+    assert groups[(slot(0, YELLOW), slot(1, BLUE))] == 7.0 + 2.0
+
+
+def test_a_grey_group_that_can_not_be_completed_is_not_hoped_for():
+    """Both rows 1 and 2 lack only blue, and only column 1 is free in either: one column
+    can not hold two blues, so column 1 pays nothing, while each row on its own still can."""
+    groups = grey_groups([".RKWY", ".YRKW", "R....", "K....", "W...."])
+    assert not any(slot(0, BLUE) in slots and slot(1, BLUE) in slots for slots in groups)
+    assert groups[(slot(0, BLUE),)] == 2.0 and groups[(slot(1, BLUE),)] == 2.0
 
 
 def test_the_rounds_left_come_from_the_variants_game_end():

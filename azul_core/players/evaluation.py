@@ -80,18 +80,31 @@ class Outlook:
 
 
 def _fill_places(rules, wall, places, seat, game):
-    """The wall with each (row, colour) of ``places`` it lacks put where the wall hook allows
-    first, and the slots filled; None if one of them can go nowhere."""
-    slots = []
-    for row, colour in places:
-        if colour in wall[row]:
-            continue
-        columns = rules.wall_spaces(wall, row, colour, seat, game)
-        if not columns:
-            return None
-        wall = wall_with(wall, row, columns[0], colour)
-        slots.append(row * SLOTS_PER_ROW + colour)
-    return wall, slots
+    """The wall with each (row, colour) of ``places`` it lacks put in a space the wall hook
+    allows, and the slots filled; None if no way of placing them all exists.
+
+    The spaces are tried in the hook's order and the first way found is kept: on a wall
+    that prints its colours there is one space each, so this is one pass; where the
+    columns are chosen (a grey wall), an early tile may take the only space a later one
+    had, so the other spaces are tried before the group is given up."""
+    missing = [(row, colour) for row, colour in places if colour not in wall[row]]
+    filled = _place_each(rules, wall, missing, 0, seat, game)
+    if filled is None:
+        return None
+    return filled, [row * SLOTS_PER_ROW + colour for row, colour in missing]
+
+
+def _place_each(rules, wall, missing, index, seat, game):
+    """``wall`` with ``missing[index:]`` placed, trying each legal space in turn; None if none
+    fits them all."""
+    if index == len(missing):
+        return wall
+    row, colour = missing[index]
+    for column in rules.wall_spaces(wall, row, colour, seat, game):
+        filled = _place_each(rules, wall_with(wall, row, column, colour), missing, index + 1, seat, game)
+        if filled is not None:
+            return filled
+    return None
 
 
 def _fill_row(rules, wall, row, seat, game):
@@ -99,18 +112,26 @@ def _fill_row(rules, wall, row, seat, game):
 
 
 def _fill_column(rules, wall, column, seat, game):
-    slots = []
-    for row in range(WALL_SIZE):
-        if wall[row][column] is not None:
-            continue
-        for colour in range(SLOTS_PER_ROW):
-            if colour not in wall[row] and column in rules.wall_spaces(wall, row, colour, seat, game):
-                wall = wall_with(wall, row, column, colour)
-                slots.append(row * SLOTS_PER_ROW + colour)
-                break
-        else:
-            return None
-    return wall, slots
+    """The wall with every empty space of ``column`` given a colour the wall hook allows there,
+    and the slots filled; None if no such colours exist (the colours are tried in order, and
+    another is tried when a later row has nothing left, as in ``_fill_places``)."""
+    rows = [row for row in range(WALL_SIZE) if wall[row][column] is None]
+    return _colour_each(rules, wall, column, rows, 0, [], seat, game)
+
+
+def _colour_each(rules, wall, column, rows, index, slots, seat, game):
+    if index == len(rows):
+        return wall, list(slots)
+    row = rows[index]
+    for colour in range(SLOTS_PER_ROW):
+        if colour not in wall[row] and column in rules.wall_spaces(wall, row, colour, seat, game):
+            slots.append(row * SLOTS_PER_ROW + colour)
+            found = _colour_each(rules, wall_with(wall, row, column, colour), column, rows, index + 1, slots,
+                                 seat, game)
+            if found is not None:
+                return found
+            slots.pop()
+    return None
 
 
 def _fill_colour(rules, wall, colour, seat, game):
