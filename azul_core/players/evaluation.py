@@ -14,7 +14,10 @@ the spaces from ``rules.wall_spaces``, the line sizes from ``rules.capacity``,
 how many rounds are likely left from ``rules.game_over`` asked about walls
 that gain one tile per row a round.
 
-The groups are each wall row, each column and each colour set. A group that
+The groups are each wall row, each column and each colour set. A group may
+still pay if some way of placing its missing tiles is allowed by the wall hook
+(where the player chooses columns, the spaces are searched: the first that
+fits one tile may leave none for the next). A group that
 is not complete is expected to pay its bonus with the product of its missing
 slots' chances of being filled in a later round; a slot's chance falls with
 the size of its pattern line, with the rounds left after this one against the
@@ -120,6 +123,8 @@ def _fill_column(rules, wall, column, seat, game):
 
 
 def _colour_each(rules, wall, column, rows, index, slots, seat, game):
+    """``wall`` with ``column``'s spaces in ``rows[index:]`` coloured, and every slot filled
+    (``slots`` holds those of the rows before); None if no colours fit them all."""
     if index == len(rows):
         return wall, list(slots)
     row = rows[index]

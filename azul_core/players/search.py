@@ -12,12 +12,13 @@ unfinished lines, the end bonuses the wall and lines may still bring:
 is exact: a win, a loss or a share.
 
 The next round is played by the cheap policy for both sides on one sampled
-deal: it finishes lines (and uses the first pick the start marker gives) more
-surely than real play, so tiles that overflow to the floor look cheaper than
-they are; the bot loses about twice the floor points of the bot before issue
-22. ``beyond_weight`` blends that verdict with the position at the round's
-end: at 0.5 the floor comes nearer the old bot's, but the end bonuses fall
-too and the bot wins less (bench/README.md), so the default keeps 1.
+deal. In a game against the bot before issue 22 this bot takes more of the
+floor than its opponent (the tiles a round leaves over go to somebody's
+floor, and it takes them to finish its lines); against the same opponent its
+floor losses are about the old bot's (bench/README.md). ``beyond_weight``
+blends the verdict after the next round with the position at the round's end:
+at 0.5 the bot takes less of the floor, but it collects fewer end bonuses and
+wins less, so the default keeps 1.
 
 A plugin's move (a pass, a choice after a draft: phase ``CHOOSE``) is a child
 like a draft; its estimate for ordering and playouts is tried on a clone.
