@@ -179,3 +179,29 @@ def test_a_bonus_that_reads_a_secret_is_asked_with_the_seats_own_view():
     outlooks = Outlooks(game.rules)
     assert outlooks.for_state(game)[0].now == 2 * 2  # two blue tiles, 2 points each
     assert outlooks.for_state(game.for_seat(1))[0].now == 0  # seat 1 can't see seat 0's goal
+
+
+class RefusesEachRowsLastSpace:
+    """A house rule's wall hook that allows any empty space but the last one of a row: no
+    row can ever be completed, and every order of a row's tiles fails only at its end."""
+
+    def __init__(self):
+        self.questions = 0
+
+    def wall_spaces(self, wall, row, colour, seat=None, game=None):
+        self.questions += 1
+        free = tuple(column for column, cell in enumerate(wall[row]) if cell is None)
+        return free if len(free) > 1 else ()
+
+
+def test_the_search_for_a_groups_fill_asks_the_wall_hook_a_bounded_number_of_times(monkeypatch):
+    from azul_core.players import evaluation
+
+    empty = ((None,) * 5,) * 5
+    rules = RefusesEachRowsLastSpace()
+    assert evaluation._fill_row(rules, empty, 0, 0, None) is None
+    assert rules.questions <= evaluation.FILL_TRIES
+    monkeypatch.setattr(evaluation, "FILL_TRIES", 10**6)
+    unbounded = RefusesEachRowsLastSpace()
+    assert evaluation._fill_row(unbounded, empty, 0, 0, None) is None
+    assert unbounded.questions == 1 + 5 + 5 * 4 + 5 * 4 * 3 + 5 * 4 * 3 * 2  # every order tried

@@ -46,6 +46,11 @@ SLOTS_PER_ROW = 5
 SLOTS = PATTERN_LINES * SLOTS_PER_ROW
 #: The most rounds ahead the outlook looks for the game's end.
 HORIZON = 6
+#: The most questions to the wall hook one group's fill may ask (a search for a way to place
+#: its tiles where the columns are chosen); past it the group is given up. A grey wall needs
+#: a few dozen at most; a house rule's wall that refuses only the last space of a row would
+#: otherwise be searched through every order of its tiles.
+FILL_TRIES = 200
 _EMPTY_WALL = ((None,) * WALL_SIZE,) * WALL_SIZE
 
 
@@ -91,20 +96,23 @@ def _fill_places(rules, wall, places, seat, game):
     columns are chosen (a grey wall), an early tile may take the only space a later one
     had, so the other spaces are tried before the group is given up."""
     missing = [(row, colour) for row, colour in places if colour not in wall[row]]
-    filled = _place_each(rules, wall, missing, 0, seat, game)
+    filled = _place_each(rules, wall, missing, 0, seat, game, [FILL_TRIES])
     if filled is None:
         return None
     return filled, [row * SLOTS_PER_ROW + colour for row, colour in missing]
 
 
-def _place_each(rules, wall, missing, index, seat, game):
+def _place_each(rules, wall, missing, index, seat, game, tries):
     """``wall`` with ``missing[index:]`` placed, trying each legal space in turn; None if none
-    fits them all."""
+    fits them all (or ``tries[0]``, the questions to the wall hook left, runs out)."""
     if index == len(missing):
         return wall
+    if tries[0] <= 0:
+        return None
+    tries[0] -= 1
     row, colour = missing[index]
     for column in rules.wall_spaces(wall, row, colour, seat, game):
-        filled = _place_each(rules, wall_with(wall, row, column, colour), missing, index + 1, seat, game)
+        filled = _place_each(rules, wall_with(wall, row, column, colour), missing, index + 1, seat, game, tries)
         if filled is not None:
             return filled
     return None
@@ -119,20 +127,26 @@ def _fill_column(rules, wall, column, seat, game):
     and the slots filled; None if no such colours exist (the colours are tried in order, and
     another is tried when a later row has nothing left, as in ``_fill_places``)."""
     rows = [row for row in range(WALL_SIZE) if wall[row][column] is None]
-    return _colour_each(rules, wall, column, rows, 0, [], seat, game)
+    return _colour_each(rules, wall, column, rows, 0, [], seat, game, [FILL_TRIES])
 
 
-def _colour_each(rules, wall, column, rows, index, slots, seat, game):
+def _colour_each(rules, wall, column, rows, index, slots, seat, game, tries):
     """``wall`` with ``column``'s spaces in ``rows[index:]`` coloured, and every slot filled
-    (``slots`` holds those of the rows before); None if no colours fit them all."""
+    (``slots`` holds those of the rows before); None if no colours fit them all (or the
+    questions to the wall hook, ``tries[0]``, run out)."""
     if index == len(rows):
         return wall, list(slots)
     row = rows[index]
     for colour in range(SLOTS_PER_ROW):
-        if colour not in wall[row] and column in rules.wall_spaces(wall, row, colour, seat, game):
+        if colour in wall[row]:
+            continue
+        if tries[0] <= 0:
+            return None
+        tries[0] -= 1
+        if column in rules.wall_spaces(wall, row, colour, seat, game):
             slots.append(row * SLOTS_PER_ROW + colour)
             found = _colour_each(rules, wall_with(wall, row, column, colour), column, rows, index + 1, slots,
-                                 seat, game)
+                                 seat, game, tries)
             if found is not None:
                 return found
             slots.pop()
