@@ -16,7 +16,9 @@ Game i deals from ``random.Random(f"{seed}:{i}:deal")``; bot A takes seat 0 in
 even games and seat 1 in odd ones. A shared victory counts half. Prints A's
 win share with a 95% Wilson interval, the mean score difference (A - B) with
 its 95% interval, and for each bot the mean points a game from the wall
-(placements), the floor and the end bonuses, and its seconds per move. With
+(placements), the floor and the end bonuses (and each end bonus by the label
+the variant's hooks give it: rows, columns, colours, a house rule's own), and
+its seconds per move. With
 ``--playouts`` the search bots' games depend on the seed alone: the figures
 reproduce on any machine, only the time differs. With ``--think S`` a search
 bot thinks S seconds a move, measured by the wall clock, or with ``--cpu`` by
