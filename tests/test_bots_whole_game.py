@@ -182,3 +182,41 @@ def test_the_rounds_past_this_one_count_by_their_weight(monkeypatch):
     bot = MctsBot(seed=2, iterations=1, beyond=1, beyond_weight=0.25)
     bot.memo = search.Memo(state.rules)
     assert bot._evaluate(state) == pytest.approx([0.25, 0.75])
+
+
+def phases_whose_outlook_is_worked_out(monkeypatch, variant: str) -> set:
+    import azul_core.players.evaluation as evaluation
+    asked = set()
+    work_out = evaluation.Outlooks._work_out
+
+    def recording(self, state, walls):
+        asked.add(state.phase)
+        return work_out(self, state, walls)
+
+    monkeypatch.setattr(evaluation.Outlooks, "_work_out", recording)
+    state = GameState(load_variant(variant).rules, 2)
+    state.deal(random.Random(3))
+    MctsBot(seed=1, iterations=40, beyond=1).choose(state)
+    return asked
+
+
+def test_where_an_outlook_is_asked_of_the_hooks_a_playout_carries_the_one_of_its_sampled_round(monkeypatch):
+    """On a grey wall a new wall's groups cost tens of hook calls: the walls after a playout's
+    sampled round are valued from the outlooks at that round's start (``after_round``), so no
+    outlook is worked out for a position between rounds. A printed wall's outlook is a few
+    lookups and is worked out afresh."""
+    assert DEAL not in phases_whose_outlook_is_worked_out(monkeypatch, "grey-wall")
+    monkeypatch.undo()
+    assert DEAL in phases_whose_outlook_is_worked_out(monkeypatch, "standard")
+
+
+def test_the_seats_reward_uses_the_outlooks_it_is_given():
+    from azul_core.players.evaluation import Outlook
+    from azul_core.players.search import Memo, seat_rewards
+    state = GameState(load_variant("grey-wall").rules, 2)
+    state.deal(random.Random(3))
+    memo = Memo(state.rules)
+    assert seat_rewards(state, 6.0, memo) == pytest.approx([0.5, 0.5])
+    hopes = [Outlook(0.0, 30.0, [0.0] * 25), Outlook(0.0, 0.0, [0.0] * 25)]
+    first, second = seat_rewards(state, 6.0, memo, hopes)
+    assert first > 0.99 and second < 0.01

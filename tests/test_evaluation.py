@@ -205,3 +205,37 @@ def test_the_search_for_a_groups_fill_asks_the_wall_hook_a_bounded_number_of_tim
     unbounded = RefusesEachRowsLastSpace()
     assert evaluation._fill_row(unbounded, empty, 0, 0, None) is None
     assert unbounded.questions == 1 + 5 + 5 * 4 + 5 * 4 * 3 + 5 * 4 * 3 * 2  # every order tried
+
+
+def test_a_wall_a_round_later_adds_the_slot_bonus_of_each_new_tile():
+    """``after_round``: the outlook of a wall carried to the same wall with more tiles, to
+    first order (what a search uses where a new wall's outlook costs tens of hook calls)."""
+    game = new_game("grey-wall")
+    set_wall(game, 0, ["BY...", "K....", ".....", ".....", "....."])
+    start = game.players[0].wall
+    outlook = Outlooks(game.rules).for_state(game)[0]
+    assert outlook.after_round(start, start).expected == outlook.expected
+    set_wall(game, 0, ["BYR..", "K....", "W....", ".....", "....."])
+    later = outlook.after_round(start, game.players[0].wall)
+    gained = outlook.slot_bonus[slot(0, 2)] + outlook.slot_bonus[slot(2, WHITE)]
+    assert gained > 0
+    assert later.expected == pytest.approx(outlook.expected + gained)
+    assert later.slot_bonus == outlook.slot_bonus
+
+
+def test_one_tile_a_round_later_is_carried_exactly():
+    """The expectation is linear in each slot's chance, so one new tile carried by
+    ``after_round`` gives what a fresh outlook of the new wall gives for the same rounds left
+    and tiles off the walls: the row it finishes pays its whole 2 points, the column and
+    colour set it joins come nearer."""
+    game = new_game("standard")
+    set_wall(game, 0, ["xxxx.", ".....", ".....", ".....", "....."])
+    start = game.players[0].wall
+    outlooks = Outlooks(game.rules)
+    rounds, off_walls = 3, [20] * 5
+    outlook = outlooks._outlook(start, 0, game, rounds, off_walls)
+    set_wall(game, 0, ["xxxxx", ".....", ".....", ".....", "....."])
+    fresh = outlooks._outlook(game.players[0].wall, 0, game, rounds, off_walls)
+    carried = outlook.after_round(start, game.players[0].wall)
+    assert fresh.now == 2 and fresh.expected > outlook.expected + 0.2
+    assert carried.expected == pytest.approx(fresh.expected, rel=1e-12)

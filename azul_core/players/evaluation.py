@@ -75,6 +75,20 @@ class Outlook:
         """What ``count`` tiles of ``colour`` on pattern line ``row`` add to ``expected``."""
         return self.slot_bonus[row * SLOTS_PER_ROW + colour] * count / capacity
 
+    def after_round(self, start_wall, wall) -> "Outlook":
+        """This outlook (of ``start_wall``) moved on to ``wall``, the same wall a round later:
+        each tile placed since adds its slot's bonus (to first order: the chances of the
+        slots still missing are not lowered for the round gone by)."""
+        added = 0.0
+        bonus = self.slot_bonus
+        for row in range(PATTERN_LINES):
+            before, now = start_wall[row], wall[row]
+            if before is not now:
+                for colour in range(SLOTS_PER_ROW):
+                    if colour in now and colour not in before:
+                        added += bonus[row * SLOTS_PER_ROW + colour]
+        return Outlook(self.now, self.expected + added, bonus)
+
     def board_bonus(self, board, capacities) -> float:
         """``expected`` plus what ``board``'s pattern lines add to it."""
         value = self.expected
@@ -284,6 +298,9 @@ class Outlooks:
         self.asked: dict = {}
         self.level_reads_game = bool(rules.context_readers.get("azul_wall_spaces"))
         self.longest_line = max(rules.capacity)
+        #: whether an outlook costs a few lookups (the groups found once, on a printed wall);
+        #: else each new wall's groups are asked of the hooks, tens of questions
+        self.cheap = self.model.fixed_groups is not None
         # The last answer, with the round and the wall objects it was for: a search asks
         # about the same walls (shared by clones until a tile is placed) again and again.
         self._last: tuple = (None, (), ())
