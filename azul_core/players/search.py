@@ -15,7 +15,8 @@ The next round is played by the cheap policy for both sides on one sampled
 deal. In a game against the bot before issue 22 this bot takes more of the
 floor than its opponent (the tiles a round leaves over go to somebody's
 floor, and it takes them to finish its lines); against the same opponent its
-floor losses are about the old bot's (bench/README.md). ``beyond_weight``
+floor losses are smaller than the old bot's facing that bot, larger facing
+greedy (bench/README.md). ``beyond_weight``
 blends the verdict after the next round with the position at the round's end:
 at 0.5 the bot takes less of the floor, but it collects fewer end bonuses and
 wins less, so the default keeps 1.
