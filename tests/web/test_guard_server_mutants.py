@@ -440,3 +440,45 @@ def test_a_hello_without_a_secret_may_bring_it_in_the_authorization_header(tmp_p
             while (message := receive(socket))["type"] != "state":
                 pass
             assert message["you"] == 1
+
+
+# ---------------------------------------------------------------- tidying: the boundaries
+
+
+def test_a_table_is_forgotten_after_five_whole_minutes_and_a_purge_waits_purge_every(tmp_path, catalog,
+                                                                                       monkeypatch):
+    """Both limits of ``Server.tidy`` on either side, on a clock the test holds: a table
+    unused for exactly 300 s stays in memory and one unused for 300.5 s is forgotten; a purge
+    exactly ``PURGE_EVERY`` seconds after the last is not due yet, half a second later it is."""
+    import types
+
+    import azul_core.web.app as web_app
+    now = 100_000.0
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        at_limit, past = (create(client).json()["table"] for _ in range(2))
+        server.table(at_limit).last_used = now - 300
+        server.table(past).last_used = now - 300.5
+        purges = []
+        monkeypatch.setattr(server, "purge", lambda: purges.append(now))
+        monkeypatch.setattr(web_app, "time", types.SimpleNamespace(monotonic=lambda: now))
+        try:
+            last_purge = now - web_app.PURGE_EVERY
+            assert client.portal.call(server.tidy, last_purge) == last_purge
+            assert at_limit in server.tables and past not in server.tables
+            assert purges == []
+            assert client.portal.call(server.tidy, last_purge - 0.5) == now
+            assert purges == [now]
+        finally:
+            monkeypatch.undo()
+
+
+def test_a_plugin_s_failure_is_told_by_its_name_and_hook_or_in_general_words():
+    """What a browser is told when a rule plugin fails: the plugin and the hook when known,
+    never the server's paths (the log has the whole message)."""
+    from azul_core.engine.plugins import PluginError
+    from azul_core.web.table import told_to_players
+    whole = PluginError("boom at /srv/plugins/p.py:3", plugin="p", hook="azul_floor_penalty")
+    assert told_to_players(whole) == "plugin 'p' failed in azul_floor_penalty (the server's log says more)"
+    assert told_to_players(PluginError("boom at /srv/p.py", plugin="p")) == (
+        "plugin 'p' failed (the server's log says more)")
+    assert told_to_players(PluginError("boom at /srv/p.py")) == "a plugin failed (the server's log says more)"
