@@ -20,7 +20,7 @@ pytest.importorskip("starlette")
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 # The guard's in-process server and its helpers (pytest puts this folder on sys.path).
-from test_guard_server import Seat, create, join, make_config, receive, secret_of, serving  # noqa: E402
+from test_guard_server import Hub, Seat, SharedStore, create, join, make_config, receive, secret_of, serving  # noqa: E402
 
 from azul_core.web.catalog import build_catalog  # noqa: E402
 from azul_core.web.patches import apply  # noqa: E402
@@ -482,3 +482,24 @@ def test_a_plugin_s_failure_is_told_by_its_name_and_hook_or_in_general_words():
     assert told_to_players(PluginError("boom at /srv/p.py", plugin="p")) == (
         "plugin 'p' failed (the server's log says more)")
     assert told_to_players(PluginError("boom at /srv/p.py")) == "a plugin failed (the server's log says more)"
+
+
+def test_a_seat_whose_presence_a_shared_store_can_not_take_still_plays_and_the_log_says_why(
+        tmp_path, catalog, caplog):
+    """Telling the other processes who is connected is not worth failing a connection for:
+    the seat joins, and the log names the table and keeps the store's error."""
+    store = SharedStore(tmp_path / "data" / "tables.sqlite3", Hub())
+    with serving(make_config(tmp_path), catalog, store) as (client, server):
+        created = create(client).json()
+
+        def out_of_reach(*args):
+            raise ConnectionError("the store is out of reach")
+
+        server.store.set_presence = out_of_reach
+        with caplog.at_level(logging.WARNING, logger="azul.web"):
+            seat = join(client, created, 0)
+        assert seat.state["you"] == 0
+        told = [record for record in caplog.records if record.getMessage().startswith("could not tell")]
+        assert told and told[0].getMessage() == (
+            f"could not tell the other processes who is at table {created['table'][:6]}")
+        assert told[0].exc_info is not None and told[0].exc_info[0] is ConnectionError
