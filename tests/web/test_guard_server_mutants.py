@@ -503,3 +503,11 @@ def test_a_seat_whose_presence_a_shared_store_can_not_take_still_plays_and_the_l
         assert told and told[0].getMessage() == (
             f"could not tell the other processes who is at table {created['table'][:6]}")
         assert told[0].exc_info is not None and told[0].exc_info[0] is ConnectionError
+
+
+def test_a_server_told_to_be_durable_syncs_every_commit(tmp_path, catalog):
+    """``azul serve --durable`` (``Config.durable``) reaches the store the server opens: SQLite
+    then syncs each commit to the disk (FULL), else as far as a killed process needs (NORMAL)."""
+    for durable, synchronous in ((True, 2), (False, 1)):
+        with serving(make_config(tmp_path / str(durable), durable=durable), catalog) as (client, server):
+            assert server.store.db.execute("PRAGMA synchronous").fetchone()[0] == synchronous
