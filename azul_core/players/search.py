@@ -412,6 +412,7 @@ class MctsBot:
         return best
 
     def _evaluate(self, state) -> list[float]:
+        moved = None  # the outlooks carried across the sampled round (``after_round``), if any
         if self.playout and state.phase != OVER and (self.beyond or not round_over(state)):
             state = state.clone()
             random = self.rng.random
@@ -435,7 +436,6 @@ class MctsBot:
                 rounds -= 1
                 if carry:
                     start = ([board.wall for board in state.players], outlooks.for_state(state))
-            moved = None
             if start is not None and state.phase != OVER:
                 moved = [outlook.after_round(wall, board.wall)
                          for wall, outlook, board in zip(start[0], start[1], state.players)]
@@ -446,5 +446,4 @@ class MctsBot:
                 later = seat_rewards(state, self.scale, self.memo, moved)
                 weight = self.beyond_weight
                 return [(1.0 - weight) * now + weight * then for now, then in zip(at_round_end, later)]
-            return seat_rewards(state, self.scale, self.memo, moved)
-        return seat_rewards(state, self.scale, self.memo)
+        return seat_rewards(state, self.scale, self.memo, moved)
