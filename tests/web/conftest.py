@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import os
 import uuid
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def postgres_url() -> str:
@@ -40,6 +43,19 @@ def postgres():
     finally:
         with psycopg.connect(url, autocommit=True) as admin:
             admin.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(scope="session")
+def catalog():
+    """The variants a test server offers: the shipped ones and the house rules of examples/.
+
+    Built once for the whole run, not once per file: working out each variant's differences
+    from the standard game takes a few seconds, and a mutant of the ``web`` scope
+    (bench/mutation.py) runs every test file that reaches its function in one session. A file
+    that offers other variants defines its own ``catalog``. Nothing changes a catalog once built.
+    """
+    from azul_core.web.catalog import build_catalog
+    return build_catalog([EXAMPLES])
 
 
 def pytest_collection_modifyitems(items):

@@ -23,18 +23,11 @@ from seats_helpers import (  # noqa: E402
     serving,
 )
 from test_browser import DESKTOP, PHONE, Person, browser, errors, server, shots  # noqa: E402
-from test_server import EXAMPLES  # noqa: E402
 
-from azul_core.web.catalog import build_catalog  # noqa: E402
 from azul_core.web.clocks import OVERTIME, RESTART_GRACE, ClockRule, parse_clock  # noqa: E402
 
 #: test_browser's fixtures, used here under their names
 FIXTURES = (browser, errors, server, shots)
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return build_catalog([EXAMPLES])
 
 
 def look(client, server) -> int:

@@ -25,11 +25,6 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 
 
-@pytest.fixture(scope="module")
-def catalog():
-    return build_catalog([EXAMPLES])
-
-
 class LogSeat(Seat):
     """A seat's socket that asks for the game log (``"log": true`` in its hello, as the page)."""
 

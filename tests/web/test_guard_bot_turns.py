@@ -47,11 +47,6 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 BOT_FAILED = "a bot failed"
 
 
-@pytest.fixture(scope="module")
-def catalog():
-    return build_catalog([EXAMPLES])
-
-
 def wait_until(condition, seconds: float = TIMEOUT) -> None:
     deadline = time.monotonic() + seconds
     while not condition():

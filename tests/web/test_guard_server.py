@@ -36,17 +36,11 @@ from azul_core.web import app as app_module  # noqa: E402
 from azul_core.web import capabilities  # noqa: E402
 from azul_core.web import store as store_module  # noqa: E402
 from azul_core.web.app import Config, create_app  # noqa: E402
-from azul_core.web.catalog import build_catalog  # noqa: E402
 from azul_core.web.store import SQLiteStore  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 #: The longest a test waits for one message from the server.
 TIMEOUT = 20.0
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return build_catalog([EXAMPLES])
 
 
 def make_config(tmp_path, **options):

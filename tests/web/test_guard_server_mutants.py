@@ -31,11 +31,6 @@ SEARCH_LIMIT = ("1 table with a search bot at once from one address: "
                 "finish one first, or choose a quicker bot (greedy, random)")
 
 
-@pytest.fixture(scope="module")
-def catalog():
-    return build_catalog([EXAMPLES])
-
-
 def hand(client, created, seat, body, admin=None):
     secret = created["admin_secret"] if admin is None else admin
     return client.post(f"/api/tables/{created['table']}/seats/{seat}/bot", json=body,

@@ -17,20 +17,14 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
-from test_server import EXAMPLES, Seat, create, join_all, make_config, play_to_end, secret_of, serving  # noqa: E402
+from test_server import Seat, create, join_all, make_config, play_to_end, secret_of, serving  # noqa: E402
 
 from azul_core.web import app as web_app  # noqa: E402
 from azul_core.web.app import client_key, create_app  # noqa: E402
-from azul_core.web.catalog import build_catalog  # noqa: E402
 from azul_core.web.store import Event, SeatRow, SQLiteStore, TableRow  # noqa: E402
 
 HUMANS = [{"name": "Ana"}, {"name": "Bo"}]
 BOTS = [{"bot": "random"}, {"bot": "greedy"}]
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return build_catalog([EXAMPLES])
 
 
 @pytest.fixture

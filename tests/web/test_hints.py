@@ -10,13 +10,13 @@ import asyncio
 
 import pytest
 from test_browser import DESKTOP, PHONE, Server, _need_browser, browser, errors, shots
-from test_server import Seat, catalog, create, make_config, secret_of, serving
+from test_server import Seat, create, make_config, secret_of, serving
 
 from azul_core.web.storage import open_store
 from azul_core.web.store import Event, SeatRow, TableRow
 
 #: fixtures of the modules imported, used here under their names
-FIXTURES = (browser, catalog, errors, shots)
+FIXTURES = (browser, errors, shots)
 
 
 def next_hint(seat: Seat) -> dict:

@@ -25,16 +25,10 @@ from azul_core.engine.state import DRAFT, FLOOR, GameState  # noqa: E402
 from azul_core.players.render import new_placements  # noqa: E402
 from azul_core.records.game_record import record_from_data, replay_state  # noqa: E402
 from azul_core.variants import load_variant  # noqa: E402
-from azul_core.web.catalog import build_catalog  # noqa: E402
 from azul_core.web.views import build_legal, build_legal_json  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return build_catalog([EXAMPLES])
 
 
 def round_played_out(state: GameState) -> GameState:

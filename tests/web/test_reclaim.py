@@ -13,20 +13,13 @@ pytest.importorskip("starlette")
 
 from seats_helpers import Page, bearer, call, create, post, screenshot, seats_config, secrets_of, serving  # noqa: E402
 from test_browser import DESKTOP, PHONE, Person, Server, _need_browser, browser, errors, server, shots  # noqa: E402
-from test_server import EXAMPLES  # noqa: E402
 
 import azul_core.web.app as web_app  # noqa: E402
-from azul_core.web.catalog import build_catalog  # noqa: E402
 from azul_core.web.storage import open_store  # noqa: E402
 from azul_core.web.store import RECLAIM  # noqa: E402
 
 #: test_browser's fixtures, used here under their names
 FIXTURES = (browser, errors, server, shots)
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return build_catalog([EXAMPLES])
 
 
 def hand(client, created, seat, bot="greedy"):

@@ -10,17 +10,10 @@ pytest.importorskip("starlette")
 
 from seats_helpers import FakeClock, Page, bearer, create, post, screenshot, seats_config, secrets_of, serving  # noqa: E402
 from test_browser import DESKTOP, PHONE, Person, browser, errors, server, shots  # noqa: E402
-from test_server import EXAMPLES, secret_of  # noqa: E402
-
-from azul_core.web.catalog import build_catalog  # noqa: E402
+from test_server import secret_of  # noqa: E402
 
 #: test_browser's fixtures, used here under their names
 FIXTURES = (browser, errors, server, shots)
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return build_catalog([EXAMPLES])
 
 
 def rematch(client, table, secret):

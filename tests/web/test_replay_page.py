@@ -25,7 +25,7 @@ pytest.importorskip("starlette")
 with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx works
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
-from test_server import catalog, client, config, create, join_all, play_to_end, secret_of
+from test_server import client, config, create, join_all, play_to_end, secret_of
 from typer.testing import CliRunner
 
 import azul_core.cli.replay  # noqa: F401  (registers the command)
@@ -37,7 +37,7 @@ from azul_core.web.replay_server import replay_app
 ROOT = Path(__file__).resolve().parents[2]
 STANDARD = ROOT / "tests" / "reference" / "records" / "standard.json"
 #: test_server's fixtures, used here under their names
-FIXTURES = (catalog, client, config)
+FIXTURES = (client, config)
 ENV = {"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0", "COLUMNS": "200", "NO_COLOR": "1"}
 
 

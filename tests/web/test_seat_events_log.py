@@ -10,14 +10,6 @@ import pytest
 pytest.importorskip("starlette")
 
 from seats_helpers import FakeClock, Page, bearer, call, create, seats_config, secrets_of, serving  # noqa: E402
-from test_server import EXAMPLES  # noqa: E402
-
-from azul_core.web.catalog import build_catalog  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return build_catalog([EXAMPLES])
 
 
 class LogPage(Page):

@@ -26,18 +26,12 @@ with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from azul_core.web.app import Config, create_app  # noqa: E402
-from azul_core.web.catalog import build_catalog  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 #: The longest a test waits for one message from the server: a broken server fails the test
 #: instead of hanging the suite.
 TIMEOUT = 20.0
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return build_catalog([EXAMPLES])
 
 
 def make_config(tmp_path, **options):
