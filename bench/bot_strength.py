@@ -17,8 +17,10 @@ even games and seat 1 in odd ones. A shared victory counts half. Prints A's
 win share with a 95% Wilson interval, the mean score difference (A - B) with
 its 95% interval, and for each bot the mean points a game from the wall
 (placements), the floor and the end bonuses (and each end bonus by the label
-the variant's hooks give it: rows, columns, colours, a house rule's own), and
-its seconds per move. With
+the variant's hooks give it: rows, columns, colours, a house rule's own), the
+part of its floor points that the first-player marker cost (``marker``: taking
+it is a choice, to start the next round, not a tile wasted), and its seconds
+per move. With
 ``--playouts`` the search bots' games depend on the seed alone: the figures
 reproduce on any machine, only the time differs. With ``--think S`` a search
 bot thinks S seconds a move, measured by the wall clock, or with ``--cpu`` by
@@ -50,7 +52,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from azul_core.engine.state import DEAL, GameState  # noqa: E402
+from azul_core.engine.state import DEAL, MARKER, GameState  # noqa: E402
 from azul_core.players.registry import make_bot  # noqa: E402
 from azul_core.variants.loading import load_variant  # noqa: E402
 
@@ -88,7 +90,8 @@ def make(spec: str, seed, think, iterations, cpu: bool):
 
 def play_one(args) -> dict:
     """One game: A's result (1/0.5/0) and, per bot (A first), its score, wall, floor and bonus
-    points, CPU seconds thinking and moves."""
+    points, the part of its floor points the first-player marker cost, CPU seconds thinking and
+    moves."""
     variant_ref, a_name, b_name, game, seed, think, iterations, cpu = args
     rules = load_variant(variant_ref).rules
     a_seat = game % 2
@@ -98,16 +101,22 @@ def play_one(args) -> dict:
     state = GameState(rules, 2)
     deal = random.Random(f"{seed}:{game}:deal")
     thinking, moves = [0.0, 0.0], [0, 0]
-    while not state.over:
-        if state.phase == DEAL:
-            state.deal(deal)
-            continue
-        seat = state.to_move
-        started = time.process_time()
-        decision = bots[seat].choose(state.for_seat(seat))
-        thinking[seat] += time.process_time() - started
-        moves[seat] += 1
-        state.apply(decision)
+    marker = [0, 0]
+    floor_penalty = rules.floor_penalty
+    rules.floor_penalty = _counting_marker(floor_penalty, state, marker)
+    try:
+        while not state.over:
+            if state.phase == DEAL:
+                state.deal(deal)
+                continue
+            seat = state.to_move
+            started = time.process_time()
+            decision = bots[seat].choose(state.for_seat(seat))
+            thinking[seat] += time.process_time() - started
+            moves[seat] += 1
+            state.apply(decision)
+    finally:
+        rules.floor_penalty = floor_penalty
     winners = state.winners
     seats = (a_seat, 1 - a_seat)
     boards = [state.players[seat] for seat in seats]
@@ -116,11 +125,25 @@ def play_one(args) -> dict:
         "score": [board.score for board in boards],
         "wall": [board.placement_points for board in boards],
         "floor": [board.penalty_points for board in boards],
+        "marker": [marker[seat] for seat in seats],
         "bonus": [sum(points for _label, points in board.bonuses) for board in boards],
         "bonuses": [_by_label(board.bonuses) for board in boards],
         "thinking": [thinking[seat] for seat in seats],
         "moves": [moves[seat] for seat in seats],
     }
+
+
+def _counting_marker(floor_penalty, state, marker: list[int]):
+    """``floor_penalty`` that also adds to ``marker[seat]`` what the first-player marker costs
+    the seat when ``state`` (the game, not a bot's copy of it) scores its floor: the penalty of
+    the floor as it is less the penalty without the marker. Taking the marker is a choice (to
+    start the next round) that the floor's total hides."""
+    def counted(floor, *context):
+        points = floor_penalty(floor, *context)
+        if MARKER in floor and len(context) == 2 and context[1] is state:
+            marker[context[0]] += points - floor_penalty([tile for tile in floor if tile != MARKER], *context)
+        return points
+    return counted
 
 
 def _by_label(pairs) -> dict[str, int]:
@@ -253,7 +276,8 @@ def report(options, results: list[dict], label: str = "") -> None:
             return sum(r[part][index] for r in results) / n  # noqa: B023
         moves = sum(r["moves"][index] for r in results)
         thinking = sum(r["thinking"][index] for r in results)
-        print(f"  {name}: score {mean('score'):.1f} = wall {mean('wall'):.1f}, floor {mean('floor'):.1f}, "
+        marker = f" (marker {mean('marker'):.1f})" if all("marker" in r for r in results) else ""
+        print(f"  {name}: score {mean('score'):.1f} = wall {mean('wall'):.1f}, floor {mean('floor'):.1f}{marker}, "
               f"end bonus {mean('bonus'):.1f}{_bonus_parts(results, index)}; "
               f"{thinking / max(moves, 1):.4f} CPU s per move, {thinking / n:.1f} CPU s a game")
 
