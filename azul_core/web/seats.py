@@ -101,9 +101,10 @@ class SeatService:
         if not targets:
             return
         message = self.message(table)
-        if changed_only and message["clock"] is None:
+        if message["clock"] is None and clients is None:
+            # what every client was last told, so that the next move tells it again only if changed
             key = json.dumps([[s["bot"], s["why"], s["away"] is None] for s in message["seats"]] + [message["rematch"]])
-            if key == table.seating.told:
+            if changed_only and key == table.seating.told:
                 return
             table.seating.told = key
         text = json.dumps(message, separators=(",", ":"))

@@ -218,7 +218,7 @@ class Table:
                 cached["hints"] = True  # the seat to move may ask for a hint (web.hints)
         return cached
 
-    def document(self, seat: int | None, with_record: bool = False, with_log: bool = False) -> dict:
+    def document(self, seat: int | None, with_record: bool, with_log: bool) -> dict:
         """Everything a client is told that ``update`` messages diff: its view, the last
         move, the record and the game log if it asked for them."""
         view = self.view(seat)

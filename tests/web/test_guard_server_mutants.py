@@ -506,3 +506,96 @@ def test_a_server_told_to_be_durable_syncs_every_commit(tmp_path, catalog):
     for durable, synchronous in ((True, 2), (False, 1)):
         with serving(make_config(tmp_path / str(durable), durable=durable), catalog) as (client, server):
             assert server.store.db.execute("PRAGMA synchronous").fetchone()[0] == synchronous
+
+
+class InOrder:
+    """A table's clients kept in a chosen order (a set iterates in an order of its own), so
+    that a test knows which client a broadcast tells first."""
+
+    def __init__(self, clients):
+        self.clients = dict.fromkeys(clients)
+
+    def add(self, client):
+        self.clients[client] = None
+
+    def discard(self, client):
+        self.clients.pop(client, None)
+
+    def __iter__(self):
+        return iter(list(self.clients))
+
+    def __len__(self):
+        return len(self.clients)
+
+    def __contains__(self, client):
+        return client in self.clients
+
+
+def test_a_client_that_can_not_keep_up_is_let_go_and_the_clients_after_it_are_still_told(
+        tmp_path, catalog, monkeypatch):
+    """The watcher's socket takes nothing more and its queue is full; the move is broadcast to
+    it first. It is closed (1013), and both seats, told after it, get the move, the mover on
+    a connection that stays open."""
+    import asyncio
+
+    from azul_core.web import app as app_module
+    writing = app_module._write
+
+    async def stuck_for_watchers(client):
+        if client.seat is None:
+            await asyncio.Event().wait()
+        await writing(client)
+
+    monkeypatch.setattr(app_module, "_write", stuck_for_watchers)
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client).json()
+        north, east = join(client, created, 0), join(client, created, 1)
+        with client.websocket_connect(f"/ws/{created['table']}") as ws:
+            ws.send_json({"type": "hello", "secret": secret_of(created["watch_url"])})
+            table = server.tables[created["table"]]
+            deadline = time.monotonic() + 20
+            while not any(c.seat is None for c in list(table.clients)):
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            watcher = next(c for c in list(table.clients) if c.seat is None)
+            while not watcher.outbox.full():  # filled here, not by pongs that may still be coming
+                watcher.outbox.put_nowait('{"type":"pong"}')
+            table.clients = InOrder([watcher] + [c for c in list(table.clients) if c is not watcher])
+            version = north.state["version"]
+            north.move(north.state["legal"]["drafts"][0]["move"])
+            assert east.wait_for(lambda s: s["version"] > version)["last"]["seat"] == 0
+            assert north.wait_for(lambda s: s["version"] > version)["last"]["seat"] == 0
+            north.ws.send_json({"type": "ping"})
+            assert receive(north.ws)["type"] == "pong"
+            assert watcher not in table.clients
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    receive(ws, 5)
+            assert closed.value.code == 1013
+
+
+def test_a_move_that_changes_no_seat_tells_no_seating_on_a_table_without_clocks(tmp_path, catalog):
+    """A client that asked for the seating (``"seating": true``) is told it when it joins and
+    when a seat changes hands, not after every move (docs/serve.md: the page counts the
+    seconds away itself)."""
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client).json()
+        east = join(client, created, 1)
+        with client.websocket_connect(f"/ws/{created['table']}") as ws:
+            ws.send_json({"type": "hello", "secret": secret_of(created["seats"][0]["url"]), "seating": True})
+            # joining: its state and the seating, then who is connected and the seating again
+            first = [receive(ws) for _ in range(4)]
+            assert [m["type"] for m in first] == ["state", "seating", "presence", "seating"]
+            state = first[0]
+            for _ in range(3):  # three moves, each told as a state and nothing else
+                if state["view"]["to_move"] == 0:
+                    ws.send_json({"type": "move", "version": state["version"],
+                                  "move": state["legal"]["drafts"][0]["move"]})
+                else:
+                    east.move(east.wait_for(lambda s: s["version"] >= state["version"])  # noqa: B023
+                              ["legal"]["drafts"][0]["move"])
+                message = receive(ws)
+                while message["type"] == "presence":
+                    message = receive(ws)
+                assert message["type"] == "state" and message["version"] == state["version"] + 1, message["type"]
+                state = message

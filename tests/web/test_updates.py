@@ -18,13 +18,6 @@ pytest.importorskip("starlette")
 # The in-process server's helpers (pytest puts this folder on sys.path).
 from test_server import OPEN_SEATS, Seat, create, make_config, secret_of, serving  # noqa: E402
 
-from azul_core.web.catalog import build_catalog  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return build_catalog([])
-
 
 @pytest.fixture
 def config(tmp_path):
@@ -83,15 +76,18 @@ def test_a_diff_names_only_what_changed_and_appends_to_a_growing_list():
 class ChangesSeat(Seat):
     """A client that asks for changes and keeps its state up to date by applying them."""
 
-    def __init__(self, client, table, secret, record=False):
+    def __init__(self, client, table, secret, record=False, log=False):
         self.context = client.websocket_connect(f"/ws/{table}")
         self.ws = self.context.__enter__()
         self.closed = False
         OPEN_SEATS.append(self)
-        self.ws.send_json({"type": "hello", "secret": secret, "version": None, "changes": True, "record": record})
+        self.ws.send_json({"type": "hello", "secret": secret, "version": None, "changes": True, "record": record,
+                           "log": log})
         self.state = None
         self.refusals = []
         self.sizes = []
+        #: whole states received: the first, answering hello; after it, only updates
+        self.whole_states = 0
         self.next_state()
 
     def next_message(self):
@@ -100,37 +96,48 @@ class ChangesSeat(Seat):
         if message["type"] == "update":
             self.sizes.append(len(text))
             assert message["base"] == self.state["version"], "an update follows the state last received"
-            document = {key: self.state[key] for key in ("view", "last", "record") if key in self.state}
-            document = apply(document, message["changes"])
+            before = {key: self.state[key] for key in ("view", "last", "record", "log") if key in self.state}
+            document = apply(copy.deepcopy(before), message["changes"])
+            # What changed and nothing else: an update made against another document than the one
+            # this client holds (another seat's, one without the record or the log) would name
+            # again what the client already has.
+            assert message["changes"] == json.loads(json.dumps(diff(before, document)))
             return {**self.state, **document, "type": "state", "version": message["version"],
                     "legal": message["legal"]}
+        if message["type"] == "state":
+            self.whole_states += 1
         return message
 
 
 def unplugged(state):
     """A state without who is connected (presence messages, which these clients do not
-    follow, say that between versions) and without the record (asked for by one client)."""
+    follow, say that between versions) and without the record and the log (asked for by one
+    client each)."""
     view = {**state["view"], "seats": [{**s, "connected": None} for s in state["view"]["seats"]]}
-    return {**{k: v for k, v in state.items() if k != "record"}, "view": view}
+    return {**{k: v for k, v in state.items() if k not in ("record", "log")}, "view": view}
 
 
-def test_a_client_of_changes_sees_what_a_client_of_whole_states_sees(config, catalog):
+@pytest.mark.parametrize("variant", ["standard", "secret-goal"])
+def test_a_client_of_changes_sees_what_a_client_of_whole_states_sees(config, catalog, variant):
+    """In secret-goal each seat's view holds its own goal, the watcher's none."""
     with serving(config, catalog) as client:
-        created = create(client, seats=[{"name": "North"}, {"name": "East"}, {"bot": "random"}]).json()
+        created = create(client, variant, seats=[{"name": "North"}, {"name": "East"}, {"bot": "random"}]).json()
         secrets = [secret_of(created["seats"][seat]["url"]) for seat in (0, 1)]
         whole = {seat: Seat(client, created["table"], secrets[seat]) for seat in (0, 1)}
-        changes = {seat: ChangesSeat(client, created["table"], secrets[seat], record=seat == 1) for seat in (0, 1)}
+        changes = {seat: ChangesSeat(client, created["table"], secrets[seat], record=seat == 1, log=seat == 0)
+                   for seat in (0, 1)}
         watcher = ChangesSeat(client, created["table"], secret_of(created["watch_url"]))
+        whole_watcher = Seat(client, created["table"], secret_of(created["watch_url"]))
         rng = random.Random(3)
         for _ in range(400):
             state = whole[0].wait_for(lambda s: s["view"]["phase"] == "over" or
                                       s["view"]["seats"][s["view"]["to_move"]]["bot"] is None)
             for seat in (0, 1):
-                for other in (whole[seat], changes[seat], watcher):
+                for other in (whole[seat], changes[seat], watcher, whole_watcher):
                     other.wait_version(state["version"])
                 # The same state, however it came; the legal moves go to the seat to move only.
                 assert unplugged(changes[seat].state) == unplugged(whole[seat].state)
-            assert unplugged(watcher.state)["view"] == unplugged(state)["view"] and watcher.state["legal"] is None
+            assert unplugged(watcher.state) == unplugged(whole_watcher.state) and watcher.state["legal"] is None
             if state["view"]["phase"] == "over":
                 break
             mover = state["view"]["to_move"]
@@ -141,6 +148,9 @@ def test_a_client_of_changes_sees_what_a_client_of_whole_states_sees(config, cat
         else:
             raise AssertionError("the game did not end")
         assert changes[1].state["record"]["result"] is not None
+        assert changes[0].state["log"] and "log" not in changes[1].state
+        # After the state that answers hello, a client of changes is told updates only.
+        assert [c.whole_states for c in (changes[0], changes[1], watcher)] == [1, 1, 1]
         # Most updates are a small fraction of the whole view (a move changes a few cells).
         view_size = len(json.dumps(state["view"]))
         sizes = sorted(watcher.sizes)
