@@ -254,7 +254,7 @@ class Table:
             and not self.seats[seat].bot
         return self.legal_json() if mover else "null"
 
-    def state_message(self, seat: int | None, with_record: bool = False, with_log: bool = False) -> str:
+    def state_message(self, seat: int | None, with_record: bool, with_log: bool) -> str:
         """The ``state`` message for a client sitting at ``seat`` (None: watching): all of it."""
         document = self.document(seat, with_record, with_log)
         key = ("json", id(document))
@@ -265,7 +265,7 @@ class Table:
                 f'"legal":{self._legal_for(seat)},{text[1:]}')
 
     def update_message(self, seat: int | None, with_record: bool, base: int, seen: dict, diffs: dict,
-                       with_log: bool = False) -> str:
+                       with_log: bool) -> str:
         """The ``update`` message for a client at ``seat`` that was told ``seen`` at version
         ``base``: what changed since (the legal moves whole: they change with every move).
         ``diffs`` keeps the diffs made for one broadcast (clients told the same share one)."""

@@ -576,17 +576,20 @@ def test_a_client_that_can_not_keep_up_is_let_go_and_the_clients_after_it_are_st
 
 def test_a_move_that_changes_no_seat_tells_no_seating_on_a_table_without_clocks(tmp_path, catalog):
     """A client that asked for the seating (``"seating": true``) is told it when it joins and
-    when a seat changes hands, not after every move (docs/serve.md: the page counts the
+    when someone comes or goes, not after every move (docs/serve.md: the page counts the
     seconds away itself)."""
     with serving(make_config(tmp_path), catalog) as (client, server):
         created = create(client).json()
-        east = join(client, created, 1)
         with client.websocket_connect(f"/ws/{created['table']}") as ws:
             ws.send_json({"type": "hello", "secret": secret_of(created["seats"][0]["url"]), "seating": True})
             # joining: its state and the seating, then who is connected and the seating again
             first = [receive(ws) for _ in range(4)]
             assert [m["type"] for m in first] == ["state", "seating", "presence", "seating"]
             state = first[0]
+            # another seat joins: who is connected, and the seating once (the whole state and
+            # its seating go to the one who joined)
+            east = join(client, created, 1)
+            assert [receive(ws)["type"] for _ in range(2)] == ["presence", "seating"]
             for _ in range(3):  # three moves, each told as a state and nothing else
                 if state["view"]["to_move"] == 0:
                     ws.send_json({"type": "move", "version": state["version"],
@@ -599,3 +602,83 @@ def test_a_move_that_changes_no_seat_tells_no_seating_on_a_table_without_clocks(
                     message = receive(ws)
                 assert message["type"] == "state" and message["version"] == state["version"] + 1, message["type"]
                 state = message
+
+
+def closing(ws) -> tuple[list[dict], WebSocketDisconnect]:
+    """The messages before the server closes ``ws``, and the close (its code and reason)."""
+    told = []
+    with pytest.raises(WebSocketDisconnect) as closed:
+        while True:
+            told.append(receive(ws, 5))
+    return told, closed.value
+
+
+def test_a_socket_for_a_table_that_does_not_exist_is_closed_with_4404(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        with client.websocket_connect("/ws/no-such-table") as ws:
+            told, closed = closing(ws)
+    assert told == [{"type": "error", "reason": "no such table"}]
+    assert (closed.code, closed.reason) == (4404, "no such table")
+
+
+def test_messages_in_binary_frames_are_read_as_text_ones(tmp_path, catalog):
+    """A client may send its JSON as a binary frame (UTF-8): the hello is taken, a move is
+    judged, and a binary frame that is not JSON is refused as a text one is."""
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        with client.websocket_connect(f"/ws/{created['table']}") as ws:
+            ws.send_bytes(json.dumps({"type": "hello", "secret": secret_of(created["seats"][0]["url"])}).encode())
+            state = receive(ws)
+            assert state["type"] == "state" and state["you"] == 0
+            ws.send_bytes(b"")
+            message = receive(ws)
+            while message["type"] != "refused":
+                message = receive(ws)
+            assert message["reason"] == "the message is not JSON"
+            ws.send_bytes(json.dumps({"type": "move", "version": state["version"],
+                                      "move": state["legal"]["drafts"][0]["move"]}).encode())
+            message = receive(ws)
+            while message["type"] != "state":
+                message = receive(ws)
+            assert message["version"] == state["version"] + 1 and message["last"]["seat"] == 0
+
+
+def test_a_client_that_asks_for_the_whole_state_with_a_full_queue_is_let_go(tmp_path, catalog, monkeypatch):
+    """``sync`` when the client's queue is full: closed (1013) to reconnect and catch up."""
+    import asyncio
+
+    from azul_core.web import app as app_module
+    writing = app_module._write
+
+    async def stuck_for_watchers(client):
+        if client.seat is None:
+            await asyncio.Event().wait()
+        await writing(client)
+
+    monkeypatch.setattr(app_module, "_write", stuck_for_watchers)
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client).json()
+        with client.websocket_connect(f"/ws/{created['table']}") as ws:
+            ws.send_json({"type": "hello", "secret": secret_of(created["watch_url"])})
+            table = server.tables[created["table"]]
+            deadline = time.monotonic() + 20
+            while not any(c.seat is None for c in list(table.clients)):
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            watcher = next(c for c in list(table.clients) if c.seat is None)
+            while not watcher.outbox.full():
+                watcher.outbox.put_nowait('{"type":"pong"}')
+            ws.send_json({"type": "sync"})
+            _told, closed = closing(ws)
+            assert closed.code == 1013 and watcher not in table.clients
+
+
+def test_messages_are_compact_json(tmp_path, catalog):
+    """No space after a comma or a colon: a state is sent to every client after every move."""
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        with client.websocket_connect(f"/ws/{created['table']}") as ws:
+            ws.send_json({"type": "hello", "secret": secret_of(created["seats"][0]["url"])})
+            text = ws.receive_text()
+    assert json.loads(text)["type"] == "state"
+    assert text == json.dumps(json.loads(text), separators=(",", ":"))
