@@ -122,6 +122,8 @@ class Config:
     now: Any = time.time
     #: seconds a seat's page must have been closed before the creator is offered its seat for a bot
     absent_grace: float = 30.0
+    #: seconds a new WebSocket has to send its hello before it is closed (4400)
+    hello_seconds: float = 30.0
 
     @property
     def database(self) -> Path:
@@ -874,13 +876,12 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await close_with_reason(websocket, 4404, "no such table")
         return
     try:
-        hello = await asyncio.wait_for(_receive(websocket, config.max_message), 30)
+        hello = await asyncio.wait_for(_receive(websocket, config.max_message), config.hello_seconds)
     except (asyncio.TimeoutError, _TooLarge, _TooDeep, WebSocketDisconnect, ValueError) as exc:
         code, reason = ((1009, "message too large") if isinstance(exc, _TooLarge) else
                         (4400, "the message is nested too deeply") if isinstance(exc, _TooDeep) else
                         (4400, "the first message must be a hello"))
-        with contextlib.suppress(Exception):
-            await close_with_reason(websocket, code, reason)
+        await close_with_reason(websocket, code, reason)  # a client already gone is no error there
         return
     if not isinstance(hello, dict) or hello.get("type") != "hello":
         await close_with_reason(websocket, 4400, "the first message must be {\"type\": \"hello\", \"secret\": ...}")

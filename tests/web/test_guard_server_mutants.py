@@ -682,3 +682,14 @@ def test_messages_are_compact_json(tmp_path, catalog):
             text = ws.receive_text()
     assert json.loads(text)["type"] == "state"
     assert text == json.dumps(json.loads(text), separators=(",", ":"))
+
+
+def test_a_socket_that_sends_no_hello_in_time_is_closed_with_4400(tmp_path, catalog):
+    """``Config.hello_seconds`` (30 s for ``azul serve``; a fraction of a second here)."""
+    assert make_config(tmp_path).hello_seconds == 30.0
+    with serving(make_config(tmp_path, hello_seconds=0.2), catalog) as (client, _server):
+        created = create(client).json()
+        with client.websocket_connect(f"/ws/{created['table']}") as ws:
+            told, closed = closing(ws)
+    assert told == [{"type": "error", "reason": "the first message must be a hello"}]
+    assert (closed.code, closed.reason) == (4400, "the first message must be a hello")
