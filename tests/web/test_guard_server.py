@@ -722,16 +722,31 @@ def test_a_seat_handed_to_a_bot_after_another_servers_move_is_refused_and_can_be
 # ---------------------------------------------------------------- slow clients, unknown addresses, bugs
 
 
-@pytest.mark.parametrize("overflow", ["a move", "a seat coming"])
-def test_a_client_that_does_not_keep_up_is_closed_and_the_others_play_on(tmp_path, catalog, monkeypatch, overflow):
+def stuck_for_watchers(monkeypatch) -> None:
+    """Watchers' sockets take nothing more from now on: their messages pile up in their queues."""
     writing = app_module._write
 
-    async def stuck_for_watchers(client):
-        if client.seat is None:  # a watcher whose socket takes nothing more: its messages pile up
+    async def stuck(client):
+        if client.seat is None:
             await asyncio.Event().wait()
         await writing(client)
 
-    monkeypatch.setattr(app_module, "_write", stuck_for_watchers)
+    monkeypatch.setattr(app_module, "_write", stuck)
+
+
+def full_watcher(table):
+    """The table's watcher, once its socket has said hello, with its queue filled (here, not by
+    answers to pings that may still be coming)."""
+    wait_until(lambda: any(c.seat is None for c in list(table.clients)))
+    watcher = next(c for c in list(table.clients) if c.seat is None)
+    while not watcher.outbox.full():
+        watcher.outbox.put_nowait('{"type":"pong"}')
+    return watcher
+
+
+@pytest.mark.parametrize("overflow", ["a move", "a seat coming"])
+def test_a_client_that_does_not_keep_up_is_closed_and_the_others_play_on(tmp_path, catalog, monkeypatch, overflow):
+    stuck_for_watchers(monkeypatch)
     with serving(make_config(tmp_path), catalog) as (client, server):
         created = create(client).json()
         north, east = join(client, created, 0), join(client, created, 1)

@@ -20,7 +20,19 @@ pytest.importorskip("starlette")
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 # The guard's in-process server and its helpers (pytest puts this folder on sys.path).
-from test_guard_server import Hub, Seat, SharedStore, create, join, make_config, receive, secret_of, serving  # noqa: E402
+from test_guard_server import (  # noqa: E402
+    Hub,
+    Seat,
+    SharedStore,
+    create,
+    full_watcher,
+    join,
+    make_config,
+    receive,
+    secret_of,
+    serving,
+    stuck_for_watchers,
+)
 
 from azul_core.web.catalog import build_catalog  # noqa: E402
 from azul_core.web.patches import apply  # noqa: E402
@@ -536,30 +548,14 @@ def test_a_client_that_can_not_keep_up_is_let_go_and_the_clients_after_it_are_st
     """The watcher's socket takes nothing more and its queue is full; the move is broadcast to
     it first. It is closed (1013), and both seats, told after it, get the move, the mover on
     a connection that stays open."""
-    import asyncio
-
-    from azul_core.web import app as app_module
-    writing = app_module._write
-
-    async def stuck_for_watchers(client):
-        if client.seat is None:
-            await asyncio.Event().wait()
-        await writing(client)
-
-    monkeypatch.setattr(app_module, "_write", stuck_for_watchers)
+    stuck_for_watchers(monkeypatch)
     with serving(make_config(tmp_path), catalog) as (client, server):
         created = create(client).json()
         north, east = join(client, created, 0), join(client, created, 1)
         with client.websocket_connect(f"/ws/{created['table']}") as ws:
             ws.send_json({"type": "hello", "secret": secret_of(created["watch_url"])})
             table = server.tables[created["table"]]
-            deadline = time.monotonic() + 20
-            while not any(c.seat is None for c in list(table.clients)):
-                assert time.monotonic() < deadline
-                time.sleep(0.01)
-            watcher = next(c for c in list(table.clients) if c.seat is None)
-            while not watcher.outbox.full():  # filled here, not by pongs that may still be coming
-                watcher.outbox.put_nowait('{"type":"pong"}')
+            watcher = full_watcher(table)
             table.clients = InOrder([watcher] + [c for c in list(table.clients) if c is not watcher])
             version = north.state["version"]
             north.move(north.state["legal"]["drafts"][0]["move"])
@@ -645,29 +641,13 @@ def test_messages_in_binary_frames_are_read_as_text_ones(tmp_path, catalog):
 
 def test_a_client_that_asks_for_the_whole_state_with_a_full_queue_is_let_go(tmp_path, catalog, monkeypatch):
     """``sync`` when the client's queue is full: closed (1013) to reconnect and catch up."""
-    import asyncio
-
-    from azul_core.web import app as app_module
-    writing = app_module._write
-
-    async def stuck_for_watchers(client):
-        if client.seat is None:
-            await asyncio.Event().wait()
-        await writing(client)
-
-    monkeypatch.setattr(app_module, "_write", stuck_for_watchers)
+    stuck_for_watchers(monkeypatch)
     with serving(make_config(tmp_path), catalog) as (client, server):
         created = create(client).json()
         with client.websocket_connect(f"/ws/{created['table']}") as ws:
             ws.send_json({"type": "hello", "secret": secret_of(created["watch_url"])})
             table = server.tables[created["table"]]
-            deadline = time.monotonic() + 20
-            while not any(c.seat is None for c in list(table.clients)):
-                assert time.monotonic() < deadline
-                time.sleep(0.01)
-            watcher = next(c for c in list(table.clients) if c.seat is None)
-            while not watcher.outbox.full():
-                watcher.outbox.put_nowait('{"type":"pong"}')
+            watcher = full_watcher(table)
             ws.send_json({"type": "sync"})
             _told, closed = closing(ws)
             assert closed.code == 1013 and watcher not in table.clients
