@@ -32,6 +32,7 @@ from test_guard_server import (  # noqa: E402
     secret_of,
     serving,
     stuck_for_watchers,
+    wait_until,
 )
 
 from azul_core.web.catalog import build_catalog  # noqa: E402
@@ -673,3 +674,39 @@ def test_a_socket_that_sends_no_hello_in_time_is_closed_with_4400(tmp_path, cata
             told, closed = closing(ws)
     assert told == [{"type": "error", "reason": "the first message must be a hello"}]
     assert (closed.code, closed.reason) == (4400, "the first message must be a hello")
+
+
+@pytest.mark.parametrize("in_hello", [None, "", 7])
+def test_a_hello_without_a_usable_secret_takes_the_one_of_the_handshake(tmp_path, catalog, in_hello):
+    """No secret in the hello, an empty one or one that is not a string: the handshake's
+    ``Authorization: Bearer SECRET`` header says whose seat the socket is."""
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        secret = secret_of(created["seats"][1]["url"])
+        with client.websocket_connect(f"/ws/{created['table']}", headers={"Authorization": f"Bearer {secret}"}) as ws:
+            hello = {"type": "hello"} if in_hello is None else {"type": "hello", "secret": in_hello}
+            ws.send_json(hello)
+            state = receive(ws)
+    assert state["type"] == "state" and state["you"] == 1
+
+
+def test_a_table_put_away_while_its_socket_waited_for_the_hello_is_closed_with_4404(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client).json()
+        looked_up = []
+        table_of = server.table
+
+        def noting(table_id):
+            looked_up.append(table_id)
+            return table_of(table_id)
+
+        server.table = noting
+        with client.websocket_connect(f"/ws/{created['table']}") as ws:
+            # the socket is open and the table was there; then it is deleted as an idle one
+            wait_until(lambda: looked_up)
+            server.tables.pop(created["table"], None)
+            assert server.store.purge(finished_before=0, idle_before=time.time() + 60) == 1
+            ws.send_json({"type": "hello", "secret": secret_of(created["seats"][0]["url"])})
+            told, closed = closing(ws)
+    assert told == [{"type": "error", "reason": "no such table"}]
+    assert (closed.code, closed.reason) == (4404, "no such table")
