@@ -710,3 +710,16 @@ def test_a_table_put_away_while_its_socket_waited_for_the_hello_is_closed_with_4
             told, closed = closing(ws)
     assert told == [{"type": "error", "reason": "no such table"}]
     assert (closed.code, closed.reason) == (4404, "no such table")
+
+
+def test_a_message_that_is_json_but_not_an_object_is_ignored_and_the_socket_stays_open(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        north = join(client, created, 0)
+        for odd in ([1, 2], 5, "move", None):
+            north.ws.send_json(odd)
+        north.ws.send_json({"type": "ping"})
+        message = receive(north.ws)
+        while message["type"] != "pong":
+            assert message["type"] in ("presence", "seating"), message
+            message = receive(north.ws)
