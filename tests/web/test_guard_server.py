@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import logging
 import queue
 import random
 import time
@@ -198,7 +199,8 @@ def test_the_last_seat_may_go_to_a_bot_and_one_past_it_is_not_found(tmp_path, ca
 
 
 @pytest.mark.parametrize("failure", ["raises", "refuses"])
-def test_a_move_the_store_did_not_commit_is_neither_applied_nor_told(tmp_path, catalog, monkeypatch, failure):
+def test_a_move_the_store_did_not_commit_is_neither_applied_nor_told(tmp_path, catalog, monkeypatch, failure,
+                                                                     caplog):
     config = make_config(tmp_path)
     with serving(config, catalog) as (client, server):
         created = create(client).json()
@@ -210,12 +212,19 @@ def test_a_move_the_store_did_not_commit_is_neither_applied_nor_told(tmp_path, c
                 raise OSError("disk full")
             return False  # another writer got there first
 
-        with monkeypatch.context() as patch:
+        with monkeypatch.context() as patch, caplog.at_level(logging.ERROR, logger="azul.web"):
             patch.setattr(server.store, "append", failing_append)
             north.move(a_draft(north.state))
             reason = north.refused()["reason"]
         assert reason == ("the server could not store the move: try again" if failure == "raises"
                           else "the table has moved on: look again")
+        # the operator's log names the table and keeps the store's error
+        stored = [r for r in caplog.records if "could not be stored" in r.getMessage()]
+        if failure == "raises":
+            assert [r.getMessage() for r in stored] == [f"a move at table {created['table'][:6]} could not be stored"]
+            assert stored[0].exc_info[0] is OSError
+        else:
+            assert stored == []
         east.quiet()  # nobody was told of a move
         watcher = Seat(client, created["table"], secret_of(created["watch_url"]))
         assert watcher.state["version"] == version and watcher.state["view"]["to_move"] == 0
