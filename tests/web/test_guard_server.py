@@ -214,10 +214,12 @@ def test_a_move_the_store_did_not_commit_is_neither_applied_nor_told(tmp_path, c
 
         with monkeypatch.context() as patch, caplog.at_level(logging.ERROR, logger="azul.web"):
             patch.setattr(server.store, "append", failing_append)
-            north.move(a_draft(north.state))
-            reason = north.refused()["reason"]
-        assert reason == ("the server could not store the move: try again" if failure == "raises"
-                          else "the table has moved on: look again")
+            move = a_draft(north.state)
+            north.move(move)
+            refused = north.refused()
+        assert refused == {"type": "refused", "move": None if failure == "raises" else move, "version": version,
+                           "reason": "the server could not store the move: try again" if failure == "raises"
+                           else "the table has moved on: look again"}
         # the operator's log names the table and keeps the store's error
         stored = [r for r in caplog.records if "could not be stored" in r.getMessage()]
         if failure == "raises":
