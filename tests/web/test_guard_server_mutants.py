@@ -723,3 +723,39 @@ def test_a_message_that_is_json_but_not_an_object_is_ignored_and_the_socket_stay
         while message["type"] != "pong":
             assert message["type"] in ("presence", "seating"), message
             message = receive(north.ws)
+
+
+def test_a_table_is_kept_five_minutes_from_when_its_last_client_left(tmp_path, catalog):
+    """Leaving uses the table: ``tidy`` keeps it five minutes from then, whenever its last
+    move was."""
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client).json()
+        table = server.table(created["table"])
+        north = join(client, created, 0)
+        table.last_used = time.monotonic() - 3600  # nothing happened for an hour
+        north.ws.close()
+        wait_until(lambda: not table.clients)
+        assert client.portal.call(server.tidy, time.monotonic()) is not None
+        assert created["table"] in server.tables
+        assert time.monotonic() - 5 < table.last_used <= time.monotonic()
+
+
+def test_a_fault_while_serving_a_socket_is_logged_and_the_client_told_to_open_the_link_again(
+        tmp_path, catalog, monkeypatch, caplog):
+    from azul_core.web import asking
+
+    def broken(*args):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(asking, "reply", broken)
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        north = join(client, created, 0)
+        with caplog.at_level(logging.ERROR, logger="azul.web"):
+            north.ws.send_json({"type": "check", "move": "1B1"})
+            told, closed = closing(north.ws)
+    assert {"type": "error", "reason": "the server failed: open the link again"} in told
+    assert (closed.code, closed.reason) == (1011, "the server failed: open the link again")
+    failed = [r for r in caplog.records if r.getMessage().startswith("the connection to table")]
+    assert [r.getMessage() for r in failed] == [f"the connection to table {created['table'][:6]} failed"]
+    assert failed[0].exc_info[0] is RuntimeError
