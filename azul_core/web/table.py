@@ -483,7 +483,7 @@ def _note_move(progress: Progress, after: GameState, seat: int, round_number: in
     progress.log.append({"round": round_number, "seat": seat, "move": move, "text": text})
     if progress.rounds_seen > rounds_before:
         scores = after.round_scores[-1]
-        start = progress.score_at_start or [0] * len(scores)
+        start = progress.score_at_start  # set when the round was dealt
         points = [score - start[seat] for seat, score in enumerate(scores)]
         progress.log.append({"round": progress.rounds_seen, "points": points, "scores": list(scores)})
     if after.phase == OVER:
