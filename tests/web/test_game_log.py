@@ -97,6 +97,23 @@ def test_the_log_tells_every_move_and_each_round_s_points_and_outlives_a_restart
         again.close()
 
 
+def test_the_log_ends_with_the_final_scores_and_who_won(tmp_path, catalog):
+    """Two bots play a whole game; a watcher's log ends with the game's end: the rounds played,
+    the final scores (end bonuses in), and who won in words."""
+    with serving(make_config(tmp_path), catalog) as client:
+        created = create(client, seats=[{"name": "Ana", "bot": "greedy"}, {"name": "Bob", "bot": "greedy"}]).json()
+        watcher = LogSeat(client, created["table"], secret_of(created["watch_url"]))
+        state = watcher.wait_for(lambda s: s["view"]["phase"] == "over")
+        watcher.close()
+    scores = [seat["score"] for seat in state["view"]["seats"]]
+    rounds = [entry for entry in state["log"] if "points" in entry]
+    top = max(scores)
+    winners = [name for name, score in zip(("Ana", "Bob"), scores) if score == top]
+    assert state["log"][-1] == {"round": rounds[-1]["round"], "end": True, "scores": scores,
+                                "text": state["log"][-1]["text"]}
+    assert state["log"][-1]["text"].startswith(winners[0]) and f"{top} points" in state["log"][-1]["text"]
+
+
 def test_updates_append_to_the_log_and_a_reconnection_gets_it_whole(tmp_path, catalog):
     with serving(make_config(tmp_path), catalog) as client:
         created = create(client).json()
