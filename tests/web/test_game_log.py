@@ -153,12 +153,28 @@ def test_grey_wall_placements_are_in_the_log(tmp_path, catalog):
         created = create(client, "grey-wall").json()
         table = created["table"]
         seats = {entry["seat"]: LogSeat(client, table, secret_of(entry["url"])) for entry in created["seats"]}
-        state = play_to_end(seats, random.Random(2), moves=40)
+        rng, sent = random.Random(2), []
+
+        def choosing(legal, _state):
+            sent.append(rng.choice(legal["columns"] or legal["drafts"])["move"])
+            return sent[-1]
+
+        state = play_to_end(seats, rng, choosing)
         placements = [entry for entry in moves_of(state["log"]) if entry["move"].startswith("w")]
         assert placements, "round 1 ended with tiles to place"
+        chosen = iter(move for move in sent if move.startswith("w"))
+        next_chosen, made_by_the_server = next(chosen, None), 0
         for entry in placements:
             row, column = entry["move"][1:].split(":")
             assert f"tile of line {row} in wall column {column} (+" in entry["text"], entry
+            # a placement with one legal space is made by the server, and the log says so
+            if entry["move"] == next_chosen:
+                assert "(the only legal space)" not in entry["text"], entry
+                next_chosen = next(chosen, None)
+            else:
+                assert entry["text"].endswith(" (the only legal space)"), entry
+                made_by_the_server += 1
+        assert next_chosen is None and made_by_the_server
         for seat in seats.values():
             seat.close()
 
