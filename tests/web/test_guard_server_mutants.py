@@ -759,3 +759,29 @@ def test_a_fault_while_serving_a_socket_is_logged_and_the_client_told_to_open_th
     failed = [r for r in caplog.records if r.getMessage().startswith("the connection to table")]
     assert [r.getMessage() for r in failed] == [f"the connection to table {created['table'][:6]} failed"]
     assert failed[0].exc_info[0] is RuntimeError
+
+
+def test_the_store_keeps_who_made_each_move(tmp_path, catalog):
+    """Each stored move names its seat (the ``seat`` of the events, for an operator reading the
+    database)."""
+    import random
+
+    from azul_core.web.store import MOVE
+    rng = random.Random(4)
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client, "grey-wall").json()
+        seats = [join(client, created, 0), join(client, created, 1)]
+        for _ in range(30):
+            version = max(seat.state["version"] for seat in seats)
+            state = seats[0].wait_for(lambda s: s["version"] >= version)  # noqa: B023
+            mover = seats[state["view"]["to_move"]]
+            legal = mover.wait_for(lambda s: s["version"] >= version)["legal"]  # noqa: B023
+            mover.move(rng.choice(legal["columns"] or legal["drafts"])["move"])
+            for seat in seats:
+                seat.wait_for(lambda s: s["version"] > version)  # noqa: B023
+        _row, events = server.store.load(created["table"])
+        log = server.table(created["table"]).progress.log
+    moves = [event for event in events if event.kind == MOVE]
+    told = [entry for entry in log if "move" in entry]
+    assert len(moves) == len(told) >= 30
+    assert [(event.text, event.seat) for event in moves] == [(entry["move"], entry["seat"]) for entry in told]
