@@ -785,3 +785,19 @@ def test_the_store_keeps_who_made_each_move(tmp_path, catalog):
     told = [entry for entry in log if "move" in entry]
     assert len(moves) == len(told) >= 30
     assert [(event.text, event.seat) for event in moves] == [(entry["move"], entry["seat"]) for entry in told]
+
+
+def test_a_move_s_text_is_at_most_40_characters_and_not_blank(tmp_path, catalog):
+    """A legal move padded with spaces to 40 characters is taken; to 41 it is refused as not a
+    move in record notation, as a blank one is, before anything else is judged."""
+    notation = "send a move in record notation, e.g. 2R4, CK- or w1:3"
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        north = join(client, created, 0)
+        move = north.state["legal"]["drafts"][0]["move"]
+        for text in ("", "   ", move.rjust(41)):
+            north.move(text)
+            assert north.refused()["reason"] == notation, text
+        version = north.state["version"]
+        north.move(move.rjust(40))
+        assert north.wait_for(lambda s: s["version"] > version)["last"]["move"] == move
