@@ -159,8 +159,8 @@ def test_a_move_for_another_version_than_the_current_one_is_refused(tmp_path, ca
         version = north.state["version"]
         north.move(a_draft(north.state), version + offset)
         refusal = north.refused()
-        assert refusal["reason"].startswith(f"the table has moved on (version {version}, you sent "
-                                            f"{version + offset})")
+        assert refusal["reason"] == (f"the table has moved on (version {version}, you sent {version + offset}): "
+                                     "look again")
         east.quiet()
         assert east.state["version"] == version
         north.move(a_draft(north.state), version)  # the current version: taken

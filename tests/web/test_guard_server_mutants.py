@@ -801,3 +801,23 @@ def test_a_move_s_text_is_at_most_40_characters_and_not_blank(tmp_path, catalog)
         version = north.state["version"]
         north.move(move.rjust(40))
         assert north.wait_for(lambda s: s["version"] > version)["last"]["move"] == move
+
+
+def test_a_bot_s_move_for_a_seat_a_person_plays_is_refused(tmp_path, catalog):
+    """``Table.decide(..., by_bot=True)`` for a seat no bot plays (its owner took it back):
+    refused with the reason, nothing taken. The server's bot loop never gets there (taking a
+    seat back is a new version, and it looks again first); the table's own check says why."""
+    from azul_core.web.table import Refused
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client).json()
+        north = join(client, created, 0)
+        table = server.table(created["table"])
+        version, move = table.version, north.state["legal"]["drafts"][0]["move"]
+
+        def bot_moves():
+            with pytest.raises(Refused) as refused:
+                table.decide(0, version, move, server.store, by_bot=True)
+            return str(refused.value)
+
+        assert client.portal.call(bot_moves) == "the seat's owner took it back"
+        assert table.version == version
