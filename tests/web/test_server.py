@@ -436,6 +436,28 @@ def assert_valid_record(text, tmp_path, finished, options=()):
     return json.loads(text)
 
 
+def test_a_round_in_which_only_a_later_seat_places_tiles_names_that_seat_s_placements(client):
+    """North sends every draft to the floor, East fills line 1: round 1's summary has no tile
+    for North and East's tile on row 1, with its point."""
+    created = create(client).json()
+    seats = join_all(client, created)
+    summaries = []
+
+    def north_floors_east_fills_line_1(legal, state):
+        summary = state["view"]["last_round"]
+        if summary and not summaries:
+            summaries.append(summary)
+        drafts = [d["move"] for d in legal["drafts"]]
+        wanted = [m for m in drafts if m.endswith("-" if state["you"] == 0 else "1")]
+        return wanted[0] if wanted else None
+
+    play_to_end(seats, random.Random(3), north_floors_east_fills_line_1, moves=30)
+    assert summaries and summaries[0]["round"] == 1
+    north, east = summaries[0]["seats"]
+    assert north["placed"] == [] and north["floor"] < 0
+    assert [(p["row"], p["points"]) for p in east["placed"]] == [(0, 1)]
+
+
 def test_a_whole_standard_game_with_a_bot_ends_with_bonuses_and_a_valid_record(client, tmp_path):
     created = create(client, seats=[{"name": "North"}, {"name": "East"}, {"bot": "greedy"}]).json()
     seats = join_all(client, created)
