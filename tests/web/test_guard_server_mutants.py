@@ -821,3 +821,35 @@ def test_a_bot_s_move_for_a_seat_a_person_plays_is_refused(tmp_path, catalog):
 
         assert client.portal.call(bot_moves) == "the seat's owner took it back"
         assert table.version == version
+
+
+def test_a_table_id_of_more_than_64_characters_is_not_looked_up(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (_client, server):
+        asked = []
+        load = server.store.load
+
+        def noting(table_id):
+            asked.append(table_id)
+            return load(table_id)
+
+        server.store.load = noting
+        assert server.table("a" * 64) is None and asked == ["a" * 64]
+        assert server.table("a" * 65) is None and asked == ["a" * 64]
+        assert server.table(65) is None and asked == ["a" * 64]
+
+
+def test_a_table_whose_variant_the_server_no_longer_offers_is_not_served_and_the_log_says_why(
+        tmp_path, catalog, caplog):
+    """The server started again without the folder of the table's house rule: its links say
+    there is no such table, and the operator's log names the table and the variant."""
+    config = make_config(tmp_path)
+    with serving(config, catalog) as (client, _server):
+        created = create(client, "five-rounds").json()
+    with serving(config, build_catalog([])) as (client, _server):
+        with caplog.at_level(logging.WARNING, logger="azul.web"):
+            with client.websocket_connect(f"/ws/{created['table']}") as ws:
+                _told, closed = closing(ws)
+    assert closed.code == 4404
+    warned = [r.getMessage() for r in caplog.records if "no longer offers" in r.getMessage()]
+    assert warned and warned[0] == (f"table {created['table'][:6]} plays variant 'five-rounds', "
+                                    "which this server no longer offers")
