@@ -463,9 +463,10 @@ class Server:
     def kick_bot(self, table: Table) -> None:
         if table.bot_task is None and table.bot_to_move() is not None:
             try:
-                table.bot_task = self.spawn(self.bot_turns(table))
-            except RuntimeError:  # no running loop (a table loaded outside a request)
-                table.bot_task = None
+                asyncio.get_running_loop()
+            except RuntimeError:  # a table loaded outside the event loop: the next kick starts it
+                return
+            table.bot_task = self.spawn(self.bot_turns(table))
 
     async def bot_turns(self, table: Table) -> None:
         failures = 0

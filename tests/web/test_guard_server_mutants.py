@@ -853,3 +853,19 @@ def test_a_table_whose_variant_the_server_no_longer_offers_is_not_served_and_the
     warned = [r.getMessage() for r in caplog.records if "no longer offers" in r.getMessage()]
     assert warned and warned[0] == (f"table {created['table'][:6]} plays variant 'five-rounds', "
                                     "which this server no longer offers")
+
+
+def test_a_table_loaded_outside_the_event_loop_starts_its_bot_at_the_next_kick(tmp_path, catalog):
+    """Loading a table where no event loop runs cannot start its bot; the bot starts at the
+    next kick from the loop."""
+    with serving(make_config(tmp_path, bot_delay=3600), catalog) as (client, server):
+        created = create(client, seats=[{"bot": "greedy"}, {"name": "East"}]).json()
+        table_id = created["table"]
+        server.tables.pop(table_id).bot_task.cancel()  # forgotten, its bot still waiting
+        server.config.bot_delay = 0
+        table = server.table(table_id)  # from the test's thread: no running loop here
+        assert table.bot_task is None and table.version == server.store.load(table_id)[0].version
+        version = table.version
+        client.portal.call(server.kick_bot, table)
+        wait_until(lambda: table.version > version)
+        assert table.progress.last["seat"] == 0

@@ -159,7 +159,8 @@ def test_creating_a_table_on_a_full_disk_answers_json(tmp_path, catalog, caplog)
             answer = create(client, seats=HUMANS)
         assert answer.status_code == 503
         assert answer.json() == {"error": "the server could not store the new table: try again later"}
-        assert "database or disk is full" in caplog.text
+        assert [r.getMessage() for r in caplog.records if "could not be stored" in r.getMessage()] == [
+            "a new table could not be stored: OperationalError: database or disk is full"]
 
 
 def failing_calls(store, method: str, error: Exception, failing: tuple[int, ...] = (1,)) -> list:
