@@ -621,8 +621,8 @@ def client_key(host: str | None) -> str:
     server holds a whole /64, so counting single addresses would give it billions), and every
     client that is not an address (a proxy's made-up header) together."""
     try:
-        address = ipaddress.ip_address((host or "").split("%", 1)[0])
-    except ValueError:
+        address = ipaddress.ip_address(host)  # an IPv6 scope (fe80::1%eth0) is read too
+    except ValueError:  # None, a made-up name
         return "not an address"
     if isinstance(address, ipaddress.IPv6Address):
         if address.ipv4_mapped is not None:

@@ -869,3 +869,27 @@ def test_a_table_loaded_outside_the_event_loop_starts_its_bot_at_the_next_kick(t
         client.portal.call(server.kick_bot, table)
         wait_until(lambda: table.version > version)
         assert table.progress.last["seat"] == 0
+
+
+def test_a_full_server_purges_at_most_every_ten_seconds(tmp_path, catalog, monkeypatch):
+    """At its open-table limit the server purges expired tables before it refuses a new one,
+    at most once in 10 seconds (on a clock the test holds): refused at once again, purged again
+    past 10 s."""
+    import types
+
+    import azul_core.web.app as web_app
+    now = [1_000.0]
+    with serving(make_config(tmp_path, max_open_tables=1), catalog) as (client, server):
+        assert create(client).status_code == 201
+        purges = []
+        monkeypatch.setattr(server, "purge", lambda: purges.append(now[0]))
+        monkeypatch.setattr(web_app, "time", types.SimpleNamespace(monotonic=lambda: now[0], time=time.time))
+        server.purged_at = now[0] - 10.5
+        try:
+            for at in (1_000.0, 1_009.5, 1_010.0, 1_010.5):
+                now[0] = at
+                answer = create(client)
+                assert answer.status_code == 503, (at, answer.status_code)
+            assert purges == [1_000.0, 1_010.5]
+        finally:
+            monkeypatch.undo()
