@@ -893,3 +893,20 @@ def test_a_full_server_purges_at_most_every_ten_seconds(tmp_path, catalog, monke
             assert purges == [1_000.0, 1_010.5]
         finally:
             monkeypatch.undo()
+
+
+def test_bots_without_names_are_named_by_their_kind_and_count(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client, seats=[{"bot": "greedy"}, {"name": "Ana"}, {"bot": "greedy"}, {"bot": "random"}])
+        assert created.status_code == 201
+        table = created.json()["table"]
+        watcher = Seat(client, table, secret_of(created.json()["watch_url"]))
+        names = [seat["name"] for seat in watcher.state["view"]["seats"]]
+    assert names == ["greedy 1", "Ana", "greedy 2", "random"]
+
+
+def test_an_unknown_bot_is_quoted_to_40_characters(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        answer = create(client, seats=[{"name": "Ana"}, {"bot": "b" * 60}])
+    assert answer.status_code == 400
+    assert answer.json() == {"error": f"seat 1: unknown bot {'b' * 40!r} (bots: greedy, mcts, random)"}
