@@ -897,12 +897,12 @@ def test_a_full_server_purges_at_most_every_ten_seconds(tmp_path, catalog, monke
 
 def test_bots_without_names_are_named_by_their_kind_and_count(tmp_path, catalog):
     with serving(make_config(tmp_path), catalog) as (client, _server):
-        created = create(client, seats=[{"bot": "greedy"}, {"name": "Ana"}, {"bot": "greedy"}, {"bot": "random"}])
+        created = create(client, seats=[{"bot": "greedy"}, {"bot": "greedy"}, {"name": "Ana"}, {"bot": "random"}])
         assert created.status_code == 201
         table = created.json()["table"]
         watcher = Seat(client, table, secret_of(created.json()["watch_url"]))
         names = [seat["name"] for seat in watcher.state["view"]["seats"]]
-    assert names == ["greedy 1", "Ana", "greedy 2", "random"]
+    assert names == ["greedy 1", "greedy 2", "Ana", "random"]
 
 
 def test_an_unknown_bot_is_quoted_to_40_characters(tmp_path, catalog):
