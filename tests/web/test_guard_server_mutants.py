@@ -910,3 +910,14 @@ def test_an_unknown_bot_is_quoted_to_40_characters(tmp_path, catalog):
         answer = create(client, seats=[{"name": "Ana"}, {"bot": "b" * 60}])
     assert answer.status_code == 400
     assert answer.json() == {"error": f"seat 1: unknown bot {'b' * 40!r} (bots: greedy, mcts, random)"}
+
+
+def test_a_clock_whose_stand_in_is_a_search_bot_counts_as_a_search_bot_table(tmp_path, catalog):
+    """The stand-in of a table's clock plays when a person's time runs out: a search bot there
+    counts against the address like a search bot in a seat."""
+    with serving(make_config(tmp_path, search_tables_per_address=1), catalog) as (client, _server):
+        body = {"variant": "standard", "seats": PEOPLE, "clock": {"mode": "move", "seconds": 60, "bot": "mcts"}}
+        assert client.post("/api/tables", json=body).status_code == 201
+        assert client.post("/api/tables", json=body).json() == {"error": SEARCH_LIMIT}
+        greedy = {**body, "clock": {"mode": "move", "seconds": 60, "bot": "greedy"}}
+        assert client.post("/api/tables", json=greedy).status_code == 201
