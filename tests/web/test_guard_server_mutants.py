@@ -921,3 +921,17 @@ def test_a_clock_whose_stand_in_is_a_search_bot_counts_as_a_search_bot_table(tmp
         assert client.post("/api/tables", json=body).json() == {"error": SEARCH_LIMIT}
         greedy = {**body, "clock": {"mode": "move", "seconds": 60, "bot": "greedy"}}
         assert client.post("/api/tables", json=greedy).status_code == 201
+
+
+def test_a_new_table_s_answer_names_its_variant_and_links_under_the_public_url(tmp_path, catalog):
+    """The links start with ``--public-url`` as given (a path too, without its last slash);
+    the admin link is the watch link with the admin secret."""
+    public = "https://games.example/AZUX/"
+    with serving(make_config(tmp_path, public_url=public, allowed_hosts=("games.example",)), catalog,
+                 base_url="https://games.example") as (client, _server):
+        created = create(client, "five-rounds").json()
+    base = f"https://games.example/AZUX/t/{created['table']}"
+    assert created["variant"] == "five-rounds"
+    assert created["watch_url"].startswith(f"{base}#watch=")
+    assert created["admin_url"] == f"{created['watch_url']}&admin={created['admin_secret']}"
+    assert all(seat["url"].startswith(f"{base}#seat=") for seat in created["seats"])
