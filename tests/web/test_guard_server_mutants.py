@@ -935,3 +935,9 @@ def test_a_new_table_s_answer_names_its_variant_and_links_under_the_public_url(t
     assert created["watch_url"].startswith(f"{base}#watch=")
     assert created["admin_url"] == f"{created['watch_url']}&admin={created['admin_secret']}"
     assert all(seat["url"].startswith(f"{base}#seat=") for seat in created["seats"])
+
+
+def test_a_server_given_no_catalog_offers_the_folders_its_config_names(tmp_path):
+    from azul_core.web.app import Server
+    server = Server(make_config(tmp_path))  # variant_dirs: examples/
+    assert server.catalog.get("five-rounds") is not None and server.catalog.get("standard") is not None
