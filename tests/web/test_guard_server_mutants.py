@@ -941,3 +941,10 @@ def test_a_server_given_no_catalog_offers_the_folders_its_config_names(tmp_path)
     from azul_core.web.app import Server
     server = Server(make_config(tmp_path))  # variant_dirs: examples/
     assert server.catalog.get("five-rounds") is not None and server.catalog.get("standard") is not None
+
+
+def test_the_search_bots_think_in_as_many_workers_as_configured_or_the_default(tmp_path, catalog):
+    from azul_core.web.app import Server
+    from azul_core.web.bots import default_workers
+    assert Server(make_config(tmp_path, bot_workers=3), catalog).bot_pool.workers == 3
+    assert Server(make_config(tmp_path, bot_workers=0), catalog).bot_pool.workers == max(1, default_workers())
