@@ -9,6 +9,7 @@ Do the tests notice a small change to the code?
     python bench/mutation.py --recheck web   # after adding tests: try the survivors again
     python bench/mutation.py --recheck-only web  # ... and nothing else
     python bench/mutation.py --confirm-only web  # only the survivors' check in fresh processes
+    python bench/mutation.py --since main web    # only the functions changed since a commit
 
 Each scope mutates some modules and runs only the tests written for them (the whole suite
 for every mutant would take days on two cores). A scope runs in its own copy of the tree,
@@ -21,6 +22,9 @@ NAME`` in that folder shows one) and a line per scope is printed at the end. Wit
 what was done about each survivor.
 
 It is not part of ``pytest`` or .ci/run: a run of a scope takes from half an hour to hours.
+``--since REV`` tries only the mutants of the functions (and methods) of a scope's files that
+differ from commit REV, uncommitted changes included: the habit for later work, minutes
+rather than hours.
 Run it under ``nice -n 10`` on a shared machine; ``--children N`` sets mutmut's parallelism
 (default 2). The ``web`` scope's tests of the PostgreSQL store are skipped unless
 ``AZUL_TEST_POSTGRES_URL`` names a database (as in .ci/run).
@@ -29,9 +33,12 @@ Run it under ``nice -n 10`` on a shared machine; ``--children N`` sets mutmut's 
 from __future__ import annotations
 
 import argparse
+import ast
+import fnmatch
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -189,6 +196,60 @@ def forget_stale_test_map(folder: Path, mutated: list[str]) -> None:
     mark.write_text(digest.hexdigest(), encoding="utf-8")
 
 
+#: A hunk's header in ``git diff -U0``: where its lines are in the new file.
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+
+
+def changed_lines(since: str, paths: list[str], repository: Path = REPOSITORY) -> dict[str, set[int]]:
+    """The lines of each file (relative to ``repository``) that differ from commit ``since``,
+    uncommitted changes and new files included. A deletion counts the line after it. Raises ``ValueError``
+    when git does not know ``since``."""
+    found = subprocess.run(["git", "diff", "-U0", "--no-color", "--no-ext-diff", since, "--", *paths],
+                           cwd=repository, capture_output=True, text=True, check=False)
+    if found.returncode != 0:
+        raise ValueError(f"git diff {since}: {found.stderr.strip() or 'failed'}")
+    lines: dict[str, set[int]] = {}
+    current = None
+    for line in found.stdout.splitlines():
+        if line.startswith("+++ "):
+            current = line.removeprefix("+++ b/")  # the paths are files that exist: none deleted
+            continue
+        hunk = _HUNK.match(line)
+        if hunk and current:
+            start, count = int(hunk.group(1)), int(hunk.group(2) or 1)
+            lines.setdefault(current, set()).update(range(start, start + max(count, 1)))
+    untracked = subprocess.run(["git", "ls-files", "--others", "--exclude-standard", "--", *paths],
+                               cwd=repository, capture_output=True, text=True, check=False).stdout
+    for path in untracked.splitlines():  # a new file git does not know yet: all of it
+        count = len((repository / path).read_text(encoding="utf-8").splitlines())
+        lines[path] = set(range(1, count + 1))
+    return lines
+
+
+def changed_functions(since: str, mutated: list[str], repository: Path = REPOSITORY) -> list[str]:
+    """mutmut's names (patterns) for the mutants of the functions and methods of the files
+    ``mutated`` (globs) that differ from commit ``since``: ``pkg.mod.x_name__mutmut_*``,
+    ``pkg.mod.xǁClassǁname__mutmut_*``. A function's decorators count as its lines; a change
+    outside every function (an import, a constant) names nothing, as mutmut mutates only
+    functions."""
+    paths = sorted({path.relative_to(repository).as_posix()
+                    for pattern in mutated for path in repository.glob(pattern)})
+    patterns = []
+    for path, lines in sorted(changed_lines(since, paths, repository).items()):
+        module = path.removesuffix(".py").replace("/", ".")
+        tree = ast.parse((repository / path).read_text(encoding="utf-8"))
+        for node in tree.body:
+            methods = [(None, node)] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else \
+                [(node.name, item) for item in node.body
+                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))] if isinstance(node, ast.ClassDef) else []
+            for owner, function in methods:
+                first = min([function.lineno] + [d.lineno for d in function.decorator_list])
+                if lines & set(range(first, function.end_lineno + 1)):
+                    mangled = f"x\u01c1{owner}\u01c1{function.name}" if owner else f"x_{function.name}"
+                    patterns.append(f"{module}.{mangled}__mutmut_*")
+    return patterns
+
+
 #: Verdicts that say a mutant was not caught (a timeout is a mutant that made the tests hang or
 #: loop: counted as caught).
 RECHECKED = ("survived", "no tests", "suspicious")
@@ -206,8 +267,20 @@ def _statuses(mutmut: list[str], folder: Path) -> list[tuple[str, str]]:
     return found
 
 
-def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False, diffs: bool = False) -> dict:
+def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False, diffs: bool = False,
+              since: str | None = None) -> dict:
     mutated, tests = SCOPES[scope]
+    # With ``since``: only the mutants of the functions changed since that commit, run and reported.
+    chosen = changed_functions(since, mutated) if since else []
+    if since and not chosen:
+        print(f"== {scope}: no function of {', '.join(mutated)} changed since {since}", flush=True)
+        return {"scope": scope, "minutes": 0.0, "statuses": {}, "survivors": 0, "tests": tests,
+                "mutated": mutated, "tree": tree_version(), "since": since, "functions": []}
+
+    def statuses_now() -> list[tuple[str, str]]:
+        found = _statuses(mutmut, folder)
+        return [(name, status) for name, status in found
+                if not chosen or any(fnmatch.fnmatchcase(name, pattern) for pattern in chosen)]
     missing = [t for t in tests if not (REPOSITORY / t).exists()]
     if missing:  # a changed selection would throw away mutmut's cache: the list is fixed
         raise SystemExit(f"{scope}: the test file {missing[0]} is missing")
@@ -219,12 +292,15 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
     mutmut = [sys.executable, "-m", "mutmut"]
     started = time.monotonic()
     print(f"== {scope}: mutating {', '.join(mutated)}; tests: {' '.join(tests)}", flush=True)
+    if chosen:
+        print(f"== {scope}: only the {len(chosen)} function{'s' if len(chosen) > 1 else ''} changed since {since}: "
+              + ", ".join(pattern.removesuffix("__mutmut_*") for pattern in chosen), flush=True)
     if recheck not in ("only", "confirm"):
-        subprocess.run(mutmut + ["run", "--max-children", str(children)], cwd=folder, check=False)
+        subprocess.run(mutmut + ["run", "--max-children", str(children), *chosen], cwd=folder, check=False)
     if recheck in (True, "only"):
         # mutmut keeps a verdict once given: the survivors of earlier runs are tried again
         # against today's tests (new tests are found and mapped to the code they run).
-        again = [name for name, status in _statuses(mutmut, folder) if status in RECHECKED]
+        again = [name for name, status in statuses_now() if status in RECHECKED]
         if again:
             print(f"== {scope}: trying {len(again)} earlier survivors again", flush=True)
             subprocess.run(mutmut + ["run", "--max-children", str(children), *again], cwd=folder, check=False)
@@ -232,7 +308,7 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
     # and the tests anew (see mutmut_section): what survives that is a survivor to explain. (Not
     # after a first run: its survivors are many, each runs every test that reaches it, and most
     # are answered by the tests written for them before the recheck.)
-    again = [name for name, status in _statuses(mutmut, folder) if status in RECHECKED] if recheck else []
+    again = [name for name, status in statuses_now() if status in RECHECKED] if recheck else []
     if again:
         print(f"== {scope}: confirming {len(again)} survivors in fresh test processes", flush=True)
         write_settings(folder, scope, fresh=True)
@@ -241,7 +317,7 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
     minutes = (time.monotonic() - started) / 60
     statuses: dict[str, int] = {}
     survivors = []
-    for name, status in _statuses(mutmut, folder):
+    for name, status in statuses_now():
         statuses[status] = statuses.get(status, 0) + 1
         if status in RECHECKED:
             survivors.append((name, status))
@@ -254,6 +330,8 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
                 handle.write(f"{diff}\n")
     summary = {"scope": scope, "minutes": round(minutes, 1), "statuses": statuses,
                "survivors": len(survivors), "tests": tests, "mutated": mutated, "tree": tree}
+    if since:
+        summary.update(since=since, functions=[pattern.removesuffix("__mutmut_*") for pattern in chosen])
     (folder / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     return summary
 
@@ -274,6 +352,9 @@ def main() -> int:
     parser.add_argument("--diffs", action="store_true",
                         help="write each survivor's diff to survivors.txt (else its name: 'mutmut show NAME' "
                              "in the scope's folder shows it)")
+    parser.add_argument("--since", metavar="REV",
+                        help="only the mutants of the functions that differ from commit REV (uncommitted "
+                             "changes included): minutes after a change, where a whole scope takes hours")
     parser.add_argument("--list", action="store_true", help="show the scopes and stop")
     args = parser.parse_args()
     unknown = [s for s in args.scopes if s not in SCOPES]
@@ -290,10 +371,18 @@ def main() -> int:
         return 1
     os.environ.setdefault("PYTHONHASHSEED", "0")
     recheck = "confirm" if args.confirm_only else "only" if args.recheck_only else args.recheck
-    results = [run_scope(scope, args.work, args.children, recheck, args.diffs) for scope in args.scopes or SCOPES]
+    try:
+        results = [run_scope(scope, args.work, args.children, recheck, args.diffs, args.since)
+                   for scope in args.scopes or SCOPES]
+    except ValueError as error:  # an unknown commit
+        print(f"mutation.py: {error}", file=sys.stderr)
+        return 1
     for summary in results:
         counts = ", ".join(f"{count} {status}" for status, count in sorted(summary["statuses"].items()))
-        print(f"{summary['scope']}: {counts} in {summary['minutes']} min, tree {summary['tree']}; "
+        if "since" in summary and not summary["functions"]:
+            print(f"{summary['scope']}: nothing changed since {summary['since']}")
+            continue
+        print(f"{summary['scope']}: {counts or 'no mutants'} in {summary['minutes']} min, tree {summary['tree']}; "
               f"survivors in {args.work / summary['scope'] / 'survivors.txt'}")
     return 0
 

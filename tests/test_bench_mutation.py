@@ -1,0 +1,112 @@
+"""bench/mutation.py --since: which functions a change reaches (issue 24's habit of running the
+mutation tests on what one changed, in minutes rather than the hours of a whole scope).
+
+mutmut names a mutant after its function: ``pkg.mod.x_name__mutmut_3`` for a function,
+``pkg.mod.xǁClassǁname__mutmut_3`` for a method; ``mutmut run PATTERN`` tries only those."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BEFORE = '''\
+import os
+
+
+def untouched(a):
+    return a + 1
+
+
+def edited(a):
+    return a * 2
+
+
+class Table:
+    def kept(self):
+        return 1
+
+    @property
+    def decorated(self):
+        return 2
+
+    def shortened(self):
+        first = 1
+        second = 2
+        return first + second
+'''
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("mutation_bench", ROOT / "bench" / "mutation.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def git(folder: Path, *args: str) -> str:
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=folder,
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.fixture
+def repository(tmp_path: Path) -> Path:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "mod.py").write_text(BEFORE, encoding="utf-8")
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "first")
+    return tmp_path
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_nothing_changed_names_nothing(bench, repository):
+    assert bench.changed_functions("HEAD", ["pkg/*.py"], repository) == []
+
+
+def test_an_edited_function_and_a_method_with_a_deleted_line_are_named_and_nothing_else(bench, repository):
+    module = repository / "pkg" / "mod.py"
+    edit(module, "return a * 2", "return a * 3")
+    edit(module, "        second = 2\n", "")  # a deletion: counted at the line after it
+    assert bench.changed_functions("HEAD", ["pkg/*.py"], repository) == [
+        "pkg.mod.x_edited__mutmut_*", "pkg.mod.x\u01c1Table\u01c1shortened__mutmut_*"]
+
+
+def test_a_decorator_counts_as_its_function_s_line(bench, repository):
+    edit(repository / "pkg" / "mod.py", "    @property\n", "    @staticmethod\n")
+    assert bench.changed_functions("HEAD", ["pkg/*.py"], repository) == [
+        "pkg.mod.x\u01c1Table\u01c1decorated__mutmut_*"]
+
+
+def test_a_change_outside_every_function_names_nothing(bench, repository):
+    edit(repository / "pkg" / "mod.py", "import os\n", "import os\nimport sys\n")
+    assert bench.changed_functions("HEAD", ["pkg/*.py"], repository) == []
+
+
+def test_committed_changes_since_an_older_commit_count_and_files_outside_the_scope_do_not(bench, repository):
+    edit(repository / "pkg" / "mod.py", "return 1\n", "return 10\n")
+    (repository / "pkg" / "other.py").write_text("def elsewhere():\n    return 0\n", encoding="utf-8")
+    git(repository, "add", ".")
+    git(repository, "commit", "-q", "-m", "second")
+    assert bench.changed_functions("HEAD~1", ["pkg/mod.py"], repository) == ["pkg.mod.x\u01c1Table\u01c1kept__mutmut_*"]
+    assert bench.changed_functions("HEAD", ["pkg/mod.py"], repository) == []
+
+
+def test_a_new_file_git_does_not_know_yet_is_all_changed(bench, repository):
+    (repository / "pkg" / "fresh.py").write_text("def new_one():\n    return 0\n", encoding="utf-8")
+    assert bench.changed_functions("HEAD", ["pkg/*.py"], repository) == ["pkg.fresh.x_new_one__mutmut_*"]
+
+
+def test_an_unknown_commit_is_a_clear_error(bench, repository):
+    with pytest.raises(ValueError, match="git diff no-such-commit"):
+        bench.changed_functions("no-such-commit", ["pkg/*.py"], repository)
