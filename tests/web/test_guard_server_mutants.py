@@ -948,3 +948,70 @@ def test_the_search_bots_think_in_as_many_workers_as_configured_or_the_default(t
     from azul_core.web.bots import default_workers
     assert Server(make_config(tmp_path, bot_workers=3), catalog).bot_pool.workers == 3
     assert Server(make_config(tmp_path, bot_workers=0), catalog).bot_pool.workers == max(1, default_workers())
+
+
+# ---------------------------------------------------------------- purging and housekeeping
+
+
+def test_a_purge_gives_the_store_each_limit_to_the_second_and_forgets_only_the_tables_it_removed(
+        tmp_path, catalog, monkeypatch, caplog):
+    """``Server.purge`` asks the store to remove the tables finished, idle and never joined
+    for longer than the config keeps them (the limits to the second, on a clock the test
+    holds), logs how many went, and forgets those it had in memory, keeping the others."""
+    import sqlite3
+    import types
+
+    import azul_core.web.app as web_app
+    config = make_config(tmp_path, keep_finished_days=2, keep_idle_days=30, keep_unjoined_hours=1)
+    with serving(config, catalog) as (client, server):
+        kept = create(client).json()
+        Seat(client, kept["table"], secret_of(kept["seats"][1]["url"])).close()  # joined: kept
+        unjoined = create(client).json()["table"]
+        with sqlite3.connect(config.database) as db:  # both made two hours ago
+            db.execute("UPDATE tables SET created = created - 7200, updated = updated - 7200")
+        assert {kept["table"], unjoined} <= set(server.tables)
+        now = time.time()
+        monkeypatch.setattr(web_app, "time", types.SimpleNamespace(time=lambda: now, monotonic=time.monotonic))
+        asked = []
+        purge = server.store.purge
+        monkeypatch.setattr(server.store, "purge", lambda *limits: asked.append(limits) or purge(*limits))
+        with caplog.at_level(logging.INFO, logger="azul.web"):
+            assert server.purge() == 1
+        monkeypatch.undo()
+        assert asked == [(now - 2 * 86400, now - 30 * 86400, now - 3600)]
+        assert "purged 1 idle tables" in caplog.messages
+        assert kept["table"] in server.tables and unjoined not in server.tables
+        assert server.store.table_ids() == [kept["table"]]
+
+
+def test_housekeeping_tidies_every_minute_from_the_time_it_started(tmp_path, catalog, monkeypatch):
+    """The housekeeping task sleeps a minute, tidies, and hands each tidy the time of the last
+    purge that the previous one answered (the first: when the task started)."""
+    import asyncio
+
+    from azul_core.web.app import Server
+
+    class Stop(Exception):
+        pass
+
+    server = Server(make_config(tmp_path), catalog)
+    slept, given = [], []
+
+    async def sleep(seconds):
+        slept.append(seconds)
+
+    def tidy(last_purge):
+        given.append(last_purge)
+        if len(given) == 3:
+            raise Stop
+        return f"purged {len(given)}"
+
+    monkeypatch.setattr(asyncio, "sleep", sleep)
+    monkeypatch.setattr(server, "tidy", tidy)
+    before = time.monotonic()
+    with pytest.raises(Stop):
+        asyncio.run(server.housekeeping())
+    monkeypatch.undo()
+    assert slept == [60, 60, 60]
+    assert isinstance(given[0], float) and before <= given[0] <= time.monotonic()
+    assert given[1:] == ["purged 1", "purged 2"]
