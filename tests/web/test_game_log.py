@@ -167,6 +167,8 @@ def test_grey_wall_placements_are_in_the_log(tmp_path, catalog):
         for entry in placements:
             row, column = entry["move"][1:].split(":")
             assert f"tile of line {row} in wall column {column} (+" in entry["text"], entry
+            # who placed it, by seat and by name (a placement the server made too)
+            assert entry["text"].startswith(f"{('North', 'East')[entry['seat']]} places the "), entry
             # a placement with one legal space is made by the server, and the log says so
             if entry["move"] == next_chosen:
                 assert "(the only legal space)" not in entry["text"], entry
