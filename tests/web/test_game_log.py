@@ -20,6 +20,7 @@ from test_browser import DESKTOP, PHONE, Person, browser, play, server, shots  #
 from test_server import OPEN_SEATS, Seat, create, make_config, play_to_end, receive_json, secret_of, serving  # noqa: E402
 
 from azul_core.web.catalog import build_catalog  # noqa: E402
+from azul_core.web.store import MOVE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -177,6 +178,10 @@ def test_grey_wall_placements_are_in_the_log(tmp_path, catalog):
                 assert entry["text"].endswith(" (the only legal space)"), entry
                 made_by_the_server += 1
         assert next_chosen is None and made_by_the_server
+        # the store keeps who made each move, the server's placements too
+        _row, events = client.app.server.store.load(table)
+        stored = [(event.text, event.seat) for event in events if event.kind == MOVE]
+        assert stored == [(entry["move"], entry["seat"]) for entry in moves_of(state["log"])]
         for seat in seats.values():
             seat.close()
 
