@@ -154,7 +154,7 @@ def test_grey_wall_placements_are_in_the_log(tmp_path, catalog):
         created = create(client, "grey-wall").json()
         table = created["table"]
         seats = {entry["seat"]: LogSeat(client, table, secret_of(entry["url"])) for entry in created["seats"]}
-        rng, sent = random.Random(2), []
+        rng, sent = random.Random(10), []  # a game with three server-made placements in a row
 
         def choosing(legal, _state):
             sent.append(rng.choice(legal["columns"] or legal["drafts"])["move"])
@@ -164,8 +164,17 @@ def test_grey_wall_placements_are_in_the_log(tmp_path, catalog):
         placements = [entry for entry in moves_of(state["log"]) if entry["move"].startswith("w")]
         assert placements, "round 1 ended with tiles to place"
         chosen = iter(move for move in sent if move.startswith("w"))
-        next_chosen, made_by_the_server = next(chosen, None), 0
-        for entry in placements:
+        next_chosen, made_by_the_server, in_a_row, most_in_a_row = next(chosen, None), 0, 0, 0
+        moves = moves_of(state["log"])
+        rounds = [entry["round"] for entry in moves]
+        assert rounds == sorted(rounds) and set(rounds) == set(range(1, max(rounds) + 1))
+        for entry, before in zip(moves[1:], moves):
+            if entry["move"].startswith("w"):  # placed at the end of the round of the drafts before it
+                assert entry["round"] == before["round"], (before, entry)
+        for entry in moves:
+            if not entry["move"].startswith("w"):  # a draft
+                in_a_row = 0
+                continue
             row, column = entry["move"][1:].split(":")
             assert f"tile of line {row} in wall column {column} (+" in entry["text"], entry
             # who placed it, by seat and by name (a placement the server made too)
@@ -173,15 +182,16 @@ def test_grey_wall_placements_are_in_the_log(tmp_path, catalog):
             # a placement with one legal space is made by the server, and the log says so
             if entry["move"] == next_chosen:
                 assert "(the only legal space)" not in entry["text"], entry
-                next_chosen = next(chosen, None)
+                next_chosen, in_a_row = next(chosen, None), 0
             else:
                 assert entry["text"].endswith(" (the only legal space)"), entry
-                made_by_the_server += 1
-        assert next_chosen is None and made_by_the_server
+                made_by_the_server, in_a_row = made_by_the_server + 1, in_a_row + 1
+                most_in_a_row = max(most_in_a_row, in_a_row)
+        assert next_chosen is None and made_by_the_server and most_in_a_row >= 2
         # the store keeps who made each move, the server's placements too
         _row, events = client.app.server.store.load(table)
         stored = [(event.text, event.seat) for event in events if event.kind == MOVE]
-        assert stored == [(entry["move"], entry["seat"]) for entry in moves_of(state["log"])]
+        assert stored == [(entry["move"], entry["seat"]) for entry in moves]
         for seat in seats.values():
             seat.close()
 
