@@ -1015,3 +1015,64 @@ def test_housekeeping_tidies_every_minute_from_the_time_it_started(tmp_path, cat
     assert slept == [60, 60, 60]
     assert isinstance(given[0], float) and before <= given[0] <= time.monotonic()
     assert given[1:] == ["purged 1", "purged 2"]
+
+
+# ---------------------------------------------------------------- headers and host names
+
+
+def answer_through_security_headers(path: str, start: dict) -> list[tuple[bytes, bytes]]:
+    """The headers ``SecurityHeaders`` sends for an answer whose own start message is ``start``."""
+    import asyncio
+
+    from azul_core.web.app import SecurityHeaders
+
+    async def answer(scope, receive, send):
+        await send(start)
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    asyncio.run(SecurityHeaders(answer)({"type": "http", "path": path}, None, send))
+    assert [message["type"] for message in sent] == ["http.response.start", "http.response.body"]
+    return list(sent[0]["headers"])
+
+
+SECURITY_HEADER_NAMES = [b"content-security-policy", b"referrer-policy", b"x-robots-tag", b"x-content-type-options",
+                         b"x-frame-options", b"cross-origin-opener-policy", b"cache-control"]
+
+
+def test_the_security_headers_replace_an_answer_s_own_caching_and_keep_its_other_headers():
+    """Whatever an answer says about caching (in any case), the server's word replaces it:
+    ``no-store``, or ``no-cache`` for static files; its other headers are kept. Header names
+    are lower case, as ASGI asks (and HTTP/2 requires)."""
+    own = [(b"Cache-Control", b"max-age=3600"), (b"content-type", b"text/plain"), (b"CACHE-CONTROL", b"public")]
+    headers = answer_through_security_headers("/api/variants", {"type": "http.response.start", "status": 200,
+                                                                "headers": own})
+    assert headers[0] == (b"content-type", b"text/plain")
+    assert [name for name, _value in headers[1:]] == SECURITY_HEADER_NAMES
+    assert [value for name, value in headers if name.lower() == b"cache-control"] == [b"no-store"]
+    static = answer_through_security_headers("/static/js/table.js", {"type": "http.response.start", "status": 200,
+                                                                    "headers": own})
+    assert [value for name, value in static if name.lower() == b"cache-control"] == [b"no-cache"]
+
+
+def test_an_answer_that_starts_without_headers_gets_the_security_headers():
+    """ASGI lets a start message leave its headers out."""
+    headers = answer_through_security_headers("/", {"type": "http.response.start", "status": 204})
+    assert [name for name, _value in headers] == SECURITY_HEADER_NAMES
+
+
+@pytest.mark.parametrize("host", [None, "", ":8000", "[::1"])
+def test_a_host_header_that_names_no_host_is_refused(host):
+    from azul_core.web.app import host_allowed
+    assert host_allowed(host, ("azul.example.org",)) is False
+
+
+def test_an_allowed_host_written_with_its_final_dot_or_in_capitals_is_the_same_name():
+    from azul_core.web.app import host_allowed
+    allowed = ("Azul.Example.Org.",)
+    assert all(host_allowed(host, allowed) for host in ("azul.example.org", "AZUL.example.org.:8000"))
+    assert not host_allowed("example.org", allowed) and not host_allowed("azul.example.org.evil", allowed)
