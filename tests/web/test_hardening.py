@@ -314,9 +314,10 @@ def test_a_host_name_the_server_does_not_serve_is_refused(tmp_path, catalog):
         answer = create(client, seats=HUMANS, **rebinding)
         assert (answer.status_code, answer.json()) == (421, {"error": "this server does not answer to that host name"})
         assert client.get("/", headers={"host": "evil.example"}).status_code == 421
-        with pytest.raises(WebSocketDisconnect):
+        with pytest.raises(WebSocketDisconnect) as refused:
             with client.websocket_connect("/ws/nothing", headers=rebinding):
                 pass
+        assert refused.value.code == 4403  # not the 4404 of a missing table: refused first
         assert client.get("/healthz", headers={"host": "evil.example"}).json() == {"ok": True}
         for host in ("localhost:8000", "azul.example.org", "AZUL.example.org.", "127.0.0.1:8000", "[::1]:8000"):
             origin = f"http://{host}"
