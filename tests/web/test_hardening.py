@@ -7,6 +7,7 @@ import logging
 import os
 import random
 import sqlite3
+import sys
 import time
 import warnings
 
@@ -344,6 +345,24 @@ def test_a_second_store_on_the_same_tables_is_refused_naming_the_first_process(t
         SQLiteStore(path)
     assert f"another azul serve (pid {os.getpid()}) is using" in str(refused.value)
     second.close()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the lock is POSIX's flock")
+def test_a_lock_held_by_something_that_wrote_no_pid_is_refused_without_one(tmp_path):
+    """The lock file's holder may not have written a pid (another program, a file left empty):
+    the refusal then names no process rather than a pid it can't vouch for."""
+    import fcntl
+
+    from azul_core.web.store import StoreInUse
+
+    path = tmp_path / "tables.sqlite3"
+    with open(tmp_path / "tables.sqlite3.lock", "w") as holder:
+        holder.write("not a pid\n")
+        holder.flush()
+        fcntl.flock(holder.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(StoreInUse) as refused:
+            SQLiteStore(path)
+    assert str(refused.value).startswith(f"another azul serve is using the tables in {tmp_path}: stop it first")
 
 
 def test_the_store_keeps_moves_through_a_kill_or_with_durable_a_power_cut(tmp_path):
