@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import time
 from pathlib import Path
 
@@ -958,7 +959,6 @@ def test_a_purge_gives_the_store_each_limit_to_the_second_and_forgets_only_the_t
     """``Server.purge`` asks the store to remove the tables finished, idle and never joined
     for longer than the config keeps them (the limits to the second, on a clock the test
     holds), logs how many went, and forgets those it had in memory, keeping the others."""
-    import sqlite3
     import types
 
     import azul_core.web.app as web_app
@@ -1076,3 +1076,56 @@ def test_an_allowed_host_written_with_its_final_dot_or_in_capitals_is_the_same_n
     allowed = ("Azul.Example.Org.",)
     assert all(host_allowed(host, allowed) for host in ("azul.example.org", "AZUL.example.org.:8000"))
     assert not host_allowed("example.org", allowed) and not host_allowed("azul.example.org.evil", allowed)
+
+
+# ---------------------------------------------------------------- the SQLite store itself
+
+
+def a_row(table_id: str = "t1"):
+    from azul_core.web.store import SeatRow, TableRow
+    return TableRow(table_id, "standard", "seed", 1.0, 1.0, None, 0, "w", "a", [SeatRow(0, "Ana", None, "h")])
+
+
+def test_a_store_in_memory_leaves_no_file_behind_and_closes(tmp_path, monkeypatch):
+    """``SQLiteStore(":memory:")`` (for tests and embedding) writes no lock file and no
+    database, keeps its tables while open, and closes."""
+    from azul_core.web.store import Event, SQLiteStore
+    monkeypatch.chdir(tmp_path)
+    store = SQLiteStore(":memory:")
+    store.create(a_row(), [Event("deal", "BBYR")])
+    assert store.exists("t1") and store.checkpoints is None
+    store.close()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_store_syncs_as_far_as_a_killed_process_needs_unless_told_to_be_durable(tmp_path):
+    from azul_core.web.store import SQLiteStore
+    for path, options, synchronous in (("plain.sqlite3", {}, 1), ("durable.sqlite3", {"durable": True}, 2)):
+        store = SQLiteStore(tmp_path / path, **options)
+        assert store.db.execute("PRAGMA synchronous").fetchone()[0] == synchronous, path
+        store.close()
+
+
+def test_a_new_table_s_events_are_numbered_from_version_1(tmp_path):
+    """A table's events carry the version they bring it to: the first is 1, as ``events_after(0)``
+    (what another process asks of a table it has not seen) expects."""
+    from azul_core.web.store import Event, SQLiteStore
+    store = SQLiteStore(tmp_path / "tables.sqlite3")
+    first = [Event("clock", "move 60 random"), Event("deal", "BBYR")]
+    store.create(a_row(), first)
+    assert [event.text for event in store.events_after("t1", 0)] == ["move 60 random", "BBYR"]
+    assert [event.text for event in store.events_after("t1", 1)] == ["BBYR"]
+    store.close()
+
+
+def test_a_table_that_can_not_be_created_leaves_the_store_usable(tmp_path):
+    """A failed creation (an id taken) raises its own error and rolls back: the next
+    creation works."""
+    from azul_core.web.store import SQLiteStore
+    store = SQLiteStore(tmp_path / "tables.sqlite3")
+    store.create(a_row(), [])
+    with pytest.raises(sqlite3.IntegrityError):
+        store.create(a_row(), [])
+    store.create(a_row("t2"), [])
+    assert sorted(store.table_ids()) == ["t1", "t2"]
+    store.close()
