@@ -1129,3 +1129,21 @@ def test_a_table_that_can_not_be_created_leaves_the_store_usable(tmp_path):
     store.create(a_row("t2"), [])
     assert sorted(store.table_ids()) == ["t1", "t2"]
     store.close()
+
+
+def test_a_database_whose_events_have_no_times_opens_and_opens_again(tmp_path):
+    """A database of a version before events had times gets the column once: opened a second
+    time, it is found and not added again."""
+    from azul_core.web.store import Event, SQLiteStore
+    path = tmp_path / "tables.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.executescript("CREATE TABLE events (table_id TEXT NOT NULL, version INTEGER NOT NULL, kind TEXT NOT NULL,"
+                         " seat INTEGER, text TEXT NOT NULL, PRIMARY KEY (table_id, version));")
+    db.close()
+    for number in range(2):
+        store = SQLiteStore(path)
+        store.create(a_row(f"t{number}"), [Event("deal", "BBYR")])
+        store.close()
+    with sqlite3.connect(path) as db:
+        assert [row[1] for row in db.execute("PRAGMA table_info(events)")][-1] == "at"
+    db.close()
