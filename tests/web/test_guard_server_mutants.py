@@ -1147,3 +1147,16 @@ def test_a_database_whose_events_have_no_times_opens_and_opens_again(tmp_path):
     with sqlite3.connect(path) as db:
         assert [row[1] for row in db.execute("PRAGMA table_info(events)")][-1] == "at"
     db.close()
+
+
+def test_a_store_left_open_does_not_keep_the_process_from_ending(tmp_path):
+    """The checkpoint thread is a daemon: a program that opens a store and ends without closing
+    it (a script, a crash on the way out) is not held open by it."""
+    from azul_core.web.store import SQLiteStore
+    store = SQLiteStore(tmp_path / "tables.sqlite3")
+    thread = store.checkpoints.thread
+    try:
+        assert thread.is_alive() and thread.daemon
+    finally:
+        store.close()
+    assert not thread.is_alive()  # closing the store ends it
