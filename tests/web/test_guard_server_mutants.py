@@ -1160,3 +1160,38 @@ def test_a_store_left_open_does_not_keep_the_process_from_ending(tmp_path):
     finally:
         store.close()
     assert not thread.is_alive()  # closing the store ends it
+
+
+def test_a_checkpoint_that_fails_is_logged_and_tried_again(tmp_path, monkeypatch, caplog):
+    """A checkpoint the disk refuses (the log then grows meanwhile) is logged with the
+    database and the error, and tried again a second later; the last one still runs when the
+    store closes."""
+    import threading
+    import types
+
+    import azul_core.web.store as store_module
+
+    asked, failures = [], threading.Semaphore(0)
+
+    class Refusing:
+        def execute(self, sql):
+            asked.append(sql)
+            if sql == "PRAGMA wal_checkpoint(PASSIVE)":
+                failures.release()
+                raise sqlite3.OperationalError("disk I/O error")
+            return types.SimpleNamespace(fetchall=lambda: [])
+
+        def close(self):
+            asked.append("close")
+
+    monkeypatch.setattr(store_module, "sqlite3", types.SimpleNamespace(connect=lambda *a, **k: Refusing(),
+                                                                       Error=sqlite3.Error))
+    monkeypatch.setattr(store_module._Checkpoints, "EVERY", 0.01)
+    path = tmp_path / "tables.sqlite3"
+    with caplog.at_level(logging.WARNING, logger="azul.web"):
+        checkpoints = store_module._Checkpoints(path)
+        assert all(failures.acquire(timeout=20) for _ in range(2)), "tried again after failing"
+        checkpoints.stop()
+    assert not checkpoints.thread.is_alive()
+    assert caplog.messages[0] == f"could not checkpoint {path}: disk I/O error"
+    assert asked[-2:] == ["PRAGMA wal_checkpoint(TRUNCATE)", "close"]
