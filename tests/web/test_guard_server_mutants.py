@@ -1165,7 +1165,7 @@ def test_a_store_left_open_does_not_keep_the_process_from_ending(tmp_path):
 def test_a_checkpoint_that_fails_is_logged_and_tried_again(tmp_path, monkeypatch, caplog):
     """A checkpoint the disk refuses (the log then grows meanwhile) is logged with the
     database and the error, and tried again a second later; the last one still runs when the
-    store closes."""
+    store closes, and is logged the same way if it fails."""
     import threading
     import types
 
@@ -1179,6 +1179,8 @@ def test_a_checkpoint_that_fails_is_logged_and_tried_again(tmp_path, monkeypatch
             if sql == "PRAGMA wal_checkpoint(PASSIVE)":
                 failures.release()
                 raise sqlite3.OperationalError("disk I/O error")
+            if sql == "PRAGMA wal_checkpoint(TRUNCATE)":
+                raise sqlite3.OperationalError("database is locked")
             return types.SimpleNamespace(fetchall=lambda: [])
 
         def close(self):
@@ -1195,3 +1197,4 @@ def test_a_checkpoint_that_fails_is_logged_and_tried_again(tmp_path, monkeypatch
     assert not checkpoints.thread.is_alive()
     assert caplog.messages[0] == f"could not checkpoint {path}: disk I/O error"
     assert asked[-2:] == ["PRAGMA wal_checkpoint(TRUNCATE)", "close"]
+    assert caplog.messages[-1] == f"could not checkpoint {path}: database is locked"  # the last one, too
