@@ -104,3 +104,18 @@ def forget_variants_kept_by_the_unchanged_code() -> None:
 
 def pytest_runtest_setup(item):
     forget_variants_kept_by_the_unchanged_code()
+
+
+@pytest.fixture(scope="session")
+def load_bench():
+    """``load_bench("bot_strength")``: a script of bench/ imported as a module (bench/ is no
+    package: its scripts are run by path)."""
+    import importlib.util
+
+    def load(name: str):
+        spec = importlib.util.spec_from_file_location(f"bench_{name}", Path(__file__).resolve().parent.parent
+                                                      / "bench" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    return load

@@ -6,7 +6,6 @@ rule's own bonus must show under its own label."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 from pathlib import Path
 
@@ -17,11 +16,8 @@ DOUBLE_COLUMNS = str(ROOT / "examples" / "double-columns" / "double-columns.yaml
 
 
 @pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("bot_strength", ROOT / "bench" / "bot_strength.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def bench(load_bench):
+    return load_bench("bot_strength")
 
 
 def one_game(bench, variant: str, game: int) -> dict:

@@ -6,13 +6,10 @@ mutmut names a mutant after its function: ``pkg.mod.x_name__mutmut_3`` for a fun
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
 
 BEFORE = '''\
 import os
@@ -42,11 +39,8 @@ class Table:
 
 
 @pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("mutation_bench", ROOT / "bench" / "mutation.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def bench(load_bench):
+    return load_bench("mutation")
 
 
 def git(folder: Path, *args: str) -> str:
