@@ -238,16 +238,23 @@ def changed_functions(since: str, mutated: list[str], repository: Path = REPOSIT
     for path, lines in sorted(changed_lines(since, paths, repository).items()):
         module = path.removesuffix(".py").replace("/", ".")
         tree = ast.parse((repository / path).read_text(encoding="utf-8"))
-        for node in tree.body:
-            methods = [(None, node)] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else \
-                [(node.name, item) for item in node.body
-                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))] if isinstance(node, ast.ClassDef) else []
-            for owner, function in methods:
-                first = min([function.lineno] + [d.lineno for d in function.decorator_list])
-                if lines & set(range(first, function.end_lineno + 1)):
-                    mangled = f"x\u01c1{owner}\u01c1{function.name}" if owner else f"x_{function.name}"
-                    patterns.append(f"{module}.{mangled}__mutmut_*")
+        for owner, function in _functions_and_methods(tree):
+            first = min([function.lineno] + [d.lineno for d in function.decorator_list])
+            if lines & set(range(first, function.end_lineno + 1)):
+                mangled = f"x\u01c1{owner}\u01c1{function.name}" if owner else f"x_{function.name}"
+                patterns.append(f"{module}.{mangled}__mutmut_*")
     return patterns
+
+
+def _functions_and_methods(tree: ast.Module):
+    """(class name or None, function) for each function and method of a module: what mutmut
+    mutates (a nested function is part of the one around it)."""
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    for node in tree.body:
+        if isinstance(node, functions):
+            yield None, node
+        elif isinstance(node, ast.ClassDef):
+            yield from ((node.name, item) for item in node.body if isinstance(item, functions))
 
 
 #: Verdicts that say a mutant was not caught (a timeout is a mutant that made the tests hang or
@@ -276,11 +283,6 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
         print(f"== {scope}: no function of {', '.join(mutated)} changed since {since}", flush=True)
         return {"scope": scope, "minutes": 0.0, "statuses": {}, "survivors": 0, "tests": tests,
                 "mutated": mutated, "tree": tree_version(), "since": since, "functions": []}
-
-    def statuses_now() -> list[tuple[str, str]]:
-        found = _statuses(mutmut, folder)
-        return [(name, status) for name, status in found
-                if not chosen or any(fnmatch.fnmatchcase(name, pattern) for pattern in chosen)]
     missing = [t for t in tests if not (REPOSITORY / t).exists()]
     if missing:  # a changed selection would throw away mutmut's cache: the list is fixed
         raise SystemExit(f"{scope}: the test file {missing[0]} is missing")
@@ -290,6 +292,11 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
     forget_stale_test_map(folder, mutated)
     write_settings(folder, scope)
     mutmut = [sys.executable, "-m", "mutmut"]
+
+    def statuses_now() -> list[tuple[str, str]]:
+        """The scope's verdicts; with ``since``, those of the chosen functions' mutants only."""
+        return [(name, status) for name, status in _statuses(mutmut, folder)
+                if not chosen or any(fnmatch.fnmatchcase(name, pattern) for pattern in chosen)]
     started = time.monotonic()
     print(f"== {scope}: mutating {', '.join(mutated)}; tests: {' '.join(tests)}", flush=True)
     if chosen:

@@ -76,13 +76,12 @@ _package_bot = bot_strength.make
 
 
 def make(spec, seed, think, iterations, cpu):
+    budget = {"seed": seed, "think": think, "iterations": iterations,
+              "clock": time.process_time if cpu else time.perf_counter}
     if spec == "mcts-nomarker":
-        clock = time.process_time if cpu else time.perf_counter
-        return NoMarkerBot(seed=seed, think=think, iterations=iterations, clock=clock)
+        return NoMarkerBot(**budget)
     if spec.startswith("mcts-shy"):
-        clock = time.process_time if cpu else time.perf_counter
-        return ShyBot(float(spec.removeprefix("mcts-shy")), seed=seed, think=think, iterations=iterations,
-                      clock=clock)
+        return ShyBot(float(spec.removeprefix("mcts-shy")), **budget)
     return _package_bot(spec, seed, think, iterations, cpu)
 
 
