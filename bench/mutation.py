@@ -135,9 +135,10 @@ def mutmut_section(mutated: list[str], tests: list[str], preloaded: Path | None 
         # server started, variants loaded): with the default 1 s, a mutant of a function two
         # quick tests run was a "timeout" whenever the machine was busy.
         "timeout_constant = 10.0\n"
-        # the browser tests and the package builds are not mutation material
+        # the browser tests and the package builds are not mutation material; mutation_pytest
+        # (bench/mutation_pytest.py) runs a mutant's quickest tests first and ends a hung test
         "pytest_add_cli_args = "
-        + toml_list(["-p", "no:cacheprovider", "-m", "not browser and not package"]
+        + toml_list(["-p", "no:cacheprovider", "-p", "mutation_pytest", "-m", "not browser and not package"]
                     + [argument for test in left_out for argument in ("--deselect", test)]) + "\n"
     )
     if preloaded:
@@ -292,6 +293,14 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
     forget_stale_test_map(folder, mutated)
     write_settings(folder, scope)
     mutmut = [sys.executable, "-m", "mutmut"]
+    # where mutmut's test processes find the plugin mutation_pytest
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(REPOSITORY / "bench")] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+
+    def run_mutants(names: list[str]) -> None:
+        """mutmut's run of the named mutants (patterns), or of every mutant not tried yet."""
+        subprocess.run(mutmut + ["run", "--max-children", str(children), *names], cwd=folder, check=False,
+                       env=environment)
 
     def statuses_now() -> list[tuple[str, str]]:
         """The scope's verdicts; with ``since``, those of the chosen functions' mutants only."""
@@ -303,14 +312,14 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
         print(f"== {scope}: only the {len(chosen)} function{'s' if len(chosen) > 1 else ''} changed since {since}: "
               + ", ".join(pattern.removesuffix("__mutmut_*") for pattern in chosen), flush=True)
     if recheck not in ("only", "confirm"):
-        subprocess.run(mutmut + ["run", "--max-children", str(children), *chosen], cwd=folder, check=False)
+        run_mutants(chosen)
     if recheck in (True, "only"):
         # mutmut keeps a verdict once given: the survivors of earlier runs are tried again
         # against today's tests (new tests are found and mapped to the code they run).
         again = [name for name, status in statuses_now() if status in RECHECKED]
         if again:
             print(f"== {scope}: trying {len(again)} earlier survivors again", flush=True)
-            subprocess.run(mutmut + ["run", "--max-children", str(children), *again], cwd=folder, check=False)
+            run_mutants(again)
     # After a recheck, every survivor left is tried again in test processes that import azul_core
     # and the tests anew (see mutmut_section): what survives that is a survivor to explain. (Not
     # after a first run: its survivors are many, each runs every test that reaches it, and most
@@ -319,7 +328,7 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
     if again:
         print(f"== {scope}: confirming {len(again)} survivors in fresh test processes", flush=True)
         write_settings(folder, scope, fresh=True)
-        subprocess.run(mutmut + ["run", "--max-children", str(children), *again], cwd=folder, check=False)
+        run_mutants(again)
         write_settings(folder, scope)
     minutes = (time.monotonic() - started) / 60
     statuses: dict[str, int] = {}
