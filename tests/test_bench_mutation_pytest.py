@@ -1,0 +1,90 @@
+"""bench/mutation_pytest.py, the pytest plugin of bench/mutation.py's runs: while a mutant is
+under test, its tests run quickest first and a test that hangs ends the run with mutmut's code
+for a timeout; otherwise it changes nothing.
+
+Each test runs pytest in a process of its own on a scratch folder laid out as mutmut lays out
+``mutants/``: the tests and mutmut's ``mutmut-stats.json`` of their recorded times."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+TESTS = '''\
+import time
+
+def test_slow():
+    print("ran slow")
+
+def test_unmeasured():
+    print("ran unmeasured")
+
+def test_quick():
+    print("ran quick")
+
+def test_sleeps():
+    time.sleep(3)
+    print("ran sleeps")
+'''
+
+RECORDED = {"test_a.py::test_slow": 2.0, "test_a.py::test_quick": 0.01, "test_a.py::test_sleeps": 0.1}
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "test_a.py").write_text(TESTS, encoding="utf-8")
+    # the limit is FLOOR_S + FACTOR x the recorded time: 1 s + 2 x 0.1 s for test_sleeps
+    (tmp_path / "conftest.py").write_text("import mutation_pytest\nmutation_pytest.FLOOR_S = 1.0\n"
+                                          "mutation_pytest.FACTOR = 2.0\n", encoding="utf-8")
+    (tmp_path / "mutmut-stats.json").write_text(json.dumps({"duration_by_test": RECORDED}), encoding="utf-8")
+    return tmp_path
+
+
+def pytest_in(folder: Path, mutant: str | None, *args: str) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if k != "MUTANT_UNDER_TEST"}
+    environment["PYTHONPATH"] = str(BENCH)
+    if mutant is not None:
+        environment["MUTANT_UNDER_TEST"] = mutant
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "mutation_pytest", "-p", "no:cacheprovider",
+                           "-s", "-q", "--rootdir", str(folder), *args, "test_a.py"],
+                          cwd=folder, env=environment, capture_output=True, text=True, timeout=60, check=False)
+
+
+def order_run(output: str) -> list[str]:
+    return re.findall(r"ran (\w+)", output)  # -s: each test's print, after the dots of the ones before
+
+
+def test_under_a_mutant_the_tests_run_quickest_first_and_the_unmeasured_last(folder):
+    done = pytest_in(folder, "azul_core.web.table.x_f__mutmut_1", "-k", "not sleeps")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert order_run(done.stdout) == ["quick", "slow", "unmeasured"]
+
+
+def test_a_test_past_its_limit_ends_the_run_as_a_timeout_and_is_named(folder):
+    done = pytest_in(folder, "azul_core.web.table.x_f__mutmut_1", "-k", "sleeps or slow")
+    assert done.returncode == 36  # mutmut's "timeout"
+    assert "test_a.py::test_sleeps ran past 1 s" in done.stderr
+    assert "sleeps" not in order_run(done.stdout)  # ended, not waited for
+    assert "slow" not in order_run(done.stdout)  # the quicker test_sleeps came first: nothing after it ran
+
+
+@pytest.mark.parametrize("mutant", [None, "stats", ""], ids=["plain pytest", "measuring pass", "clean run"])
+def test_without_a_mutant_nothing_changes(folder, mutant):
+    done = pytest_in(folder, mutant)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert order_run(done.stdout) == ["slow", "unmeasured", "quick", "sleeps"]
+
+
+def test_a_missing_or_broken_record_of_times_changes_nothing(folder):
+    (folder / "mutmut-stats.json").write_text("{not json", encoding="utf-8")
+    done = pytest_in(folder, "azul_core.web.table.x_f__mutmut_1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert order_run(done.stdout) == ["slow", "unmeasured", "quick", "sleeps"]
