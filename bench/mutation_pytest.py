@@ -1,17 +1,17 @@
 """A pytest plugin for bench/mutation.py's runs: a mutant's tests quickest first, and a test
 that hangs ends the mutant's run at once.
 
-mutmut runs, for each mutant, the tests that reach the mutated function, in no particular
-order, and stops at the first failure (``-x``). Two things made a scope of server tests take
-hours:
+mutmut runs, for each mutant, the tests that reach the mutated function and stops at the
+first failure (``-x``):
 
-- A mutant is usually caught by many of its tests, the quick ones as well as the slow: run
-  first, the quick ones catch it in a fraction of the time.
 - A mutant that stops the bots, or a server's answer, makes a test wait, and mutmut gives up
   only at its own limit: (the time of all the function's tests + 10 s) x 15 for the run, ten
   minutes and more for a function most server tests reach. Here a test past
   ``FLOOR_S + FACTOR x`` its own recorded time ends the run with mutmut's code for a timeout
-  (caught, as mutmut counts it).
+  (caught, as mutmut counts it). That is what took the ``web`` scope hours.
+- A mutant is usually caught by many of its tests, the quick ones as well as the slow: run
+  first, the quick ones catch it in a fraction of the time. mutmut's usual runner orders them
+  so; the one of the confirming pass in fresh processes (``--recheck``) does not: here both do.
 
 Both use the time each test took in mutmut's first pass over the tests (``mutmut-stats.json``,
 beside the tests mutmut runs) and apply only while a mutant is under test; the pass that

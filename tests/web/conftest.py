@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import os
 import uuid
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+from variant_catalog import shipped_and_example_variants
 
 
 def postgres_url() -> str:
@@ -54,8 +52,15 @@ def catalog():
     (bench/mutation.py) runs every test file that reaches its function in one session. A file
     that offers other variants defines its own ``catalog``. Nothing changes a catalog once built.
     """
-    from azul_core.web.catalog import build_catalog
-    return build_catalog([EXAMPLES])
+    return shipped_and_example_variants()
+
+
+# bench/mutation.py's `web` scope: mutmut forks each mutant's test process from one that has
+# collected the tests, so a catalog built here, once, is every mutant's, where each would take
+# a second or two to build its own. The scope mutates none of the code that builds a catalog
+# (variant loading, differences, the bots' registry): the script says so by this variable.
+if os.environ.get("AZUL_MUTATION_CATALOG_UNMUTATED") == "1":
+    shipped_and_example_variants()
 
 
 def pytest_collection_modifyitems(items):
