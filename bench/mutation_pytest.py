@@ -1,5 +1,5 @@
-"""A pytest plugin for bench/mutation.py's runs: a mutant's tests quickest first, and a test
-that hangs ends the mutant's run at once.
+"""A pytest plugin for bench/mutation.py's runs: a test that hangs ends the mutant's run at
+once, and a mutant's tests run quickest first.
 
 mutmut runs, for each mutant, the tests that reach the mutated function and stops at the
 first failure (``-x``):
@@ -7,15 +7,18 @@ first failure (``-x``):
 - A mutant that stops the bots, or a server's answer, makes a test wait, and mutmut gives up
   only at its own limit: (the time of all the function's tests + 10 s) x 15 for the run, ten
   minutes and more for a function most server tests reach. Here a test past
-  ``FLOOR_S + FACTOR x`` its own recorded time ends the run with mutmut's code for a timeout
+  ``FLOOR_S + FACTOR x`` its own measured time ends the run with mutmut's code for a timeout
   (caught, as mutmut counts it). That is what took the ``web`` scope hours.
 - A mutant is usually caught by many of its tests, the quick ones as well as the slow: run
   first, the quick ones catch it in a fraction of the time. mutmut's usual runner orders them
-  so; the one of the confirming pass in fresh processes (``--recheck``) does not: here both do.
+  by the time of their calls; the one of the confirming pass in fresh processes (``--recheck``)
+  does not order them at all: here both order them by their whole time.
 
-Both use the time each test took in mutmut's first pass over the tests (``mutmut-stats.json``,
-beside the tests mutmut runs) and apply only while a mutant is under test; the pass that
-measures the tests, and plain pytest, are left alone. mutation.py loads it with ``-p``.
+A test's time is measured in mutmut's first pass over the tests, the one that maps each
+function to the tests that reach it: set-up, call and tear-down (mutmut's own record,
+``mutmut-stats.json``, has only the calls, and a server test's time is mostly its set-up).
+Both apply only while a mutant is under test; plain pytest is left alone. mutation.py loads
+the plugin with ``-p``; the files are in the folder mutmut runs the tests from (``mutants/``).
 """
 
 from __future__ import annotations
@@ -29,35 +32,43 @@ from pathlib import Path
 
 import pytest
 
-#: mutmut's record of each test's time, in the folder it runs the tests from (``mutants/``).
+#: Each test's whole time in mutmut's measuring pass (written by this plugin).
+TIMES = Path("mutation-times.json")
+#: mutmut's record, the calls' times only: used where TIMES is missing.
 STATS = Path("mutmut-stats.json")
 #: The exit code mutmut reads as "timeout".
 TIMEOUT_EXIT = 36
-#: A test's limit: this many seconds (its set-up, a busy machine) ...
-FLOOR_S = 10.0
-#: ... plus this many times the time it took in mutmut's measuring pass.
+#: A test's limit: this many seconds (a busy machine, a process started) ...
+FLOOR_S = 3.0
+#: ... plus this many times its measured time.
 FACTOR = 5.0
-#: The recorded time assumed for a test mutmut has not measured (a test newer than its pass).
+#: The time assumed for a test that was not measured (newer than the measuring pass).
 UNMEASURED_S = 60.0
 
 
+def _mutant_under_test() -> str:
+    return os.environ.get("MUTANT_UNDER_TEST", "")
+
+
 def _under_a_mutant() -> bool:
-    return "__mutmut_" in os.environ.get("MUTANT_UNDER_TEST", "")
+    return "__mutmut_" in _mutant_under_test()
 
 
-def _recorded_times() -> dict[str, float]:
+def _read(path: Path, key: str | None = None) -> dict[str, float]:
     try:
-        return dict(json.loads(STATS.read_text(encoding="utf-8"))["duration_by_test"])
-    except (OSError, ValueError, KeyError, TypeError):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {str(test): float(time) for test, time in (data[key] if key else data).items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}
 
 
 _times: dict[str, float] = {}
+_measured: dict[str, float] = {}
 
 
 def pytest_configure(config: pytest.Config) -> None:
     if _under_a_mutant():
-        _times.update(_recorded_times())
+        _times.update(_read(TIMES) or _read(STATS, "duration_by_test"))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -65,8 +76,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         items.sort(key=lambda item: _times.get(item.nodeid, math.inf))
 
 
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if _mutant_under_test() == "stats":  # mutmut's measuring pass
+        _measured[report.nodeid] = _measured.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if _measured:  # mutmut measures again only the tests that are new: the others' times are kept
+        TIMES.write_text(json.dumps({**_read(TIMES), **_measured}, indent=0, sort_keys=True), encoding="utf-8")
+
+
 def _hung(nodeid: str, limit: float) -> None:
-    sys.stderr.write(f"\nmutation_pytest: {nodeid} ran past {limit:.0f} s: the mutant made it hang\n")
+    sys.stderr.write(f"\nmutation_pytest: {nodeid} ran past {limit:.1f} s: the mutant made it hang\n")
     sys.stderr.flush()
     os._exit(TIMEOUT_EXIT)  # the test's own threads may hang too: nothing is waited for
 

@@ -1,9 +1,11 @@
-"""bench/mutation_pytest.py, the pytest plugin of bench/mutation.py's runs: while a mutant is
-under test, its tests run quickest first and a test that hangs ends the run with mutmut's code
-for a timeout; otherwise it changes nothing.
+"""bench/mutation_pytest.py, the pytest plugin of bench/mutation.py's runs: in mutmut's
+measuring pass it notes each test's whole time; while a mutant is under test, its tests run
+quickest first and a test that hangs ends the run with mutmut's code for a timeout; otherwise
+it changes nothing.
 
 Each test runs pytest in a process of its own on a scratch folder laid out as mutmut lays out
-``mutants/``: the tests and mutmut's ``mutmut-stats.json`` of their recorded times."""
+``mutants/``: the tests and mutmut's ``mutmut-stats.json`` of their calls' times (or the
+plugin's own ``mutation-times.json``)."""
 
 from __future__ import annotations
 
@@ -71,7 +73,7 @@ def test_under_a_mutant_the_tests_run_quickest_first_and_the_unmeasured_last(fol
 def test_a_test_past_its_limit_ends_the_run_as_a_timeout_and_is_named(folder):
     done = pytest_in(folder, "azul_core.web.table.x_f__mutmut_1", "-k", "sleeps or slow")
     assert done.returncode == 36  # mutmut's "timeout"
-    assert "test_a.py::test_sleeps ran past 1 s" in done.stderr
+    assert "test_a.py::test_sleeps ran past 1.2 s" in done.stderr
     assert "sleeps" not in order_run(done.stdout)  # ended, not waited for
     assert "slow" not in order_run(done.stdout)  # the quicker test_sleeps came first: nothing after it ran
 
@@ -88,3 +90,53 @@ def test_a_missing_or_broken_record_of_times_changes_nothing(folder):
     done = pytest_in(folder, "azul_core.web.table.x_f__mutmut_1")
     assert done.returncode == 0, done.stdout + done.stderr
     assert order_run(done.stdout) == ["slow", "unmeasured", "quick", "sleeps"]
+
+
+SET_UP = '''\
+import time
+import pytest
+
+@pytest.fixture
+def slow_to_set_up():
+    time.sleep(0.5)
+
+def test_quick_call_slow_set_up(slow_to_set_up):
+    print("ran set_up")
+
+def test_quick():
+    print("ran quick")
+
+def test_middling():
+    time.sleep(0.2)
+    print("ran middling")
+'''
+
+
+def test_the_measuring_pass_notes_each_test_s_whole_time_and_a_mutant_s_run_orders_by_it(folder):
+    (folder / "test_a.py").write_text(SET_UP, encoding="utf-8")
+    (folder / "mutmut-stats.json").unlink()  # mutmut's calls alone would put the set-up first
+    measured = pytest_in(folder, "stats")
+    assert measured.returncode == 0, measured.stdout + measured.stderr
+    times = json.loads((folder / "mutation-times.json").read_text(encoding="utf-8"))
+    assert set(times) == {"test_a.py::test_quick_call_slow_set_up", "test_a.py::test_quick",
+                          "test_a.py::test_middling"}
+    assert times["test_a.py::test_quick_call_slow_set_up"] >= 0.5  # its set-up counted
+    assert 0.2 <= times["test_a.py::test_middling"] < 0.5
+    done = pytest_in(folder, "azul_core.web.table.x_f__mutmut_1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert order_run(done.stdout) == ["quick", "middling", "set_up"]
+
+
+def test_a_measuring_pass_of_new_tests_keeps_the_times_of_the_others(folder):
+    (folder / "mutation-times.json").write_text(json.dumps({"test_a.py::test_gone": 1.5}), encoding="utf-8")
+    measured = pytest_in(folder, "stats", "-k", "quick")
+    assert measured.returncode == 0, measured.stdout + measured.stderr
+    times = json.loads((folder / "mutation-times.json").read_text(encoding="utf-8"))
+    assert set(times) == {"test_a.py::test_gone", "test_a.py::test_quick"}
+    assert times["test_a.py::test_gone"] == 1.5
+
+
+@pytest.mark.parametrize("mutant", [None, ""], ids=["plain pytest", "clean run"])
+def test_only_the_measuring_pass_notes_times(folder, mutant):
+    assert pytest_in(folder, mutant, "-k", "quick").returncode == 0
+    assert not (folder / "mutation-times.json").exists()
