@@ -82,8 +82,14 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    if _measured:  # mutmut measures again only the tests that are new: the others' times are kept
-        TIMES.write_text(json.dumps({**_read(TIMES), **_measured}, indent=0, sort_keys=True), encoding="utf-8")
+    # mutmut forks each mutant's test process from the one that measured: only that pass writes
+    if _measured and _mutant_under_test() == "stats":
+        # mutmut measures again only the tests that are new: the others' times are kept
+        times = json.dumps({**_read(TIMES), **_measured}, indent=0, sort_keys=True)
+        _measured.clear()
+        written = TIMES.with_name(f"{TIMES.name}.{os.getpid()}")
+        written.write_text(times, encoding="utf-8")
+        written.replace(TIMES)  # whole: a mutant's process may be reading it
 
 
 def _hung(nodeid: str, limit: float) -> None:

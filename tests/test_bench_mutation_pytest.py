@@ -140,3 +140,28 @@ def test_a_measuring_pass_of_new_tests_keeps_the_times_of_the_others(folder):
 def test_only_the_measuring_pass_notes_times(folder, mutant):
     assert pytest_in(folder, mutant, "-k", "quick").returncode == 0
     assert not (folder / "mutation-times.json").exists()
+
+
+MEASURE_THEN_MUTANT = '''\
+import os, sys
+from pathlib import Path
+import pytest
+os.environ["MUTANT_UNDER_TEST"] = "stats"
+assert pytest.main(["-p", "mutation_pytest", "-p", "no:cacheprovider", "-q", "test_a.py", "-k", "quick"]) == 0
+Path("mutation-times.json").unlink()
+os.environ["MUTANT_UNDER_TEST"] = "azul_core.web.table.x_f__mutmut_1"
+assert pytest.main(["-p", "mutation_pytest", "-p", "no:cacheprovider", "-q", "test_a.py", "-k", "quick"]) == 0
+print("rewritten" if Path("mutation-times.json").exists() else "left alone")
+'''
+
+
+def test_a_mutant_s_process_forked_from_the_measuring_one_writes_no_times(folder):
+    """mutmut measures in its own process and forks each mutant's from it: the measurements the
+    plugin holds are inherited, and must not be written again (four processes at once would
+    rewrite the file another is reading)."""
+    (folder / "measure_then_mutant.py").write_text(MEASURE_THEN_MUTANT, encoding="utf-8")
+    environment = dict(os.environ, PYTHONPATH=str(BENCH))
+    done = subprocess.run([sys.executable, "measure_then_mutant.py"], cwd=folder, env=environment,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip().endswith("left alone")
