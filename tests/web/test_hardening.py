@@ -287,6 +287,8 @@ def test_a_unicode_digit_as_a_wall_column_is_refused_as_a_move(client):
     ("http://testserver.evil.example", False),
     ("null", False),
     ("http://[::1", False),
+    ("ftp://testserver", False),  # a scheme that is not the web's, with no port to default to
+    ("http://", False),  # no host
 ])
 def test_the_origin_check_compares_scheme_host_and_port(client, origin, allowed):
     answer = create(client, seats=HUMANS, origin=origin)
