@@ -82,11 +82,11 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    # mutmut forks each mutant's test process from the one that measured: only that pass writes
+    # mutmut forks each mutant's test process from the one that measured, measurements and all:
+    # only the measuring pass writes (mutmut measures again only the tests that are new: the
+    # others' times are kept)
     if _measured and _mutant_under_test() == "stats":
-        # mutmut measures again only the tests that are new: the others' times are kept
         times = json.dumps({**_read(TIMES), **_measured}, indent=0, sort_keys=True)
-        _measured.clear()
         written = TIMES.with_name(f"{TIMES.name}.{os.getpid()}")
         written.write_text(times, encoding="utf-8")
         written.replace(TIMES)  # whole: a mutant's process may be reading it
