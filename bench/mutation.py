@@ -10,6 +10,8 @@ Do the tests notice a small change to the code?
     python bench/mutation.py --recheck-only web  # ... and nothing else
     python bench/mutation.py --confirm-only web  # only the survivors' check in fresh processes
     python bench/mutation.py --since main web    # only the functions changed since a commit
+    python bench/mutation.py --every-mutant web  # also the mutants listed as equivalent
+    python bench/mutation.py web --mark-equivalent NAME... --why "..."  # list survivors read
 
 Each scope mutates some modules and runs only the tests written for them (the whole suite
 for every mutant would take days on two cores). A scope runs in its own copy of the tree,
@@ -20,6 +22,12 @@ NAME`` in that folder shows one) and a line per scope is printed at the end. Wit
 (and its variants), a survivor is then tried again in a test process that imports the code anew
 (``mutmut_section``) before it is reported. docs/testing.md and docs/mutation/ keep the last run's figures and
 what was done about each survivor.
+
+A survivor read and found equivalent is listed, with why, in bench/mutation-equivalents.toml
+(``--mark-equivalent``): later runs skip it (mutmut's "skipped") while its function's code is
+unchanged, and try it again, named as stale, once the function changes. A survivor runs every
+test that reaches its function, a minute for the store's: the list took a fifth off a whole
+run of the ``web`` scope.
 
 It is not part of ``pytest`` or .ci/run: a run of a scope takes from half an hour to hours.
 ``--since REV`` tries only the mutants of the functions (and methods) of a scope's files that
@@ -250,8 +258,7 @@ def changed_functions(since: str, mutated: list[str], repository: Path = REPOSIT
         for owner, function in _functions_and_methods(tree):
             first = min([function.lineno] + [d.lineno for d in function.decorator_list])
             if lines & set(range(first, function.end_lineno + 1)):
-                mangled = f"x\u01c1{owner}\u01c1{function.name}" if owner else f"x_{function.name}"
-                patterns.append(f"{module}.{mangled}__mutmut_*")
+                patterns.append(f"{module}.{_mangled(owner, function.name)}__mutmut_*")
     return patterns
 
 
@@ -264,6 +271,82 @@ def _functions_and_methods(tree: ast.Module):
             yield None, node
         elif isinstance(node, ast.ClassDef):
             yield from ((node.name, item) for item in node.body if isinstance(item, functions))
+
+
+#: Mutants read and found equivalent (no test can tell them from the code, or only a test of
+#: nothing a user meets), each group with its reason and the hash of each function when its
+#: mutants were read. A listed mutant is skipped (mutmut's "skipped") while its function is
+#: unchanged; once the function changes it runs again, and the run names it as stale.
+EQUIVALENTS = REPOSITORY / "bench" / "mutation-equivalents.toml"
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def _mangled(owner: str | None, name: str) -> str:
+    """mutmut's name for a function (``x_name``) or a method (``xǁClassǁname``)."""
+    return f"x\u01c1{owner}\u01c1{name}" if owner else f"x_{name}"
+
+
+def function_hashes(mutated: list[str], repository: Path = REPOSITORY) -> dict[str, str]:
+    """mutmut's name of each function and method of the files ``mutated`` (globs) -> a hash of
+    its code (its syntax tree: comments, layout and where it sits in the file aside)."""
+    hashes = {}
+    for pattern in mutated:
+        for path in sorted(repository.glob(pattern)):
+            module = path.relative_to(repository).as_posix().removesuffix(".py").replace("/", ".")
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for owner, function in _functions_and_methods(tree):
+                dumped = ast.dump(function, annotate_fields=False).encode()
+                hashes[f"{module}.{_mangled(owner, function.name)}"] = hashlib.sha256(dumped).hexdigest()[:12]
+    return hashes
+
+
+def _function_of(mutant: str) -> str:
+    return mutant.rpartition("__mutmut_")[0]
+
+
+def known_equivalents(mutated: list[str], listing: Path = EQUIVALENTS,
+                      repository: Path = REPOSITORY) -> tuple[dict[str, str], list[str]]:
+    """The listed equivalent mutants of the files ``mutated`` whose function is unchanged since
+    they were read (name -> why), and those whose function changed (stale: to be read again)."""
+    if not listing.exists():
+        return {}, []
+    now = function_hashes(mutated, repository)
+    current: dict[str, str] = {}
+    stale: list[str] = []
+    for group in _read_toml(listing).get("equivalent", []):
+        for mutant in group.get("mutants", []):
+            function = _function_of(mutant)
+            if function not in now:
+                continue  # another scope's file, or a function since removed
+            if group.get("functions", {}).get(function) == now[function]:
+                current[mutant] = group["why"]
+            else:
+                stale.append(mutant)
+    return current, stale
+
+
+def mark_equivalent(mutants: list[str], why: str, mutated: list[str], listing: Path = EQUIVALENTS,
+                    repository: Path = REPOSITORY) -> None:
+    """Add a group of equivalent mutants to ``listing`` with the hashes of their functions today.
+    Raises ``ValueError`` for a name that is no mutant of the files ``mutated``."""
+    now = function_hashes(mutated, repository)
+    for mutant in mutants:
+        if "__mutmut_" not in mutant or _function_of(mutant) not in now:
+            raise ValueError(f"{mutant!r} is no mutant of {', '.join(mutated)}")
+    functions = sorted({_function_of(mutant) for mutant in mutants})
+    block = ["", "[[equivalent]]", f"why = {json.dumps(why, ensure_ascii=False)}", "mutants = ["]
+    block += [f"    {json.dumps(mutant, ensure_ascii=False)}," for mutant in mutants]
+    block += ["]", "[equivalent.functions]"]
+    block += [f"{json.dumps(function, ensure_ascii=False)} = {json.dumps(now[function])}" for function in functions]
+    with open(listing, "a", encoding="utf-8") as handle:
+        handle.write("\n".join(block) + "\n")
 
 
 #: Verdicts that say a mutant was not caught (a timeout is a mutant that made the tests hang or
@@ -284,7 +367,7 @@ def _statuses(mutmut: list[str], folder: Path) -> list[tuple[str, str]]:
 
 
 def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False, diffs: bool = False,
-              since: str | None = None) -> dict:
+              since: str | None = None, every_mutant: bool = False) -> dict:
     mutated, tests = SCOPES[scope]
     # With ``since``: only the mutants of the functions changed since that commit, run and reported.
     chosen = changed_functions(since, mutated) if since else []
@@ -301,9 +384,14 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
     forget_stale_test_map(folder, mutated)
     write_settings(folder, scope)
     mutmut = [sys.executable, "-m", "mutmut"]
-    # where mutmut's test processes find the plugin mutation_pytest
-    environment = dict(os.environ, **SCOPE_ENVIRONMENT.get(scope, {}), PYTHONPATH=os.pathsep.join(
-        [str(REPOSITORY / "bench")] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    # The listed equivalents: mutation_pytest ends their test process at once, as "skipped".
+    skipped, stale = ({}, []) if every_mutant else known_equivalents(mutated)
+    skip_file = folder / "known-equivalents.json"
+    skip_file.write_text(json.dumps(skipped, indent=0, ensure_ascii=False), encoding="utf-8")
+    # where mutmut's test processes find the plugin mutation_pytest, and what it skips
+    environment = dict(os.environ, **SCOPE_ENVIRONMENT.get(scope, {}), AZUL_MUTATION_SKIP=str(skip_file.resolve()),
+                       PYTHONPATH=os.pathsep.join([str(REPOSITORY / "bench")] + [
+                           p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
 
     def run_mutants(names: list[str]) -> None:
         """mutmut's run of the named mutants (patterns), or of every mutant not tried yet."""
@@ -319,6 +407,12 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
     if chosen:
         print(f"== {scope}: only the {len(chosen)} function{'s' if len(chosen) > 1 else ''} changed since {since}: "
               + ", ".join(pattern.removesuffix("__mutmut_*") for pattern in chosen), flush=True)
+    if skipped:
+        print(f"== {scope}: {len(skipped)} mutants listed as equivalent in {EQUIVALENTS.name} are skipped "
+              "(--every-mutant tries them)", flush=True)
+    if stale:
+        print(f"== {scope}: {len(stale)} listed equivalents are stale (their function changed since they were "
+              f"read): tried again; read the survivors among them and list them anew", flush=True)
     if recheck not in ("only", "confirm"):
         run_mutants(chosen)
     if recheck in (True, "only"):
@@ -353,7 +447,8 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
                                       check=False).stdout
                 handle.write(f"{diff}\n")
     summary = {"scope": scope, "minutes": round(minutes, 1), "statuses": statuses,
-               "survivors": len(survivors), "tests": tests, "mutated": mutated, "tree": tree}
+               "survivors": len(survivors), "tests": tests, "mutated": mutated, "tree": tree,
+               "listed_equivalents_skipped": len(skipped), "stale_equivalents": stale}
     if since:
         summary.update(since=since, functions=[pattern.removesuffix("__mutmut_*") for pattern in chosen])
     (folder / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
@@ -379,11 +474,27 @@ def main() -> int:
     parser.add_argument("--since", metavar="REV",
                         help="only the mutants of the functions that differ from commit REV (uncommitted "
                              "changes included): minutes after a change, where a whole scope takes hours")
+    parser.add_argument("--every-mutant", action="store_true",
+                        help=f"also try the mutants bench/{EQUIVALENTS.name} lists as equivalent (skipped by default "
+                             "while their function is unchanged)")
+    parser.add_argument("--mark-equivalent", nargs="+", metavar="MUTANT",
+                        help=f"add these mutants of one scope to bench/{EQUIVALENTS.name} (with --why) and stop")
+    parser.add_argument("--why", help="with --mark-equivalent: why no test can tell those mutants from the code")
     parser.add_argument("--list", action="store_true", help="show the scopes and stop")
     args = parser.parse_args()
     unknown = [s for s in args.scopes if s not in SCOPES]
     if unknown:
         parser.error(f"unknown scope {unknown[0]!r}: choose from {', '.join(SCOPES)}")
+    if args.mark_equivalent:
+        if not args.why or len(args.scopes) != 1:
+            parser.error("--mark-equivalent takes one scope and --why")
+        try:
+            mark_equivalent(args.mark_equivalent, args.why, SCOPES[args.scopes[0]][0])
+        except ValueError as error:
+            print(f"mutation.py: {error}", file=sys.stderr)
+            return 1
+        print(f"{len(args.mark_equivalent)} mutants added to {EQUIVALENTS}")
+        return 0
     if args.list:
         for scope, (mutated, tests) in SCOPES.items():
             print(f"{scope}: {' '.join(mutated)}\n    tests: {' '.join(tests)}")
@@ -396,7 +507,7 @@ def main() -> int:
     os.environ.setdefault("PYTHONHASHSEED", "0")
     recheck = "confirm" if args.confirm_only else "only" if args.recheck_only else args.recheck
     try:
-        results = [run_scope(scope, args.work, args.children, recheck, args.diffs, args.since)
+        results = [run_scope(scope, args.work, args.children, recheck, args.diffs, args.since, args.every_mutant)
                    for scope in args.scopes or SCOPES]
     except ValueError as error:  # an unknown commit
         print(f"mutation.py: {error}", file=sys.stderr)

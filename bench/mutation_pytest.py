@@ -14,6 +14,11 @@ first failure (``-x``):
   by the time of their calls; the one of the confirming pass in fresh processes (``--recheck``)
   does not order them at all: here both order them by their whole time.
 
+- A mutant bench/mutation-equivalents.toml lists as equivalent (its function unchanged since it
+  was read: mutation.py writes the names to the file ``AZUL_MUTATION_SKIP`` names) ends its
+  test process before any test, with mutmut's code for "skipped": a survivor runs every test
+  that reaches its function, a minute each for the store's, and the answer is known.
+
 A test's time is measured in mutmut's first pass over the tests, the one that maps each
 function to the tests that reach it: set-up, call and tear-down (mutmut's own record,
 ``mutmut-stats.json``, has only the calls, and a server test's time is mostly its set-up).
@@ -38,6 +43,10 @@ TIMES = Path("mutation-times.json")
 STATS = Path("mutmut-stats.json")
 #: The exit code mutmut reads as "timeout".
 TIMEOUT_EXIT = 36
+#: The exit code mutmut reads as "skipped".
+SKIPPED_EXIT = 34
+#: The environment variable naming the file of the mutants to skip (name -> why), from mutation.py.
+SKIP_VARIABLE = "AZUL_MUTATION_SKIP"
 #: A test's limit: this many seconds (a busy machine, a process started) ...
 FLOOR_S = 3.0
 #: ... plus this many times its measured time.
@@ -66,8 +75,25 @@ _times: dict[str, float] = {}
 _measured: dict[str, float] = {}
 
 
+def _listed_as_equivalent(mutant: str) -> str | None:
+    """Why ``mutant`` is listed as equivalent, or None."""
+    listing = os.environ.get(SKIP_VARIABLE)
+    if not listing:
+        return None
+    try:
+        why = json.loads(Path(listing).read_text(encoding="utf-8")).get(mutant)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return str(why) if why else None
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if _under_a_mutant():
+        why = _listed_as_equivalent(_mutant_under_test())
+        if why:
+            sys.stderr.write(f"\nmutation_pytest: {_mutant_under_test()} is listed as equivalent: {why}\n")
+            sys.stderr.flush()
+            os._exit(SKIPPED_EXIT)
         _times.update(_read(TIMES) or _read(STATS, "duration_by_test"))
 
 

@@ -104,3 +104,57 @@ def test_a_new_file_git_does_not_know_yet_is_all_changed(bench, repository):
 def test_an_unknown_commit_is_a_clear_error(bench, repository):
     with pytest.raises(ValueError, match="git diff no-such-commit"):
         bench.changed_functions("no-such-commit", ["pkg/*.py"], repository)
+
+
+# The list of equivalent mutants (bench/mutation-equivalents.toml): skipped while their function
+# is unchanged since they were read.
+
+EDITED_4 = "pkg.mod.x_edited__mutmut_4"
+KEPT_1 = "pkg.mod.x\u01c1Table\u01c1kept__mutmut_1"
+
+
+def test_marked_equivalents_are_skipped_with_their_reason_while_their_function_is_unchanged(bench, repository):
+    listing = repository / "equivalents.toml"
+    bench.mark_equivalent([EDITED_4, KEPT_1], "a reason", ["pkg/*.py"], listing, repository)
+    bench.mark_equivalent(["pkg.mod.x_untouched__mutmut_2"], "another \"quoted\" reason", ["pkg/*.py"],
+                          listing, repository)
+    assert bench.known_equivalents(["pkg/*.py"], listing, repository) == (
+        {EDITED_4: "a reason", KEPT_1: "a reason", "pkg.mod.x_untouched__mutmut_2": 'another "quoted" reason'}, [])
+    # comments, blank lines and moving a function change nothing; its code does
+    module = repository / "pkg" / "mod.py"
+    edit(module, "def untouched(a):\n", "\n\ndef untouched(a):  # unchanged\n")
+    edit(module, "return a * 2", "return a * 3")
+    assert bench.known_equivalents(["pkg/*.py"], listing, repository) == (
+        {KEPT_1: "a reason", "pkg.mod.x_untouched__mutmut_2": 'another "quoted" reason'}, [EDITED_4])
+
+
+def test_only_the_scope_s_files_count_and_a_missing_list_skips_nothing(bench, repository):
+    listing = repository / "equivalents.toml"
+    assert bench.known_equivalents(["pkg/*.py"], listing, repository) == ({}, [])
+    bench.mark_equivalent([EDITED_4], "a reason", ["pkg/*.py"], listing, repository)
+    (repository / "pkg" / "other.py").write_text("def elsewhere():\n    return 0\n", encoding="utf-8")
+    assert bench.known_equivalents(["pkg/other.py"], listing, repository) == ({}, [])
+
+
+@pytest.mark.parametrize("name", ["pkg.mod.x_no_such__mutmut_1", "pkg.mod.x_edited", "elsewhere.x_f__mutmut_1"])
+def test_marking_a_name_that_is_no_mutant_of_the_scope_is_refused_and_writes_nothing(bench, repository, name):
+    listing = repository / "equivalents.toml"
+    with pytest.raises(ValueError, match="is no mutant of pkg/"):
+        bench.mark_equivalent([EDITED_4, name], "a reason", ["pkg/*.py"], listing, repository)
+    assert not listing.exists()
+
+
+def test_the_shipped_list_reads_and_names_only_mutants_of_the_scopes_functions(bench):
+    # every group has its reason and the hash of each function it names: a typo in a name or a
+    # group without hashes would silently run (or skip) the wrong mutants
+    mutated = [pattern for files, _ in bench.SCOPES.values() for pattern in files]
+    functions = bench.function_hashes(mutated)
+    groups = bench._read_toml(bench.EQUIVALENTS)["equivalent"]
+    assert groups
+    for group in groups:
+        assert group["why"].strip()
+        assert group["mutants"]
+        for mutant in group["mutants"]:
+            assert "__mutmut_" in mutant and bench._function_of(mutant) in group["functions"], mutant
+        for function in group["functions"]:
+            assert function in functions, f"{function} is no function of a scope (renamed or removed?)"

@@ -50,9 +50,11 @@ def folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def pytest_in(folder: Path, mutant: str | None, *args: str) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items() if k != "MUTANT_UNDER_TEST"}
+def pytest_in(folder: Path, mutant: str | None, *args: str, skip: Path | None = None) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if k not in ("MUTANT_UNDER_TEST", "AZUL_MUTATION_SKIP")}
     environment["PYTHONPATH"] = str(BENCH)
+    if skip is not None:
+        environment["AZUL_MUTATION_SKIP"] = str(skip)
     if mutant is not None:
         environment["MUTANT_UNDER_TEST"] = mutant
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "mutation_pytest", "-p", "no:cacheprovider",
@@ -90,6 +92,40 @@ def test_a_missing_or_broken_record_of_times_changes_nothing(folder):
     done = pytest_in(folder, "azul_core.web.table.x_f__mutmut_1")
     assert done.returncode == 0, done.stdout + done.stderr
     assert order_run(done.stdout) == ["slow", "unmeasured", "quick", "sleeps"]
+
+
+LISTED = "azul_core.web.store.x_f__mutmut_4"
+
+
+@pytest.fixture
+def skip_file(tmp_path: Path) -> Path:
+    path = tmp_path / "known-equivalents.json"
+    path.write_text(json.dumps({LISTED: "SQL keywords are case-insensitive"}), encoding="utf-8")
+    return path
+
+
+def test_a_mutant_listed_as_equivalent_is_skipped_before_any_test_and_says_why(folder, skip_file):
+    done = pytest_in(folder, LISTED, skip=skip_file)
+    assert done.returncode == 34  # mutmut's "skipped"
+    assert f"{LISTED} is listed as equivalent: SQL keywords are case-insensitive" in done.stderr
+    assert order_run(done.stdout) == []
+
+
+@pytest.mark.parametrize("mutant", ["azul_core.web.store.x_f__mutmut_5", "stats", None],
+                         ids=["another mutant", "measuring pass", "plain pytest"])
+def test_what_is_not_listed_runs_its_tests(folder, skip_file, mutant):
+    done = pytest_in(folder, mutant, "-k", "not sleeps", skip=skip_file)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert sorted(order_run(done.stdout)) == ["quick", "slow", "unmeasured"]
+
+
+def test_an_unreadable_list_of_equivalents_skips_nothing(folder, tmp_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text("[not json", encoding="utf-8")
+    for listing in (broken, tmp_path / "missing.json"):
+        done = pytest_in(folder, LISTED, "-k", "quick", skip=listing)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert order_run(done.stdout) == ["quick"]
 
 
 SET_UP = '''\
