@@ -67,7 +67,7 @@ SCOPES: dict[str, tuple[list[str], list[str]]] = {
              "tests/web/test_tile_kinds_web.py", "tests/web/test_clocks.py", "tests/web/test_reclaim.py",
              "tests/web/test_rematch.py", "tests/web/test_seat_events_log.py", "tests/web/test_game_log.py",
              "tests/web/test_preview_reasons.py", "tests/web/test_hints.py", "tests/web/test_replay_page.py",
-             "tests/web/test_guard_bot_turns.py",
+             "tests/web/test_guard_bot_turns.py", "tests/web/test_guard_server_survivors.py",
              # the SQLite store's own tests, and with AZUL_TEST_POSTGRES_URL set the shared
              # store's (test_postgres_servers.py starts `azul serve` processes, which would not run
              # the mutants: not here)
