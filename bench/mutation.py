@@ -46,6 +46,7 @@ import fnmatch
 import hashlib
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -349,6 +350,9 @@ def mark_equivalent(mutants: list[str], why: str, mutated: list[str], listing: P
         handle.write("\n".join(block) + "\n")
 
 
+#: How many times longer a test may run when a run's timeouts are tried again (--timeouts-again).
+PATIENCE = 10
+
 #: Verdicts that say a mutant was not caught (a timeout is a mutant that made the tests hang or
 #: loop: counted as caught).
 RECHECKED = ("survived", "no tests", "suspicious")
@@ -367,7 +371,7 @@ def _statuses(mutmut: list[str], folder: Path) -> list[tuple[str, str]]:
 
 
 def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False, diffs: bool = False,
-              since: str | None = None, every_mutant: bool = False) -> dict:
+              since: str | None = None, every_mutant: bool = False, timeouts_again: int | None = None) -> dict:
     mutated, tests = SCOPES[scope]
     # With ``since``: only the mutants of the functions changed since that commit, run and reported.
     chosen = changed_functions(since, mutated) if since else []
@@ -393,10 +397,10 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
                        PYTHONPATH=os.pathsep.join([str(REPOSITORY / "bench")] + [
                            p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
 
-    def run_mutants(names: list[str]) -> None:
+    def run_mutants(names: list[str], **variables: str) -> None:
         """mutmut's run of the named mutants (patterns), or of every mutant not tried yet."""
         subprocess.run(mutmut + ["run", "--max-children", str(children), *names], cwd=folder, check=False,
-                       env=environment)
+                       env=dict(environment, **variables))
 
     def statuses_now() -> list[tuple[str, str]]:
         """The scope's verdicts; with ``since``, those of the chosen functions' mutants only."""
@@ -432,6 +436,21 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
         write_settings(folder, scope, fresh=True)
         run_mutants(again)
         write_settings(folder, scope)
+    timeouts_checked = {}
+    if timeouts_again is not None:
+        # mutation_pytest ends a test at 3 s + 5 times its measured time: a mutant that only made a
+        # test that much slower would be a "timeout" too. Tried again with every limit PATIENCE times
+        # longer, a hang is still one; a slowed test ends and says killed or survived.
+        timeouts = sorted(name for name, status in statuses_now() if status == "timeout")
+        tried = random.Random(0).sample(timeouts, min(timeouts_again, len(timeouts))) if timeouts_again else timeouts
+        if tried:
+            print(f"== {scope}: trying {len(tried)} of the {len(timeouts)} timeouts again with limits {PATIENCE} "
+                  "times longer", flush=True)
+            run_mutants(tried, AZUL_MUTATION_PATIENCE=str(PATIENCE))
+            now = dict(statuses_now())
+            for name in tried:
+                verdict = now.get(name, "not checked")
+                timeouts_checked[verdict] = timeouts_checked.get(verdict, 0) + 1
     minutes = (time.monotonic() - started) / 60
     statuses: dict[str, int] = {}
     survivors = []
@@ -449,6 +468,8 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
     summary = {"scope": scope, "minutes": round(minutes, 1), "statuses": statuses,
                "survivors": len(survivors), "tests": tests, "mutated": mutated, "tree": tree,
                "listed_equivalents_skipped": len(skipped), "stale_equivalents": stale}
+    if timeouts_again is not None:
+        summary["timeouts_tried_again"] = timeouts_checked
     if since:
         summary.update(since=since, functions=[pattern.removesuffix("__mutmut_*") for pattern in chosen])
     (folder / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
@@ -477,6 +498,10 @@ def main() -> int:
     parser.add_argument("--every-mutant", action="store_true",
                         help=f"also try the mutants bench/{EQUIVALENTS.name} lists as equivalent (skipped by default "
                              "while their function is unchanged)")
+    parser.add_argument("--timeouts-again", type=int, nargs="?", const=0, metavar="N",
+                        help=f"then try the timeouts again (N of them, a seeded sample; all without N) with every "
+                             f"test's limit {PATIENCE} times longer: hangs stay timeouts, a test the mutant only "
+                             "slowed down says killed or survived")
     parser.add_argument("--mark-equivalent", nargs="+", metavar="MUTANT",
                         help=f"add these mutants of one scope to bench/{EQUIVALENTS.name} (with --why) and stop")
     parser.add_argument("--why", help="with --mark-equivalent: why no test can tell those mutants from the code")
@@ -507,7 +532,8 @@ def main() -> int:
     os.environ.setdefault("PYTHONHASHSEED", "0")
     recheck = "confirm" if args.confirm_only else "only" if args.recheck_only else args.recheck
     try:
-        results = [run_scope(scope, args.work, args.children, recheck, args.diffs, args.since, args.every_mutant)
+        results = [run_scope(scope, args.work, args.children, recheck, args.diffs, args.since, args.every_mutant,
+                             args.timeouts_again)
                    for scope in args.scopes or SCOPES]
     except ValueError as error:  # an unknown commit
         print(f"mutation.py: {error}", file=sys.stderr)
@@ -519,6 +545,9 @@ def main() -> int:
             continue
         print(f"{summary['scope']}: {counts or 'no mutants'} in {summary['minutes']} min, tree {summary['tree']}; "
               f"survivors in {args.work / summary['scope'] / 'survivors.txt'}")
+        if "timeouts_tried_again" in summary:
+            again = ", ".join(f"{count} {status}" for status, count in sorted(summary["timeouts_tried_again"].items()))
+            print(f"{summary['scope']}: timeouts tried again with {PATIENCE} times the limits: {again or 'none'}")
     return 0
 
 

@@ -53,6 +53,16 @@ FLOOR_S = 3.0
 FACTOR = 5.0
 #: The time assumed for a test that was not measured (newer than the measuring pass).
 UNMEASURED_S = 60.0
+#: The environment variable that makes every limit that many times longer (mutation.py
+#: ``--timeouts-again``: are a run's timeouts hangs, or tests the mutant only slowed down?).
+PATIENCE_VARIABLE = "AZUL_MUTATION_PATIENCE"
+
+
+def _patience() -> float:
+    try:
+        return max(1.0, float(os.environ.get(PATIENCE_VARIABLE, "1")))
+    except ValueError:
+        return 1.0
 
 
 def _mutant_under_test() -> str:
@@ -128,7 +138,7 @@ def _hung(nodeid: str, limit: float) -> None:
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
     if not _under_a_mutant():
         return (yield)
-    limit = FLOOR_S + FACTOR * _times.get(item.nodeid, UNMEASURED_S)
+    limit = (FLOOR_S + FACTOR * _times.get(item.nodeid, UNMEASURED_S)) * _patience()
     timer = threading.Timer(limit, _hung, args=(item.nodeid, limit))
     timer.daemon = True
     timer.start()

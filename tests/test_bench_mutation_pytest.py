@@ -50,11 +50,15 @@ def folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def pytest_in(folder: Path, mutant: str | None, *args: str, skip: Path | None = None) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items() if k not in ("MUTANT_UNDER_TEST", "AZUL_MUTATION_SKIP")}
+def pytest_in(folder: Path, mutant: str | None, *args: str, skip: Path | None = None,
+              patience: str | None = None) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items()
+                   if k not in ("MUTANT_UNDER_TEST", "AZUL_MUTATION_SKIP", "AZUL_MUTATION_PATIENCE")}
     environment["PYTHONPATH"] = str(BENCH)
     if skip is not None:
         environment["AZUL_MUTATION_SKIP"] = str(skip)
+    if patience is not None:
+        environment["AZUL_MUTATION_PATIENCE"] = patience
     if mutant is not None:
         environment["MUTANT_UNDER_TEST"] = mutant
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "mutation_pytest", "-p", "no:cacheprovider",
@@ -78,6 +82,17 @@ def test_a_test_past_its_limit_ends_the_run_as_a_timeout_and_is_named(folder):
     assert "test_a.py::test_sleeps ran past 1.2 s" in done.stderr
     assert "sleeps" not in order_run(done.stdout)  # ended, not waited for
     assert "slow" not in order_run(done.stdout)  # the quicker test_sleeps came first: nothing after it ran
+
+
+def test_patience_makes_every_limit_that_many_times_longer(folder):
+    # test_sleeps sleeps 3 s against a limit of 1.2 s: 3 x 1.2 s lets it end
+    done = pytest_in(folder, "azul_core.web.table.x_f__mutmut_1", "-k", "sleeps", patience="3")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert order_run(done.stdout) == ["sleeps"]
+    for unusable in ("0", "soon"):  # never shorter than the usual limit, and a typo changes nothing
+        done = pytest_in(folder, "azul_core.web.table.x_f__mutmut_1", "-k", "quick", patience=unusable)
+        assert done.returncode == 0, (unusable, done.stdout + done.stderr)
+        assert order_run(done.stdout) == ["quick"]
 
 
 @pytest.mark.parametrize("mutant", [None, "stats", ""], ids=["plain pytest", "measuring pass", "clean run"])
