@@ -350,8 +350,9 @@ def mark_equivalent(mutants: list[str], why: str, mutated: list[str], listing: P
         handle.write("\n".join(block) + "\n")
 
 
-#: How many times longer a test may run when a run's timeouts are tried again (--timeouts-again).
-PATIENCE = 10
+#: How many times longer a test may run when a run's timeouts are tried again (--timeouts-again),
+#: unless --patience says otherwise.
+PATIENCE = 10.0
 
 #: Verdicts that say a mutant was not caught (a timeout is a mutant that made the tests hang or
 #: loop: counted as caught).
@@ -371,7 +372,8 @@ def _statuses(mutmut: list[str], folder: Path) -> list[tuple[str, str]]:
 
 
 def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False, diffs: bool = False,
-              since: str | None = None, every_mutant: bool = False, timeouts_again: int | None = None) -> dict:
+              since: str | None = None, every_mutant: bool = False, timeouts_again: int | None = None,
+              patience: float = PATIENCE) -> dict:
     mutated, tests = SCOPES[scope]
     # With ``since``: only the mutants of the functions changed since that commit, run and reported.
     chosen = changed_functions(since, mutated) if since else []
@@ -444,9 +446,9 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
         timeouts = sorted(name for name, status in statuses_now() if status == "timeout")
         tried = random.Random(0).sample(timeouts, min(timeouts_again, len(timeouts))) if timeouts_again else timeouts
         if tried:
-            print(f"== {scope}: trying {len(tried)} of the {len(timeouts)} timeouts again with limits {PATIENCE} "
+            print(f"== {scope}: trying {len(tried)} of the {len(timeouts)} timeouts again with limits {patience:g} "
                   "times longer", flush=True)
-            run_mutants(tried, AZUL_MUTATION_PATIENCE=str(PATIENCE))
+            run_mutants(tried, AZUL_MUTATION_PATIENCE=str(patience))
             now = dict(statuses_now())
             for name in tried:
                 verdict = now.get(name, "not checked")
@@ -470,6 +472,7 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
                "listed_equivalents_skipped": len(skipped), "stale_equivalents": stale}
     if timeouts_again is not None:
         summary["timeouts_tried_again"] = timeouts_checked
+        summary["patience"] = patience
     if since:
         summary.update(since=since, functions=[pattern.removesuffix("__mutmut_*") for pattern in chosen])
     (folder / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
@@ -499,9 +502,11 @@ def main() -> int:
                         help=f"also try the mutants bench/{EQUIVALENTS.name} lists as equivalent (skipped by default "
                              "while their function is unchanged)")
     parser.add_argument("--timeouts-again", type=int, nargs="?", const=0, metavar="N",
-                        help=f"then try the timeouts again (N of them, a seeded sample; all without N) with every "
-                             f"test's limit {PATIENCE} times longer: hangs stay timeouts, a test the mutant only "
-                             "slowed down says killed or survived")
+                        help="then try the timeouts again (N of them, a seeded sample; all without N) with every "
+                             "test's limit --patience times longer: hangs stay timeouts, a test the mutant only "
+                             "slowed down (or a busy machine) says killed or survived")
+    parser.add_argument("--patience", type=float, default=PATIENCE, metavar="X",
+                        help=f"with --timeouts-again: how many times longer (default {PATIENCE:g})")
     parser.add_argument("--mark-equivalent", nargs="+", metavar="MUTANT",
                         help=f"add these mutants of one scope to bench/{EQUIVALENTS.name} (with --why) and stop")
     parser.add_argument("--why", help="with --mark-equivalent: why no test can tell those mutants from the code")
@@ -510,6 +515,8 @@ def main() -> int:
     unknown = [s for s in args.scopes if s not in SCOPES]
     if unknown:
         parser.error(f"unknown scope {unknown[0]!r}: choose from {', '.join(SCOPES)}")
+    if args.patience < 1:
+        parser.error("--patience is how many times longer a test may run: 1 or more")
     if args.mark_equivalent:
         if not args.why or len(args.scopes) != 1:
             parser.error("--mark-equivalent takes one scope and --why")
@@ -533,7 +540,7 @@ def main() -> int:
     recheck = "confirm" if args.confirm_only else "only" if args.recheck_only else args.recheck
     try:
         results = [run_scope(scope, args.work, args.children, recheck, args.diffs, args.since, args.every_mutant,
-                             args.timeouts_again)
+                             args.timeouts_again, args.patience)
                    for scope in args.scopes or SCOPES]
     except ValueError as error:  # an unknown commit
         print(f"mutation.py: {error}", file=sys.stderr)
@@ -547,7 +554,8 @@ def main() -> int:
               f"survivors in {args.work / summary['scope'] / 'survivors.txt'}")
         if "timeouts_tried_again" in summary:
             again = ", ".join(f"{count} {status}" for status, count in sorted(summary["timeouts_tried_again"].items()))
-            print(f"{summary['scope']}: timeouts tried again with {PATIENCE} times the limits: {again or 'none'}")
+            print(f"{summary['scope']}: timeouts tried again with {summary['patience']:g} times the limits: "
+                  f"{again or 'none'}")
     return 0
 
 
