@@ -466,8 +466,7 @@ def describe(state: GameState, decision: tuple | Move, names: list[str]) -> str:
     label it was offered with may be made from the mover's secret. A placement the server
     made itself (one legal space) says so."""
     if isinstance(decision, Move):
-        declared = state.rules.plugin_hooks.by_notation.get(decision.notation)
-        label = declared.label if declared is not None else ""
+        label = state.rules.plugin_hooks.by_notation[decision.notation].label  # every move offered is declared
         return f"{names[state.to_move]}: {label or 'plays'} ({decision.notation})"
     text = describe_decision(state, decision, names)
     if state.phase == PLACE and len(decision) == 2 and len(state.placing[2]) == 1:

@@ -1,7 +1,10 @@
 """Tests for mutants of the table server that survived the web scope's mutation run
 (bench/mutation.py): a request without a Host header, a move at a finished table, the
 search-bot limit of each address, the hourly table limit when many addresses are
-remembered, and a purge the store failed halfway."""
+remembered, and a purge the store failed halfway; then the tenth run's: the last move told
+after a seat event, a plugin move with no label, a bot seat's name, the hour and the
+10,000 addresses at their bounds, the search bots' think time, an Origin with no Host, and
+a late catch-up after the server closed."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ pytest.importorskip("starlette")
 
 from test_guard_server import (  # noqa: E402  (pytest puts this folder on sys.path)
     TestClient,
+    a_draft,
     create,
     join,
     make_config,
@@ -153,3 +157,141 @@ def test_a_purge_the_store_failed_halfway_deletes_nothing_and_the_next_writes_ar
         assert east.wait_for(lambda state: state["version"] > version)["version"] == version + 1
         assert create(client).status_code == 201
         assert len(server.store.table_ids()) == 3
+
+
+# ---------------------------------------------------------------- the tenth run's survivors
+
+
+def test_the_last_move_is_still_told_after_a_seat_is_handed_to_a_bot(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        created = create(client).json()
+        north, east = join(client, created, 0), join(client, created, 1)
+        north.move(a_draft(north.state))
+        moved = east.wait_for(lambda state: state["last"] is not None)
+        # North's seat (not the one to move) goes to a bot: a seat event, not a move.
+        assert hand(client, created, 0, {"bot": "random"}).status_code == 200
+        after = east.wait_for(lambda state: state["version"] > moved["version"])
+        assert after["last"] == moved["last"] and after["last"]["seat"] == 0
+
+
+HUSH = '''"""A move with no label: the table tells it in its own words."""
+from azul_core import hookimpl
+from azul_core.rules import Move, Outcome
+
+AZUL_API = 1
+__version__ = "1.0"
+
+
+@hookimpl
+def azul_declare_moves():
+    return [Move("hush")]
+
+
+@hookimpl
+def azul_offer_moves(stage):
+    return [Move("hush")] if stage == "turn" else None
+
+
+@hookimpl
+def azul_apply_move():
+    return Outcome()
+'''
+
+
+def test_a_plugin_move_declared_without_a_label_is_told_as_plays_with_its_notation(tmp_path):
+    from azul_core.web.catalog import build_catalog
+
+    folder = tmp_path / "hush"
+    folder.mkdir()
+    (folder / "hush.py").write_text(HUSH)
+    (folder / "hush.yaml").write_text("name: hush\ndescription: Standard Azul with a move that does nothing.\n"
+                                      "extends: standard\nplugins: [standard, colour_wall, hush.py]\n")
+    catalog = build_catalog([folder])
+    assert "hush" in catalog.variants, catalog.problems
+    config = make_config(tmp_path)
+    config.variant_dirs = (folder,)
+    with serving(config, catalog) as (client, _server):
+        created = create(client, variant="hush").json()
+        north = join(client, created, 0)
+        north.move("+hush")
+        told = north.wait_for(lambda state: state["last"] is not None)["last"]
+        assert told == {"seat": 0, "move": "+hush", "text": "North: plays (+hush)"}
+
+
+def test_a_bot_seats_name_is_checked_and_the_error_names_its_seat(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, _server):
+        answer = create(client, seats=[{"name": "North"}, {"bot": "random", "name": "r" * 33}])
+        assert (answer.status_code, answer.json()) == (400, {"error": "seat 1: a name has at most 32 characters"})
+        named = create(client, seats=[{"name": "North"}, {"bot": "random", "name": "r" * 32}])
+        assert named.status_code == 201 and named.json()["seats"][1]["name"] == "r" * 32
+
+
+@pytest.mark.parametrize(("age", "counts"), [(3599.5, True), (3600.5, False)])
+def test_a_table_counts_toward_the_hourly_limit_for_one_hour(tmp_path, catalog, age, counts):
+    config = make_config(tmp_path, tables_per_hour=1)
+    with serving(config, catalog, client=("192.0.2.1", 50000)) as (client, server):
+        assert create(client).status_code == 201
+        server.created_by["192.0.2.1"][0] = time.monotonic() - age  # created that long ago
+        answer = create(client)
+        assert answer.status_code == (429 if counts else 201), answer.json()
+
+
+@pytest.mark.parametrize(("remembered", "forgotten"), [(10000, False), (10001, True)])
+def test_idle_addresses_are_forgotten_once_more_than_ten_thousand_are_remembered(tmp_path, catalog,
+                                                                                 remembered, forgotten):
+    config = make_config(tmp_path, tables_per_hour=5)
+    with serving(config, catalog, client=("192.0.2.1", 50000)) as (client, server):
+        assert create(client).status_code == 201
+        for n in range(remembered - 1):  # with 192.0.2.1 itself, ``remembered`` addresses
+            assert not server.created_by[f"10.{n // 65536}.{n // 256 % 256}.{n % 256}"]
+        assert create(client).status_code == 201
+        assert len(server.created_by) == (1 if forgotten else remembered)
+        assert len(server.created_by["192.0.2.1"]) == 2
+
+
+def test_search_bots_think_as_long_as_the_server_was_told(tmp_path, catalog, monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from azul_core.web import bots
+
+    asked: list = []
+    real_think = bots.think
+
+    def think(variant_ref, record, bot, seed, think_time):
+        asked.append((bot, think_time))
+        return real_think(variant_ref, record, bot, seed, think_time)
+
+    pool = ThreadPoolExecutor(1)  # in this process, so that ``think`` above is the one called
+    monkeypatch.setattr(bots, "think", think)
+    monkeypatch.setattr(bots.BotPool, "_pool", lambda self: pool)
+    try:
+        with serving(make_config(tmp_path, think=0.02), catalog) as (client, _server):
+            created = create(client, seats=[{"bot": "mcts"}, {"name": "East"}]).json()
+            east = join(client, created, 1)
+            east.wait_for(lambda state: state["last"] is not None and state["last"]["seat"] == 0)
+    finally:
+        pool.shutdown()
+    assert asked and set(asked) == {("mcts", 0.02)}
+
+
+def test_an_origin_is_refused_when_the_request_names_no_host(tmp_path, catalog):
+    body = b'{"variant": "standard", "seats": [{"name": "North"}, {"name": "East"}]}'
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        def post(headers):
+            scope = scope_of("http", "/api/tables", [(b"content-type", b"application/json"), *headers])
+            scope["method"] = "POST"
+            sent = call_asgi(client.app, scope, [{"type": "http.request", "body": body, "more_body": False}])
+            return sent[0]["status"]
+
+        assert post([(b"host", b"azul.example"), (b"origin", b"http://azul.example")]) == 201
+        assert post([(b"origin", b"http://none")]) == 403
+        assert post([(b"origin", b"http://")]) == 403
+        assert post([(b"origin", b"http://xxxx")]) == 403
+        assert server.store.open_tables() == 1
+
+
+def test_a_server_that_has_closed_catches_up_with_nothing(tmp_path, catalog):
+    with serving(make_config(tmp_path), catalog) as (client, server):
+        table = server.table(create(client).json()["table"])
+    assert server.store is None
+    assert server.catch_up(table) is False
