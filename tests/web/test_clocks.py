@@ -110,6 +110,19 @@ def test_a_move_clock_runs_out_and_the_stand_in_plays_until_the_owner_takes_the_
         assert look(client, server) == 0
 
 
+def test_a_new_tables_first_turn_has_the_clocks_time_and_not_a_restarts_grace(tmp_path, catalog):
+    clock = FakeClock()
+    seconds = RESTART_GRACE / 3  # a clock shorter than the grace a restarted table gives
+    with serving(seats_config(tmp_path / "data", clock), catalog) as (client, server):
+        created = create(client, clock={"mode": "move", "seconds": seconds, "bot": "greedy"}).json()
+        north = Page(client, created["table"], secrets_of(created)[0])
+        assert north.seating["clock"]["running"] == 0 and north.seating["clock"]["turn_left"] == seconds
+        clock.advance(seconds - 0.5)
+        assert look(client, server) == 0
+        clock.advance(1)
+        assert look(client, server) == 1
+
+
 def test_handing_another_seat_over_does_not_give_the_seat_to_move_more_time(tmp_path, catalog):
     clock = FakeClock()
     with serving(seats_config(tmp_path / "data", clock), catalog) as (client, server):
