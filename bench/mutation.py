@@ -333,6 +333,12 @@ def known_equivalents(mutated: list[str], listing: Path = EQUIVALENTS,
     return current, stale
 
 
+def no_longer_listed(statuses: list[tuple[str, str]], listed: dict) -> list[str]:
+    """The mutants an earlier run skipped as listed equivalents that the list no longer names
+    (a test now kills them): mutmut keeps a verdict once given, so they are tried again."""
+    return [name for name, status in statuses if status == "skipped" and name not in listed]
+
+
 def mark_equivalent(mutants: list[str], why: str, mutated: list[str], listing: Path = EQUIVALENTS,
                     repository: Path = REPOSITORY) -> None:
     """Add a group of equivalent mutants to ``listing`` with the hashes of their functions today.
@@ -421,6 +427,10 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
               f"read): tried again; read the survivors among them and list them anew", flush=True)
     if recheck not in ("only", "confirm"):
         run_mutants(chosen)
+    unlisted = no_longer_listed(statuses_now(), skipped) if not every_mutant else []
+    if unlisted:
+        print(f"== {scope}: trying {len(unlisted)} mutants skipped before as equivalent, no longer listed", flush=True)
+        run_mutants(unlisted)
     if recheck in (True, "only"):
         # mutmut keeps a verdict once given: the survivors of earlier runs are tried again
         # against today's tests (new tests are found and mapped to the code they run).

@@ -158,3 +158,11 @@ def test_the_shipped_list_reads_and_names_only_mutants_of_the_scopes_functions(b
             assert "__mutmut_" in mutant and bench._function_of(mutant) in group["functions"], mutant
         for function in group["functions"]:
             assert function in functions, f"{function} is no function of a scope (renamed or removed?)"
+
+
+def test_a_mutant_skipped_before_and_taken_off_the_list_is_tried_again(bench):
+    statuses = [("m.x_f__mutmut_1", "skipped"), ("m.x_f__mutmut_2", "skipped"), ("m.x_f__mutmut_3", "killed"),
+                ("m.x_g__mutmut_1", "survived")]
+    listed = {"m.x_f__mutmut_1": "why"}
+    assert bench.no_longer_listed(statuses, listed) == ["m.x_f__mutmut_2"]
+    assert bench.no_longer_listed(statuses, {"m.x_f__mutmut_1": "why", "m.x_f__mutmut_2": "why"}) == []
