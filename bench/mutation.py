@@ -12,6 +12,7 @@ Do the tests notice a small change to the code?
     python bench/mutation.py --since main web    # only the functions changed since a commit
     python bench/mutation.py --every-mutant web  # also the mutants listed as equivalent
     python bench/mutation.py web --mark-equivalent NAME... --why "..."  # list survivors read
+    python bench/mutation.py web --mark-equivalent NAME... --group 3    # ... in a group already there
 
 Each scope mutates some modules and runs only the tests written for them (the whole suite
 for every mutant would take days on two cores). A scope runs in its own copy of the tree,
@@ -356,6 +357,63 @@ def mark_equivalent(mutants: list[str], why: str, mutated: list[str], listing: P
         handle.write("\n".join(block) + "\n")
 
 
+def equivalent_groups(listing: Path = EQUIVALENTS) -> list[dict]:
+    """The groups of ``listing`` in file order (``--group N`` counts from 1)."""
+    return _read_toml(listing).get("equivalent", []) if listing.exists() else []
+
+
+def add_to_group(mutants: list[str], group: int, mutated: list[str], why: str | None = None,
+                 listing: Path = EQUIVALENTS, repository: Path = REPOSITORY) -> None:
+    """Add equivalent mutants to the ``group``-th group (from 1) of ``listing`` with the hashes of
+    their functions today, and ``why`` (if any) to the group's reason; the file's layout and
+    comments stay. Raises ``ValueError`` for a name that is no mutant of the files ``mutated``, a
+    group that is not there, or a function the group read in another version (its mutants there
+    were read on older code: read them again, or start a new group)."""
+    now = function_hashes(mutated, repository)
+    for mutant in mutants:
+        if "__mutmut_" not in mutant or _function_of(mutant) not in now:
+            raise ValueError(f"{mutant!r} is no mutant of {', '.join(mutated)}")
+    groups = equivalent_groups(listing)
+    if not 1 <= group <= len(groups):
+        raise ValueError(f"there is no group {group} in {listing.name} (it has {len(groups)})")
+    known = groups[group - 1].get("functions", {})
+    for function in sorted({_function_of(mutant) for mutant in mutants}):
+        if known.get(function, now[function]) != now[function]:
+            raise ValueError(f"group {group} read {function} before it changed: read its mutants there "
+                             "again, or start a new group")
+    before = listing.read_text(encoding="utf-8")
+    cannot = ValueError(f"group {group} of {listing.name} is laid out in a way --group cannot edit: edit it by hand")
+    lines = before.split("\n")
+    starts = [index for index, line in enumerate(lines) if line.strip() == "[[equivalent]]"]
+    start = starts[group - 1]
+    end = starts[group] if group < len(starts) else len(lines)
+    section = lines[start:end]
+    listed = groups[group - 1].get("mutants", [])
+    added = [m for m in dict.fromkeys(mutants) if m not in listed]
+    reason = f"{groups[group - 1]['why'].rstrip()} {why.strip()}" if why else groups[group - 1]["why"]
+    try:  # the layout --mark-equivalent writes: one line per mutant, one per function, why on one line
+        mutants_end = section.index("]", section.index("mutants = ["))
+        section[mutants_end:mutants_end] = [f"    {json.dumps(m, ensure_ascii=False)}," for m in added]
+        last = section.index("[equivalent.functions]")
+        while last + 1 < len(section) and section[last + 1].strip() and not section[last + 1].startswith("["):
+            last += 1
+        section[last + 1:last + 1] = [f"{json.dumps(f, ensure_ascii=False)} = {json.dumps(now[f])}"
+                                      for f in sorted({_function_of(m) for m in added} - set(known))]
+        at = next(i for i, line in enumerate(section) if line.startswith("why = "))
+        section[at] = f"why = {json.dumps(reason, ensure_ascii=False)}"
+    except (ValueError, StopIteration):
+        raise cannot from None
+    listing.write_text("\n".join(lines[:start] + section + lines[end:]), encoding="utf-8")
+    try:
+        written = equivalent_groups(listing)[group - 1]
+        readable = written["mutants"] == listed + added and written["why"] == reason
+    except Exception:  # noqa: BLE001 - any error reading it back means the edit broke the file
+        readable = False
+    if not readable:
+        listing.write_text(before, encoding="utf-8")
+        raise cannot
+
+
 #: How many times longer a test may run when a run's timeouts are tried again (--timeouts-again),
 #: unless --patience says otherwise.
 PATIENCE = 10.0
@@ -520,6 +578,9 @@ def main() -> int:
     parser.add_argument("--mark-equivalent", nargs="+", metavar="MUTANT",
                         help=f"add these mutants of one scope to bench/{EQUIVALENTS.name} (with --why) and stop")
     parser.add_argument("--why", help="with --mark-equivalent: why no test can tell those mutants from the code")
+    parser.add_argument("--group", type=int, metavar="N",
+                        help="with --mark-equivalent: add them to the N-th group of the list (--list numbers "
+                             "them) rather than a new one; --why, if given, is added to its reason")
     parser.add_argument("--list", action="store_true", help="show the scopes and stop")
     args = parser.parse_args()
     unknown = [s for s in args.scopes if s not in SCOPES]
@@ -528,18 +589,27 @@ def main() -> int:
     if args.patience < 1:
         parser.error("--patience is how many times longer a test may run: 1 or more")
     if args.mark_equivalent:
-        if not args.why or len(args.scopes) != 1:
-            parser.error("--mark-equivalent takes one scope and --why")
+        if len(args.scopes) != 1 or not (args.why or args.group):
+            parser.error("--mark-equivalent takes one scope and --why (or --group N)")
+        mutated = SCOPES[args.scopes[0]][0]
         try:
-            mark_equivalent(args.mark_equivalent, args.why, SCOPES[args.scopes[0]][0])
+            if args.group:
+                add_to_group(args.mark_equivalent, args.group, mutated, args.why)
+            else:
+                mark_equivalent(args.mark_equivalent, args.why, mutated)
         except ValueError as error:
             print(f"mutation.py: {error}", file=sys.stderr)
             return 1
-        print(f"{len(args.mark_equivalent)} mutants added to {EQUIVALENTS}")
+        where = f"group {args.group} of" if args.group else "a new group of"
+        print(f"{len(args.mark_equivalent)} mutants added to {where} {EQUIVALENTS}")
         return 0
+    if args.group:
+        parser.error("--group goes with --mark-equivalent")
     if args.list:
         for scope, (mutated, tests) in SCOPES.items():
             print(f"{scope}: {' '.join(mutated)}\n    tests: {' '.join(tests)}")
+        for number, group in enumerate(equivalent_groups(), 1):
+            print(f"equivalent group {number} ({len(group.get('mutants', []))} mutants): {group['why'][:90]}")
         return 0
     try:
         import mutmut  # noqa: F401

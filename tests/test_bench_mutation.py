@@ -166,3 +166,78 @@ def test_a_mutant_skipped_before_and_taken_off_the_list_is_tried_again(bench):
     listed = {"m.x_f__mutmut_1": "why"}
     assert bench.no_longer_listed(statuses, listed) == ["m.x_f__mutmut_2"]
     assert bench.no_longer_listed(statuses, {"m.x_f__mutmut_1": "why", "m.x_f__mutmut_2": "why"}) == []
+
+
+def _two_groups(bench, repository: Path) -> Path:
+    listing = repository / "equivalents.toml"
+    listing.write_text("# read by hand: keep this comment\n", encoding="utf-8")
+    bench.mark_equivalent([EDITED_4], "first reason", ["pkg/*.py"], listing, repository)
+    bench.mark_equivalent([KEPT_1], "second reason.", ["pkg/*.py"], listing, repository)
+    return listing
+
+
+def test_mutants_added_to_a_group_already_there_share_its_reason_and_the_file_keeps_its_layout(bench, repository):
+    listing = _two_groups(bench, repository)
+    bench.add_to_group(["pkg.mod.x\u01c1Table\u01c1kept__mutmut_7", "pkg.mod.x_untouched__mutmut_2", KEPT_1], 2,
+                       ["pkg/*.py"], "Also a third.", listing, repository)
+    text = listing.read_text(encoding="utf-8")
+    assert text.startswith("# read by hand: keep this comment\n")
+    groups = bench.equivalent_groups(listing)
+    assert groups[0] == {"why": "first reason", "mutants": [EDITED_4],
+                         "functions": {"pkg.mod.x_edited": bench.function_hashes(["pkg/*.py"], repository)
+                                       ["pkg.mod.x_edited"]}}
+    assert groups[1]["why"] == "second reason. Also a third."
+    assert groups[1]["mutants"] == [KEPT_1, "pkg.mod.x\u01c1Table\u01c1kept__mutmut_7", "pkg.mod.x_untouched__mutmut_2"]
+    current, stale = bench.known_equivalents(["pkg/*.py"], listing, repository)
+    assert current["pkg.mod.x_untouched__mutmut_2"] == "second reason. Also a third." and stale == []
+    # once the function changes, the mutant added to the group is stale like the others
+    edit(repository / "pkg" / "mod.py", "return a + 1", "return a + 5")
+    assert bench.known_equivalents(["pkg/*.py"], listing, repository)[1] == ["pkg.mod.x_untouched__mutmut_2"]
+
+
+def test_adding_to_a_group_without_a_reason_keeps_its_reason(bench, repository):
+    listing = _two_groups(bench, repository)
+    bench.add_to_group(["pkg.mod.x_edited__mutmut_9"], 1, ["pkg/*.py"], None, listing, repository)
+    assert bench.equivalent_groups(listing)[0]["why"] == "first reason"
+    assert bench.equivalent_groups(listing)[0]["mutants"] == [EDITED_4, "pkg.mod.x_edited__mutmut_9"]
+
+
+@pytest.mark.parametrize("group, names, reason", [
+    (3, [EDITED_4], "there is no group 3 in equivalents.toml"),
+    (0, [EDITED_4], "there is no group 0"),
+    (1, ["pkg.mod.x_no_such__mutmut_1"], "is no mutant of pkg/"),
+])
+def test_adding_to_a_group_that_is_not_there_or_a_name_that_is_no_mutant_is_refused(bench, repository, group,
+                                                                                       names, reason):
+    listing = _two_groups(bench, repository)
+    before = listing.read_text(encoding="utf-8")
+    with pytest.raises(ValueError, match=reason):
+        bench.add_to_group(names, group, ["pkg/*.py"], "why", listing, repository)
+    assert listing.read_text(encoding="utf-8") == before
+
+
+def test_a_group_that_read_an_older_version_of_the_function_takes_no_new_mutant_of_it(bench, repository):
+    # the group's hash vouches for every mutant of that function it lists: updating it for the new
+    # mutant would vouch for the old ones, read on other code
+    listing = _two_groups(bench, repository)
+    edit(repository / "pkg" / "mod.py", "return a * 2", "return a * 3")
+    before = listing.read_text(encoding="utf-8")
+    with pytest.raises(ValueError, match="group 1 read pkg.mod.x_edited before it changed"):
+        bench.add_to_group(["pkg.mod.x_edited__mutmut_9"], 1, ["pkg/*.py"], None, listing, repository)
+    assert listing.read_text(encoding="utf-8") == before
+
+
+@pytest.mark.parametrize("why, mutants", [
+    ('"a reason"', '["%s"]'),  # the mutants on one line: nowhere to add a line
+    ('"""a reason\non two lines"""', '[\n    "%s",\n]'),  # found, but a new why on one line breaks the file
+])
+def test_a_group_laid_out_by_hand_in_another_way_is_left_as_it_was(bench, repository, why, mutants):
+    listing = repository / "equivalents.toml"
+    hashes = bench.function_hashes(["pkg/*.py"], repository)
+    listing.write_text(f'[[equivalent]]\nwhy = {why}\nmutants = {mutants % EDITED_4}\n'
+                       f'[equivalent.functions]\n"pkg.mod.x_edited" = "{hashes["pkg.mod.x_edited"]}"\n',
+                       encoding="utf-8")
+    before = listing.read_text(encoding="utf-8")
+    with pytest.raises(ValueError, match="laid out in a way --group cannot edit"):
+        bench.add_to_group(["pkg.mod.x_edited__mutmut_9"], 1, ["pkg/*.py"], "more", listing, repository)
+    assert listing.read_text(encoding="utf-8") == before
