@@ -63,7 +63,7 @@ class Replay:
     (the steps before it are kept)."""
 
     def __init__(self, record: GameRecord, variant: Any, title: str = "", bots: list | None = None,
-                 public: bool = False):
+                 public: bool = False, game_log: list | None = None):
         #: served to other people (an online table's replay): a plugin's failure is told
         #: without the server's file paths (``azul replay --web`` shows its user everything)
         self.public = public
@@ -83,6 +83,9 @@ class Replay:
         self.problem: str | None = None
         self._views: dict[int, dict] = {}
         self._replay(names)
+        #: the events about seats an online table told in its game log (handed to a bot, the
+        #: stand-in, taken back, a rematch), each under the step it followed
+        self.seat_events = seat_events_by_step(game_log or [], self.steps)
 
     def _replay(self, names: list[str]) -> None:
         progress = None
@@ -120,7 +123,8 @@ class Replay:
                 "players": [seat.name for seat in self.seats],
                 "over": bool(last is not None and last.over), "problem": self.problem,
                 "steps": [{"round": s.round, "action": s.action, "move": s.move, "text": s.text,
-                           "seat": s.seat, "round_end": s.round_end} for s in self.steps]}
+                           "seat": s.seat, "round_end": s.round_end} for s in self.steps],
+                "seat_events": self.seat_events}
 
     def step(self, number: int) -> dict | None:
         """Step ``number``'s view (the table page's), None if there is no such step."""
@@ -135,6 +139,26 @@ class Replay:
         step = self.steps[number]
         return {"step": number, "round": step.round, "action": step.action, "text": step.text,
                 "round_end": step.round_end, "view": view}
+
+
+def seat_events_by_step(game_log: list, steps: list[_Step]) -> list[dict]:
+    """The game log's events about seats (``table.Progress.log``), each with the step of the
+    last move before it (``step``; 0 before the first move): a record has moves only, so the
+    replay of a record alone has none. The log's words are names only, no secret."""
+    if not steps:
+        return []
+    moves = [index for index, step in enumerate(steps) if step.move is not None]
+    placed = []
+    moves_before = 0
+    for entry in game_log:
+        if entry.get("move"):
+            moves_before += 1
+        elif entry.get("event"):
+            # past the steps a record could be replayed to (``problem``): under the last one
+            step = moves[min(moves_before, len(moves)) - 1] if moves_before and moves else 0
+            placed.append({"step": step, "seat": entry.get("seat"), "event": str(entry["event"]),
+                           "text": str(entry.get("text", ""))})
+    return placed
 
 
 # ---------------------------------------------------------------- answers
@@ -165,17 +189,22 @@ def step_answer(replay: Replay, request: Request) -> Response:
 def table_replay_routes(server) -> list[Route]:
     """``/t/{table}/replay`` and its API for the tables of ``server`` (``app.Server``): open
     once the game is over, to whoever holds one of the table's links (as its record is)."""
-    kept: OrderedDict[str, Replay] = OrderedDict()
+    #: table id -> (the table's version when its replay was made, the replay)
+    kept: OrderedDict[str, tuple[int, Replay]] = OrderedDict()
 
     def replay_of(table) -> Replay:
-        replay = kept.get(table.id)
+        version, replay = kept.get(table.id, (None, None))
         if replay is None:
             kinds = [seat.bot for seat in table.seats]
-            replay = Replay(table.record(None), table.offered.variant, table.offered.key, kinds, public=True)
-            kept[table.id] = replay
-            while len(kept) > REPLAYS_KEPT:
-                kept.popitem(last=False)
+            replay = Replay(table.record(None), table.offered.variant, table.offered.key, kinds, public=True,
+                            game_log=table.progress.log)
+        elif version != table.version:
+            # Over, the game moves no more: only an event about a seat (a rematch) came since.
+            replay.seat_events = seat_events_by_step(table.progress.log, replay.steps)
+        kept[table.id] = (table.version, replay)
         kept.move_to_end(table.id)
+        while len(kept) > REPLAYS_KEPT:
+            kept.popitem(last=False)
         return replay
 
     def finished(request: Request):
@@ -217,4 +246,4 @@ def table_replay_routes(server) -> list[Route]:
 
 
 
-__all__ = ["Replay", "page", "step_answer", "table_replay_routes", "REPLAYS_KEPT"]
+__all__ = ["Replay", "page", "seat_events_by_step", "step_answer", "table_replay_routes", "REPLAYS_KEPT"]

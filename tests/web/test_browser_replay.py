@@ -202,3 +202,45 @@ def test_the_replay_link_is_not_there_while_the_game_goes_on(browser, tmp_path, 
         page.close()
     finally:
         server.stop()
+
+
+def test_the_replay_of_a_table_tells_a_seat_handed_to_a_bot_in_its_move_list(browser, tmp_path, shots, errors):
+    _need_browser()
+    server = Server(tmp_path / "data", seed="replay-seat-event")
+    server.start()
+    try:
+        created = server.create("standard", [{"name": "Ana"}, {"bot": "random"}])
+        hand = urllib.request.Request(f"{server.url}/api/tables/{created['table']}/seats/0/bot", method="POST",
+                                      data=json.dumps({"bot": "random"}).encode(),
+                                      headers={"Content-Type": "application/json",
+                                               "Authorization": f"Bearer {created['admin_secret']}"})
+        with urllib.request.urlopen(hand, timeout=10) as answer:
+            assert answer.status == 200
+        watch = created["watch_url"].split("#", 1)[1].split("=", 1)[1]
+        deadline = time.monotonic() + 120
+        while True:
+            request = urllib.request.Request(f"{server.url}/api/tables/{created['table']}/record",
+                                             headers={"Authorization": f"Bearer {watch}"})
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                if json.load(answer).get("result") is not None:
+                    break
+            assert time.monotonic() < deadline, "the bots did not finish the game"
+            time.sleep(0.5)
+        page = open_page(browser, f"{server.url}/t/{created['table']}/replay#watch={watch}", DESKTOP, errors)
+        told = page.locator("#log-list li.log-seat-event")
+        assert told.count() == 1
+        assert told.text_content() == "Ana's seat is played by the bot 'random' from now on"
+        assert told.get_attribute("data-event") == "bot" and told.get_attribute("data-seat") == "0"
+        # Told right under the step it followed (the deal, unless the bot moved first); it is no step.
+        request = urllib.request.Request(f"{server.url}/api/tables/{created['table']}/replay",
+                                         headers={"Authorization": f"Bearer {watch}"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            (event,) = json.load(answer)["seat_events"]
+        assert event["step"] in (0, 1)
+        before = told.evaluate("item => item.previousElementSibling.querySelector('[data-step]').dataset.step")
+        assert before == str(event["step"])
+        assert told.locator("button").count() == 0
+        page.screenshot(path=str(shots / "replay-seat-event.png"))
+        page.close()
+    finally:
+        server.stop()

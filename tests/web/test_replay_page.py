@@ -18,6 +18,7 @@ import urllib.error
 import urllib.request
 import warnings
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -31,7 +32,7 @@ from typer.testing import CliRunner
 import azul_core.cli.replay  # noqa: F401  (registers the command)
 from azul_core.cli.app import app
 from azul_core.records.game_record import FORMAT, read_record, record_variant
-from azul_core.web.replay_page import Replay
+from azul_core.web.replay_page import Replay, seat_events_by_step
 from azul_core.web.replay_server import replay_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -264,3 +265,59 @@ def test_the_replay_of_a_secret_game_shows_the_secrets_only_once_it_is_over(clie
     for open_seat in seats.values():
         open_seat.close()
 
+
+
+def test_a_finished_tables_replay_tells_a_seat_handed_to_a_bot_under_the_move_it_followed(client):
+    created = create(client, seats=[{"name": "North"}, {"name": "East"}]).json()
+    table = created["table"]
+    watch = {"authorization": f"Bearer {secret_of(created['watch_url'])}"}
+    seats = join_all(client, created)
+    play_to_end(seats, random.Random(5), moves=3)
+    admin = {"Authorization": f"Bearer {created['admin_secret']}"}
+    assert client.post(f"/api/tables/{table}/seats/1/bot", json={"bot": "greedy"}, headers=admin).status_code == 200
+    seats.pop(1).close()
+    seats[0].wait_for(lambda state: state["view"]["seats"][1]["bot"] == "greedy")
+    play_to_end(seats, random.Random(5))
+    index = client.get(f"/api/tables/{table}/replay", headers=watch).json()
+    third_move = [i for i, step in enumerate(index["steps"]) if step["move"]][2]
+    assert index["seat_events"] == [{"step": third_move, "seat": 1, "event": "bot",
+                                     "text": "East's seat is played by the bot 'greedy' from now on"}]
+    # A rematch made once the replay was read is told too, under the last move.
+    north = {"authorization": f"Bearer {secret_of(created['seats'][0]['url'])}"}
+    assert client.post(f"/api/tables/{table}/rematch", json={}, headers=north).status_code in (200, 201)
+    index = client.get(f"/api/tables/{table}/replay", headers=watch).json()
+    last_move = [i for i, step in enumerate(index["steps"]) if step["move"]][-1]
+    assert [(event["step"], event["event"], event["text"]) for event in index["seat_events"]] == [
+        (third_move, "bot", "East's seat is played by the bot 'greedy' from now on"),
+        (last_move, "rematch", "North made a rematch: a new table with the same seats and variant")]
+    for open_seat in seats.values():
+        open_seat.close()
+
+
+def _step(move: str | None) -> SimpleNamespace:
+    return SimpleNamespace(move=move)
+
+
+@pytest.mark.parametrize("log, expected", [
+    ([], []),
+    # before any move: under the first deal
+    ([{"event": "bot", "seat": 0, "text": "a"}, {"move": "1B1"}], [0]),
+    # after the second move (step 3: deal, move, move); a round's points in between count for nothing
+    ([{"move": "1B1"}, {"round": 1, "points": [1, 0]}, {"move": "2R2"}, {"event": "reclaim", "seat": 1, "text": "b"},
+      {"move": "3K3"}], [2]),
+    # a rematch after the last move, and more moves in the log than the replay's steps (a record
+    # that stopped replaying): under the last step there is
+    ([{"move": "1B1"}, {"move": "2R2"}, {"move": "3K3"}, {"move": "4Y4"}, {"event": "rematch", "seat": None,
+                                                                         "text": "c"}], [4]),
+])
+def test_each_seat_event_is_placed_under_the_step_of_the_last_move_before_it(log, expected):
+    steps = [_step(None), _step("1B1"), _step("2R2"), _step(None), _step("3K3")]
+    assert [event["step"] for event in seat_events_by_step(log, steps)] == expected
+
+
+def test_a_replay_with_no_step_places_no_seat_event():
+    assert seat_events_by_step([{"event": "bot", "seat": 0, "text": "a"}], []) == []
+
+
+def test_a_records_replay_has_no_seat_event():
+    assert replay_of(STANDARD).index()["seat_events"] == []

@@ -19,7 +19,9 @@ const api = tablePath ? `/api/tables/${tablePath[1]}/replay` : "/api/replay";
 const headers = tablePath && secret ? { Authorization: `Bearer ${secret}`, Accept: "application/json" } : { Accept: "application/json" };
 
 const app = {
-  index: null, // {title, variant, players, over, problem, steps: [{round, action, move, text, seat, round_end}]}
+  // {title, variant, players, over, problem, steps: [{round, action, move, text, seat, round_end}],
+  //  seat_events: [{step, seat, event, text}]}: an online table's events about seats, under the step they followed
+  index: null,
   at: 0, // the step shown (or being fetched)
   shown: null, // the step drawn
   views: new Map(), // step -> the server's answer
@@ -163,6 +165,7 @@ function render(answer) {
 
 function drawLog() {
   const steps = app.index.steps;
+  const seatEvents = app.index.seat_events ?? [];
   const items = [];
   steps.forEach((step, index) => {
     const deal = step.move === null;
@@ -176,6 +179,10 @@ function drawLog() {
         el("button", { type: "button", class: "log-step scored-link", "data-step": index, "data-scored": step.round, onclick: () => go(index) },
           `Round ${step.round} scored`)));
     }
+    // A seat handed to a bot, the stand-in, a seat taken back, a rematch: told, not a step.
+    seatEvents.filter((event) => event.step === index).forEach((event) => items.push(
+      el("li", { class: "log-seat-event", "data-round": step.round, "data-seat": event.seat ?? "", "data-event": String(event.event) },
+        String(event.text ?? ""))));
   });
   fill($("log-list"), items);
 }
