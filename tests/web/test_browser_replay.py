@@ -148,6 +148,19 @@ def test_step_through_a_record_and_see_a_rounds_scoring(browser, served, shots, 
     page.close()
 
 
+def wait_for_the_end(server, table: str, watch: str) -> None:
+    """Until the table's bots have played its game to the end (its record has a result)."""
+    deadline = time.monotonic() + 120
+    while True:
+        request = urllib.request.Request(f"{server.url}/api/tables/{table}/record",
+                                         headers={"Authorization": f"Bearer {watch}"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            if json.load(answer).get("result") is not None:
+                return
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.5)
+
+
 def test_a_finished_table_links_to_its_replay(browser, tmp_path, shots, errors):
     _need_browser()
     server = Server(tmp_path / "data", seed="replay-link")
@@ -155,15 +168,7 @@ def test_a_finished_table_links_to_its_replay(browser, tmp_path, shots, errors):
     try:
         created = server.create("standard", [{"bot": "random"}, {"bot": "random"}])
         watch = created["watch_url"].split("#", 1)[1].split("=", 1)[1]
-        deadline = time.monotonic() + 120
-        while True:
-            request = urllib.request.Request(f"{server.url}/api/tables/{created['table']}/record",
-                                             headers={"Authorization": f"Bearer {watch}"})
-            with urllib.request.urlopen(request, timeout=10) as answer:
-                if json.load(answer).get("result") is not None:
-                    break
-            assert time.monotonic() < deadline, "the bots did not finish the game"
-            time.sleep(0.5)
+        wait_for_the_end(server, created["table"], watch)
         page = browser.new_page(viewport=DESKTOP)
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(created["watch_url"])
@@ -217,15 +222,7 @@ def test_the_replay_of_a_table_tells_a_seat_handed_to_a_bot_in_its_move_list(bro
         with urllib.request.urlopen(hand, timeout=10) as answer:
             assert answer.status == 200
         watch = created["watch_url"].split("#", 1)[1].split("=", 1)[1]
-        deadline = time.monotonic() + 120
-        while True:
-            request = urllib.request.Request(f"{server.url}/api/tables/{created['table']}/record",
-                                             headers={"Authorization": f"Bearer {watch}"})
-            with urllib.request.urlopen(request, timeout=10) as answer:
-                if json.load(answer).get("result") is not None:
-                    break
-            assert time.monotonic() < deadline, "the bots did not finish the game"
-            time.sleep(0.5)
+        wait_for_the_end(server, created["table"], watch)
         page = open_page(browser, f"{server.url}/t/{created['table']}/replay#watch={watch}", DESKTOP, errors)
         told = page.locator("#log-list li.log-seat-event")
         assert told.count() == 1
