@@ -340,14 +340,20 @@ def no_longer_listed(statuses: list[tuple[str, str]], listed: dict) -> list[str]
     return [name for name, status in statuses if status == "skipped" and name not in listed]
 
 
-def mark_equivalent(mutants: list[str], why: str, mutated: list[str], listing: Path = EQUIVALENTS,
-                    repository: Path = REPOSITORY) -> None:
-    """Add a group of equivalent mutants to ``listing`` with the hashes of their functions today.
-    Raises ``ValueError`` for a name that is no mutant of the files ``mutated``."""
+def _hashes_of_their_functions(mutants: list[str], mutated: list[str], repository: Path) -> dict[str, str]:
+    """``function_hashes`` of the files ``mutated``; ``ValueError`` for a name that is no mutant of them."""
     now = function_hashes(mutated, repository)
     for mutant in mutants:
         if "__mutmut_" not in mutant or _function_of(mutant) not in now:
             raise ValueError(f"{mutant!r} is no mutant of {', '.join(mutated)}")
+    return now
+
+
+def mark_equivalent(mutants: list[str], why: str, mutated: list[str], listing: Path = EQUIVALENTS,
+                    repository: Path = REPOSITORY) -> None:
+    """Add a group of equivalent mutants to ``listing`` with the hashes of their functions today.
+    Raises ``ValueError`` for a name that is no mutant of the files ``mutated``."""
+    now = _hashes_of_their_functions(mutants, mutated, repository)
     functions = sorted({_function_of(mutant) for mutant in mutants})
     block = ["", "[[equivalent]]", f"why = {json.dumps(why, ensure_ascii=False)}", "mutants = ["]
     block += [f"    {json.dumps(mutant, ensure_ascii=False)}," for mutant in mutants]
@@ -369,10 +375,7 @@ def add_to_group(mutants: list[str], group: int, mutated: list[str], why: str | 
     comments stay. Raises ``ValueError`` for a name that is no mutant of the files ``mutated``, a
     group that is not there, or a function the group read in another version (its mutants there
     were read on older code: read them again, or start a new group)."""
-    now = function_hashes(mutated, repository)
-    for mutant in mutants:
-        if "__mutmut_" not in mutant or _function_of(mutant) not in now:
-            raise ValueError(f"{mutant!r} is no mutant of {', '.join(mutated)}")
+    now = _hashes_of_their_functions(mutants, mutated, repository)
     groups = equivalent_groups(listing)
     if not 1 <= group <= len(groups):
         raise ValueError(f"there is no group {group} in {listing.name} (it has {len(groups)})")
