@@ -19,9 +19,12 @@ for every mutant would take days on two cores). A scope runs in its own copy of 
 ``build/mutation/<scope>`` (mutmut writes its ``mutants/`` folder and its cache there, so a
 second run only tests what changed); the survivors of each scope are listed in
 ``build/mutation/<scope>/survivors.txt`` (``--diffs``: with their diffs; else ``mutmut show
-NAME`` in that folder shows one) and a line per scope is printed at the end. With ``--recheck``
-(and its variants), a survivor is then tried again in a test process that imports the code anew
-(``mutmut_section``) before it is reported. docs/testing.md and docs/mutation/ keep the last run's figures and
+NAME`` in that folder shows one) and a line per scope is printed at the end. A survivor is
+then tried again in a test process that imports the code anew (``mutmut_section``) before it
+is reported: mutmut forks each mutant's tests from the process that first ran them, whose
+caches are warm, so a mutated line behind a cache may never run there. ``--no-confirm`` skips
+that for a first pass with hundreds of survivors, most of which new tests answer before a
+``--recheck``. docs/testing.md and docs/mutation/ keep the last run's figures and
 what was done about each survivor.
 
 A survivor read and found equivalent is listed, with why, in bench/mutation-equivalents.toml
@@ -440,7 +443,7 @@ def _statuses(mutmut: list[str], folder: Path) -> list[tuple[str, str]]:
 
 def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False, diffs: bool = False,
               since: str | None = None, every_mutant: bool = False, timeouts_again: int | None = None,
-              patience: float = PATIENCE) -> dict:
+              patience: float = PATIENCE, confirm: bool = True) -> dict:
     mutated, tests = SCOPES[scope]
     # With ``since``: only the mutants of the functions changed since that commit, run and reported.
     chosen = changed_functions(since, mutated) if since else []
@@ -499,11 +502,11 @@ def run_scope(scope: str, work: Path, children: int, recheck: bool | str = False
         if again:
             print(f"== {scope}: trying {len(again)} earlier survivors again", flush=True)
             run_mutants(again)
-    # After a recheck, every survivor left is tried again in test processes that import azul_core
-    # and the tests anew (see mutmut_section): what survives that is a survivor to explain. (Not
-    # after a first run: its survivors are many, each runs every test that reaches it, and most
-    # are answered by the tests written for them before the recheck.)
-    again = [name for name, status in statuses_now() if status in RECHECKED] if recheck else []
+    # Every survivor left is tried again in test processes that import azul_core and the tests
+    # anew (see mutmut_section): what survives that is a survivor to explain. (--no-confirm: not
+    # after a first pass whose survivors are many, each running every test that reaches it, most
+    # answered by the tests written for them before the recheck.)
+    again = [name for name, status in statuses_now() if status in RECHECKED] if recheck or confirm else []
     if again:
         print(f"== {scope}: confirming {len(again)} survivors in fresh test processes", flush=True)
         write_settings(folder, scope, fresh=True)
@@ -563,6 +566,9 @@ def main() -> int:
     parser.add_argument("--confirm-only", action="store_true",
                         help="only try the survivors again in fresh test processes (after a run that stopped "
                              "before it did)")
+    parser.add_argument("--no-confirm", action="store_true",
+                        help="report the survivors as mutmut leaves them, without trying them again in fresh "
+                             "test processes (a first pass with hundreds of survivors)")
     parser.add_argument("--diffs", action="store_true",
                         help="write each survivor's diff to survivors.txt (else its name: 'mutmut show NAME' "
                              "in the scope's folder shows it)")
@@ -623,7 +629,7 @@ def main() -> int:
     recheck = "confirm" if args.confirm_only else "only" if args.recheck_only else args.recheck
     try:
         results = [run_scope(scope, args.work, args.children, recheck, args.diffs, args.since, args.every_mutant,
-                             args.timeouts_again, args.patience)
+                             args.timeouts_again, args.patience, confirm=not args.no_confirm)
                    for scope in args.scopes or SCOPES]
     except ValueError as error:  # an unknown commit
         print(f"mutation.py: {error}", file=sys.stderr)
