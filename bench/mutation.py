@@ -567,8 +567,9 @@ def main() -> int:
                         help="only try the survivors again in fresh test processes (after a run that stopped "
                              "before it did)")
     parser.add_argument("--no-confirm", action="store_true",
-                        help="report the survivors as mutmut leaves them, without trying them again in fresh "
-                             "test processes (a first pass with hundreds of survivors)")
+                        help="report a run's survivors as mutmut leaves them, without trying them again in fresh "
+                             "test processes (a first pass with hundreds of survivors; the --recheck "
+                             "options confirm theirs anyway)")
     parser.add_argument("--diffs", action="store_true",
                         help="write each survivor's diff to survivors.txt (else its name: 'mutmut show NAME' "
                              "in the scope's folder shows it)")
