@@ -18,6 +18,7 @@ import azul_core.cli.replay  # noqa: F401
 import azul_core.cli.simulate  # noqa: F401
 import azul_core.cli.validate  # noqa: F401
 from azul_core.cli.app import app
+from azul_core.colours import NAMES
 from azul_core.engine.state import CHOOSE
 from azul_core.records.game_record import check_record, dumps_record, read_record, replay_state, sealed_for
 from azul_core.variants.loading import Trust, load_variant
@@ -158,6 +159,63 @@ def test_resume_keeps_the_secrets_and_refuses_a_sealed_copy(tmp_path):
     result = run("play", "--resume", part, "--variant", example("secret-goal"))
     assert result.exit_code == 1
     assert "it is a copy for one seat, the secrets of seat 1 are sealed until the game is over" in result.stderr
+
+
+SECRET_BID = """\
+    from azul_core import hookimpl
+    from azul_core.colours import COLOURS, NAMES
+    from azul_core.rules import Move, Outcome
+
+    AZUL_API = 1
+
+
+    @hookimpl
+    def azul_declare_moves():
+        return [Move("bid", label="Bid on the secret colour")]
+
+
+    @hookimpl
+    def azul_initial_memory(players):
+        return (False,) * players  # per seat: has bid
+
+
+    @hookimpl
+    def azul_deal_secrets(players, rng):
+        return [rng.choice(COLOURS) for _ in range(players)]
+
+
+    @hookimpl
+    def azul_offer_moves(stage, seat, memory, secret):
+        if stage == "turn" and not memory[seat]:
+            return [Move("bid", label=f"Bid {NAMES[secret]}, the colour of my secret")]
+        return None
+
+
+    @hookimpl
+    def azul_apply_move(seat, memory):
+        return Outcome(points=10, memory=memory[:seat] + (True,) + memory[seat + 1:])
+"""
+
+
+def test_another_seats_plugin_move_is_told_by_its_declared_label(tmp_path):
+    """The label offered to a seat may be made from its secret: the person at the keyboard
+    reads a bot's move by the label its plugin declared, and their own by the one offered."""
+    (tmp_path / "secret_bid.py").write_text(textwrap.dedent(SECRET_BID))
+    variant = tmp_path / "secret-bid.yaml"
+    variant.write_text("name: secret-bid\nextends: standard\n"
+                       "plugins: [standard, colour_wall, secret_bid.py]\n")
+    path = tmp_path / "game.json"
+    result = run("play", "--variant", variant, "--players", "greedy,human", "--seed", 4,
+                 "--record", path, input="bid\nquit\n")
+    assert result.exit_code == 0, result.output
+    bots, mine = (NAMES[colour] for colour in read_record(path).secrets["secret_bid"])
+    assert bots != mine                                   # else the test could not tell them apart
+    assert read_record(path).rounds[0].actions[:2] == ["+bid", "+bid"]
+    out = result.stdout
+    assert "greedy plays +bid: Bid on the secret colour" in out
+    assert "Last: greedy plays +bid: Bid on the secret colour" in out
+    assert f"you play +bid: Bid {mine}, the colour of my secret" in out
+    assert f"Bid {bots}" not in out
 
 
 # ------------------------------------------------------------------ azul replay

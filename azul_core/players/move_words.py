@@ -28,10 +28,16 @@ def moves_on_offer(state) -> list[Move]:
 
 def labelled(state, move: Move) -> Move:
     """``move`` with the label it is offered with now, else the one its plugin declared
-    (a move read from a record or typed carries none)."""
+    (a move read from a record or typed carries none). The label offered may be made from
+    the mover's secret: for the mover's eyes only (others read ``declared``)."""
     for offered in moves_on_offer(state):
         if offered == move:
             return offered
+    return declared(state, move)
+
+
+def declared(state, move: Move) -> Move:
+    """``move`` with the label its plugin declared: words any seat may read."""
     return state.rules.plugin_hooks.by_notation.get(move.notation, move)
 
 
@@ -72,4 +78,4 @@ def _named(words: list[str], moves, by_label: bool) -> list[Move]:
             if move.label and set(words) <= set(_WORD.findall(move.label.lower()))]
 
 
-__all__ = ["moves_on_offer", "labelled", "move_text", "match_move"]
+__all__ = ["moves_on_offer", "labelled", "declared", "move_text", "match_move"]

@@ -20,7 +20,7 @@ from azul_core.engine.moves import plain
 from azul_core.engine.notation import is_ascii_number
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import CENTRE, CHOOSE, DEAL, FLOOR, OVER, PLACE, IllegalDecision, wall_with
-from azul_core.players.move_words import labelled, moves_on_offer
+from azul_core.players.move_words import declared, labelled, moves_on_offer
 from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
 
 #: The width everything is laid out for.
@@ -304,13 +304,16 @@ def _plain_text(value) -> str:
 # ------------------------------------------------------------------ describing decisions
 
 
-def describe_decision(state, decision: tuple, names: Sequence[str] | None = None) -> str:
+def describe_decision(state, decision: tuple, names: Sequence[str] | None = None,
+                      for_mover: bool = True) -> str:
     """What a decision does, in a sentence, judged from ``state`` before it is taken:
-    "ana takes 3 red from factory 2 to line 4, 1 to the floor"."""
+    "ana takes 3 red from factory 2 to line 4, 1 to the floor". A plugin's move is told by
+    the label it is offered with, which its plugin may make from the mover's secret; unless
+    ``for_mover``, by the label its plugin declared."""
     name = names[state.to_move] if names is not None else "you"
     person = name == "you"
     if isinstance(decision, Move):
-        move = labelled(state, decision)
+        move = labelled(state, decision) if for_mover else declared(state, decision)
         return f"{name} {'play' if person else 'plays'} {move.notation}" + (f": {move.label}" if move.label else "")
     board = state.players[state.to_move]
     if len(decision) == 2:

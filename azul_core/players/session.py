@@ -473,7 +473,10 @@ class GameSession:
         round_index = len(self.recorder.rounds) - 1
         action_index = len(self.recorder.rounds[-1].actions)
         state.apply(decision)  # IllegalDecision: nothing changed, nothing recorded
-        text = describe_decision(before, decision, self.names)
+        # Told to whoever sits at the keyboard next too (hot-seat): a label made from the
+        # mover's secret is shown only to a lone person's own moves.
+        for_mover = not self.rules.deals_secrets or self.humans == [seat]
+        text = describe_decision(before, decision, self.names, for_mover)
         self.log.append((round_index, action_index, seat, forced))
         self.recorder.decided(decision, state)
         self.last = text
