@@ -90,8 +90,9 @@ def serve_command(
         help="A request must arrive whole within this time, else the connection is closed "
              "(slow or silent clients).")] = 10.0,
     max_connections: Annotated[int, typer.Option(
-        "--max-connections", help="Connections at most; beyond, requests get 503 (the limit of "
-                                  "open files is raised to fit when it can be).")] = 1000,
+        "--max-connections", help="Connections at most, WebSockets included; beyond, requests and "
+                                  "WebSocket handshakes get 503, /healthz is still answered (the "
+                                  "limit of open files is raised to fit when it can be).")] = 1000,
     max_connections_per_address: Annotated[int, typer.Option(
         "--max-connections-per-address", metavar="N",
         help="Connections (WebSockets included) one client address may hold, an IPv6 /64 as "

@@ -13,40 +13,91 @@ two guards:
 - one client address (an IPv6 /64 counted as one, as the table limits do) holds at
   most ``per_address`` connections, WebSockets included; one more is closed at
   once. Behind a reverse proxy every connection comes from the proxy: the proxy
-  limits them (``per_address`` 0 turns this guard off).
+  limits them (``per_address`` 0 turns this guard off);
+- the server serves at most ``most`` connections, WebSockets included (uvicorn's own
+  ``limit_concurrency`` looks only at plain requests, so an upgraded socket was never
+  refused and WebSockets could use up every file descriptor). Beyond ``most``,
+  ``HEALTH_CHECK_ROOM`` more are accepted, where ``ConnectionLimit`` answers ``/healthz``
+  and refuses anything else (503, a WebSocket handshake too); beyond those, a connection
+  is closed at once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import Counter
 
 from azul_core.web.app import client_key
+
+#: connections accepted beyond the limit to answer ``/healthz`` (and refuse the rest), so a
+#: monitor still learns that a full server is up
+HEALTH_CHECK_ROOM = 16
 
 
 class ConnectionGuard:
     """The connections each client address holds, and the limits."""
 
-    def __init__(self, request_timeout: float, per_address: int):
+    def __init__(self, request_timeout: float, per_address: int, most: int = 0):
         self.request_timeout = request_timeout
         self.per_address = per_address
+        #: connections served at most, WebSockets included (0: no limit)
+        self.most = most
         self.held: Counter[str] = Counter()
+        self.total = 0
 
     def admit(self, transport: asyncio.BaseTransport) -> str | None:
-        """Count a new connection: its address key, or None when the address holds enough."""
+        """Count a new connection: its address key, or None when the address holds enough or
+        the server is full even for health checks."""
+        if self.most and self.total >= self.most + HEALTH_CHECK_ROOM:
+            return None
         peer = transport.get_extra_info("peername")
         key = client_key(peer[0] if isinstance(peer, (tuple, list)) and peer else None)
         if self.per_address and self.held[key] >= self.per_address:
             return None
         self.held[key] += 1
+        self.total += 1
         return key
 
     def release(self, key: str | None) -> None:
         if key is None:
             return
+        self.total -= 1
         self.held[key] -= 1
         if self.held[key] <= 0:
             del self.held[key]
+
+    @property
+    def beyond_limit(self) -> bool:
+        """More connections are open than may be served: only ``/healthz`` is answered."""
+        return bool(self.most) and self.total > self.most
+
+
+class ConnectionLimit:
+    """The ASGI application seen through ``guard``: while more connections are open than
+    the limit, any request but ``/healthz`` is a 503 with a reason, and so is a WebSocket
+    handshake (refused before it is upgraded, so the socket is closed after the answer)."""
+
+    def __init__(self, app, guard: ConnectionGuard):
+        self.app = app
+        self.guard = guard
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket") and scope["path"] != "/healthz" and self.guard.beyond_limit:
+            body = json.dumps({"error": f"the server holds as many connections as it serves "
+                                        f"({self.guard.most}): try again in a moment"}).encode()
+            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                       (b"retry-after", b"5"), (b"connection", b"close")]
+            if scope["type"] == "http":
+                await send({"type": "http.response.start", "status": 503, "headers": headers})
+                await send({"type": "http.response.body", "body": body})
+            elif "websocket.http.response" in scope.get("extensions", {}):
+                await send({"type": "websocket.http.response.start", "status": 503, "headers": headers})
+                await send({"type": "websocket.http.response.body", "body": body})
+            else:  # a server without the extension answers the refused handshake with 403
+                await send({"type": "websocket.close", "code": 1013})
+            return
+        await self.app(scope, receive, send)
 
 
 def guarded_protocols(guard: ConnectionGuard) -> tuple[type, type]:
@@ -122,4 +173,4 @@ def guarded_protocols(guard: ConnectionGuard) -> tuple[type, type]:
     return GuardedHTTP, GuardedWebSocket
 
 
-__all__ = ["ConnectionGuard", "guarded_protocols"]
+__all__ = ["HEALTH_CHECK_ROOM", "ConnectionGuard", "ConnectionLimit", "guarded_protocols"]

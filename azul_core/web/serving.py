@@ -27,7 +27,8 @@ class ServeOptions:
     log_level: str = "warning"
     #: seconds a request has to arrive whole (slowloris), from the connection or the last answer
     request_timeout: float = 10.0
-    #: connections at most (uvicorn's limit_concurrency: beyond it, requests get 503)
+    #: connections served at most, WebSockets included: beyond, requests and WebSocket
+    #: handshakes get 503 (``/healthz`` is still answered, on a few more)
     max_connections: int = 1000
     #: connections one client address (an IPv6 /64) may hold; 0: no limit (behind a proxy)
     max_connections_per_address: int = 50
@@ -116,18 +117,20 @@ def _room_for_connections(wanted: int) -> int:
 def uvicorn_config(app, options: ServeOptions):
     """uvicorn's settings: the guarded protocols, the limits, the logs asked for. The HTTP
     protocol is uvicorn's h11 one (pure Python; ``httptools`` would be picked otherwise when
-    installed), which ``web.connections`` extends with the request timeout and the
-    per-address limit."""
+    installed), which ``web.connections`` extends with the request timeout, the per-address
+    limit and the limit of all connections, WebSockets included (in place of uvicorn's
+    ``limit_concurrency``, which lets WebSockets through)."""
     import uvicorn
 
-    from azul_core.web.connections import ConnectionGuard, guarded_protocols
+    from azul_core.web.connections import HEALTH_CHECK_ROOM, ConnectionGuard, ConnectionLimit, guarded_protocols
     per_address = 0 if options.proxy_headers else options.max_connections_per_address
-    http, ws = guarded_protocols(ConnectionGuard(options.request_timeout, per_address))
+    most = max(1, _room_for_connections(options.max_connections + HEALTH_CHECK_ROOM) - HEALTH_CHECK_ROOM)
+    guard = ConnectionGuard(options.request_timeout, per_address, most)
+    http, ws = guarded_protocols(guard)
     config = uvicorn.Config(
-        app, http=http, ws=ws, ws_max_size=options.ws_max_size, proxy_headers=options.proxy_headers,
-        forwarded_allow_ips=options.forwarded_allow_ips, access_log=options.access_log,
-        log_level=options.log_level, server_header=False, lifespan="on",
-        limit_concurrency=_room_for_connections(options.max_connections),
+        ConnectionLimit(app, guard), http=http, ws=ws, ws_max_size=options.ws_max_size,
+        proxy_headers=options.proxy_headers, forwarded_allow_ips=options.forwarded_allow_ips,
+        access_log=options.access_log, log_level=options.log_level, server_header=False, lifespan="on",
         ws_ping_interval=options.ws_ping, ws_ping_timeout=options.ws_ping)
     if options.access_log:
         # uvicorn sets its access logger to the log level (warning): requests are logged at info.
