@@ -9,7 +9,9 @@ owner can take it back with one click as before; the clock, if any, is the same.
 
 The finished table notes the rematch as an event (``rematch``, the new id): whoever asks
 again, or twice, is given the same table, and every page of the finished table, open now or
-later, is told of it (the ``seating`` message's ``rematch``).
+later, is told of it (the ``seating`` message's ``rematch``). Once that table is deleted, no
+other rematch is made: its links may have been changed there, and the finished table only
+knows the old ones. The rematch deals from a seed of its own, never the finished table's.
 """
 
 from __future__ import annotations
@@ -38,6 +40,11 @@ def make_rematch(server, table: Table, client: str, seat: int | None) -> tuple[T
     made = _existing(server, table)
     if made is not None:
         return made, False
+    if table.seating.rematch is not None:
+        # Its rematch was made and has been deleted since (nobody opened it within the hour, or
+        # it was left long ago): a link changed there is gone with it, so a second rematch
+        # would bring back the old hash of a link its owner replaced because it leaked.
+        raise HTTPError(410, "this table's rematch has been deleted: start a new table")
     if not table.over:
         raise HTTPError(409, "the game is not over yet")
     server.check_limits(client)

@@ -207,15 +207,32 @@ class SeatService:
     def new_link(self, table: Table, seat: int) -> str:
         """A new secret for the seat, asked for by its owner: the old one no longer opens this
         table (it still opens a finished table the link came from), and the seat's open pages
-        are closed. Only the hash is stored; the secret goes to the asker alone."""
+        are closed. Only the hash is stored; the secret goes to the asker alone. ``Refused`` at
+        a finished table: nothing is left to play there, and a link changed there would not
+        be changed at a rematch made already (the old one would still open it)."""
+        if table.over:
+            raise Refused("the game is over: ask for a new link at the rematch's table")
         secret = new_token()
         table.append_seat_events([Event(LINK, digest(secret), seat)], self.server.store)
-        for client in list(table.clients):
-            if client.seat == seat:
-                table.clients.discard(client)
-                self.server.spawn(close_with_reason(client.websocket, 4401, "this seat has a new link: open that one"))
+        self._close_old_link(table, seat)
         self.server.seat_came_or_went(table, seat)
         return secret
+
+    def followed(self, table: Table, events: list[Event]) -> None:
+        """Events another process committed, now followed here: a seat's new link closes the
+        pages this process holds of that seat too (opened with the old one, which may have
+        leaked), as the process that made the link closed its own."""
+        for seat in sorted({event.seat for event in events if event.kind == LINK and event.seat is not None}):
+            if self._close_old_link(table, seat):
+                self.server.seat_came_or_went(table, seat)
+
+    def _close_old_link(self, table: Table, seat: int) -> bool:
+        """Close this process's pages of the seat; whether there were any."""
+        closing = [client for client in table.clients if client.seat == seat]
+        for client in closing:
+            table.clients.discard(client)
+            self.server.spawn(close_with_reason(client.websocket, 4401, "this seat has a new link: open that one"))
+        return bool(closing)
 
     def routes(self, read_json, client_key) -> list[Route]:
         """``read_json(request)``: the request's JSON, its Origin checked (``HTTPError``);
@@ -285,6 +302,8 @@ class SeatService:
                 secret = self.new_link(table, seat)
             except Stale as exc:
                 server.catch_up(table)
+                return _error(409, str(exc))
+            except Refused as exc:
                 return _error(409, str(exc))
             server.broadcast(table)
             root = server.config.public_url or str(request.base_url)

@@ -123,6 +123,8 @@ class Table:
         state = _opening_state(row, offered)
         table = cls(row, offered, state, [], fresh_progress(state), 0, seating=SeatState(row.seats), now=now)
         events: list[Event] = list(first)
+        for event in events:  # logged as a replay logs them (a rematch's seats handed to bots)
+            _note_seat_event(table.progress, state, event, row.seats)
         table._follow_up(state, table.progress, events)
         _stamp(events, now())
         table._commit_events(state, table.progress, events)

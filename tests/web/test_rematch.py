@@ -8,9 +8,11 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from seats_helpers import FakeClock, Page, bearer, create, post, screenshot, seats_config, secrets_of, serving  # noqa: E402
+from seats_helpers import FakeClock, Page, bearer, call, create, post, screenshot, seats_config, secrets_of, serving  # noqa: E402
 from test_browser import DESKTOP, PHONE, Person, browser, errors, server, shots  # noqa: E402
 from test_server import secret_of  # noqa: E402
+
+from azul_core.web.table import Table  # noqa: E402
 
 #: test_browser's fixtures, used here under their names
 FIXTURES = (browser, errors, server, shots)
@@ -138,6 +140,115 @@ def test_a_seat_s_owner_alone_gets_a_new_link_and_the_old_one_stops_opening_the_
         with client.websocket_connect(f"/ws/{new}") as ws:
             ws.send_json({"type": "hello", "secret": secrets[1], "version": None})
             assert "secret is wrong" in ws.receive_json()["reason"]
+
+
+def test_a_new_link_closes_the_seat_s_pages_on_every_server_process(tmp_path, catalog, postgres):
+    """Two server processes on one PostgreSQL (here two servers in this process, each with its own
+    store and its own notifications): East makes a new link through the first; East's pages open
+    with the old link are closed on both, a leaked link keeps playing on neither. North's page on
+    the second stays and hears the new version."""
+    from starlette.websockets import WebSocketDisconnect
+
+    with serving(seats_config(tmp_path / "a", database_url=postgres), catalog) as (first, first_server), \
+            serving(seats_config(tmp_path / "b", database_url=postgres), catalog) as (second, _second_server):
+        created = create(first).json()
+        table = created["table"]
+        secrets = secrets_of(created)
+        east_here = Page(first, table, secrets[1])
+        east_there = Page(second, table, secrets[1])
+        north_there = Page(second, table, secrets[0])
+        answer = first.post(f"/api/tables/{table}/seats/1/link", json={}, headers=bearer(secrets[1]))
+        assert answer.status_code == 200
+        for page in (east_here, east_there):
+            while (message := page.receive())["type"] != "error":
+                pass
+            assert message["reason"] == "this seat has a new link: open that one"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                page.receive()
+            assert closed.value.code == 4401
+        north_there.wait(lambda p: p.state["version"] >= first_server.tables[table].version)
+        for client in (first, second):
+            with client.websocket_connect(f"/ws/{table}") as ws:
+                ws.send_json({"type": "hello", "secret": secrets[1], "version": None})
+                assert "secret is wrong" in ws.receive_json()["reason"]
+        assert Page(second, table, secret_of(answer.json()["url"])).state["you"] == 1
+
+
+def test_a_finished_table_changes_no_link(tmp_path, catalog):
+    """A finished table's links stay as they are, said why (409): a link changed there would not
+    be changed at a rematch made already, where the old one would go on opening the seat."""
+    with serving(seats_config(tmp_path / "data"), catalog) as (client, server):
+        created = create(client).json()
+        table = created["table"]
+        secrets = secrets_of(created)
+        north = Page(client, table, secrets[0])
+        finish_by_bots(client, created, [north])
+        version = server.tables[table].version
+        answer = client.post(f"/api/tables/{table}/seats/1/link", json={}, headers=bearer(secrets[1]))
+        assert answer.status_code == 409
+        assert answer.json() == {"error": "the game is over: ask for a new link at the rematch's table"}
+        assert server.tables[table].version == version  # nothing stored
+        assert Page(client, table, secrets[1]).state["you"] == 1  # the link still opens the seat
+
+
+def test_no_rematch_again_once_it_was_deleted_since_it_could_bring_back_a_replaced_link(tmp_path, catalog):
+    """East's link leaked: East makes a new one at the rematch, which nobody opens within the hour,
+    so it is deleted. Another rematch could only copy the finished table's hashes, the leaked
+    link's among them: none is made (410, with the reason)."""
+    with serving(seats_config(tmp_path / "data"), catalog) as (client, server):
+        created = create(client).json()
+        table = created["table"]
+        secrets = secrets_of(created)
+        north = Page(client, table, secrets[0])
+        finish_by_bots(client, created, [north])
+        server.config.bot_delay = 3600  # the rematch's bots wait
+        new = rematch(client, table, secrets[0]).json()["table"]
+        assert client.post(f"/api/tables/{new}/seats/1/link", json={}, headers=bearer(secrets[1])).status_code == 200
+        server.config.keep_unjoined_hours = 0
+        assert call(client, server.purge) == 1
+        assert server.table(new) is None and server.table(table) is not None
+        made_before = server.store.tables_created()
+        for secret in (secrets[1], secrets[0], created["admin_secret"]):
+            again = rematch(client, table, secret)
+            assert again.status_code == 410
+            assert again.json() == {"error": "this table's rematch has been deleted: start a new table"}
+        assert server.store.tables_created() == made_before
+
+
+def test_a_rematch_deals_from_a_seed_of_its_own(tmp_path, catalog):
+    """The rematch is a new game: not the finished table's seed (which would give the same first
+    player, the same factories every round and the same secrets dealt)."""
+    with serving(seats_config(tmp_path / "data"), catalog) as (client, server):
+        created = create(client, variant="secret-goal").json()
+        table = created["table"]
+        secrets = secrets_of(created)
+        north = Page(client, table, secrets[0])
+        finish_by_bots(client, created, [north])
+        server.config.bot_delay = 3600  # the rematch stays at its first deal
+        new = rematch(client, table, secrets[0]).json()["table"]
+        finished, made = server.tables[table], server.tables[new]
+        assert (finished.row.seed, made.row.seed) == ("seats-1", "seats-2")
+        assert made.rounds[0].factories != finished.rounds[0].factories
+
+
+def test_a_rematch_hands_to_a_bot_only_the_seats_of_people(tmp_path, catalog):
+    """The seats the creator handed to a bot start the rematch with it, told in its log; the seat
+    that was a bot from the start is simply a bot there too, nobody's seat handed over."""
+    with serving(seats_config(tmp_path / "data"), catalog) as (client, server):
+        created = create(client, seats=[{"name": "North"}, {"name": "East"}, {"bot": "greedy"}]).json()
+        table = created["table"]
+        secrets = secrets_of(created)
+        north = Page(client, table, secrets[0])
+        finish_by_bots(client, created, [north])
+        server.config.bot_delay = 3600  # the rematch stays at its start
+        new = rematch(client, table, secrets[0]).json()["table"]
+        made = server.tables[new]
+        assert [s.bot for s in made.seats] == ["random", "random", "greedy"]
+        stored = Table.replay(*server.store.load(new), made.offered)  # as a restarted server reads it
+        for log in (made.progress.log, stored.progress.log):
+            assert [(entry["seat"], entry["text"]) for entry in log if entry.get("event") in ("bot", "standin")] == \
+                [(0, "North's seat is played by the bot 'random' from now on"),
+                 (1, "East's seat is played by the bot 'random' from now on")]
 
 
 # ---------------------------------------------------------------- in a real browser

@@ -97,7 +97,13 @@ export function drawSeats(app) {
 /** A seat's page may ask for a new link for its seat (the old one stops opening this table). */
 function drawLinkBox(app) {
   const box = document.getElementById("seat-link");
-  if (!box || app.you === null || box.dataset.shown) return;
+  if (!box || app.you === null) return;
+  // The server changes no link at a finished table: its seat asks at the rematch.
+  if (app.view?.phase === "over") {
+    box.hidden = true;
+    return;
+  }
+  if (box.dataset.shown) return;
   box.dataset.shown = "yes";
   const button = el("button", { type: "button", id: "new-link", class: "button" }, "Make a new link for my seat");
   const status = el("span", { class: "reclaim-error", role: "alert" });
