@@ -77,7 +77,9 @@ def parse_clock(value: Any, bots: Iterable[str]) -> ClockRule | None:
 
 
 def _number(value: Any, what: str, least: float, most: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    # An int is never converted before it is compared: a JSON integer of 400 digits has no float.
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+            isinstance(value, float) and not math.isfinite(value)):
         raise ValueError(f"{what}: a number of seconds")
     if not least <= value <= most:
         raise ValueError(f"{what}: from {least:g} to {most:g} seconds")

@@ -3,6 +3,7 @@ nobody joined, storage errors, deeply nested JSON, Unicode digits, Origin and Ho
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
@@ -248,6 +249,19 @@ def test_a_deeply_nested_websocket_message_closes_with_a_reason(client):
     with pytest.raises(WebSocketDisconnect) as closed:
         seat.next_message()
     assert closed.value.code == 4400
+
+
+@pytest.mark.parametrize("clock, reason", [
+    ({"mode": "move", "seconds": 10 ** 400}, "clock seconds: from 1 to 86400 seconds"),
+    ({"mode": "game", "seconds": -10 ** 400}, "clock seconds: from 1 to 604800 seconds"),
+    ({"mode": "move", "seconds": 30, "away": 10 ** 400}, "clock away: from 1 to 86400 seconds"),
+    ({"mode": "move", "seconds": 1e400}, "clock seconds: a number of seconds"),  # JSON's 1e400 is inf
+])
+def test_a_number_no_float_holds_is_a_400_with_a_reason(client, clock, reason):
+    """An integer of 400 digits has no float: comparing it must not convert it (OverflowError, a 500)."""
+    body = json.dumps({"variant": "standard", "seats": HUMANS, "clock": clock}).replace("Infinity", "1e400")
+    answer = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+    assert (answer.status_code, answer.json()) == (400, {"error": reason})
 
 
 # ---------------------------------------------------------------- a Unicode digit as a column
