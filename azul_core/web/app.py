@@ -469,12 +469,38 @@ class Server:
             table.bot_task = self.spawn(self.bot_turns(table))
 
     async def bot_turns(self, table: Table) -> None:
+        """Let the table's bots move while one is to move. A failure (a bug, a bot that raised)
+        is logged and the bots start again after a pause, doubling as for a move the store could
+        not take: a task that died would leave the table waiting for a bot that never moves."""
+        failures = 0
+        try:
+            while True:
+                try:
+                    await self._bot_moves(table)
+                    return
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    failures += 1
+                    delay = min(BOT_RETRY_FIRST * 2 ** (failures - 1), BOT_RETRY_MOST)
+                    log.exception("a bot failed at table %s: its bots start again in %g s", table.id[:6], delay)
+                    await asyncio.sleep(delay)
+        finally:
+            table.bot_task = None
+
+    async def bot_pause(self, table: Table) -> None:
+        """The wait before a bot's move, so people see each move (tests hold it)."""
+        if self.config.bot_delay:
+            await asyncio.sleep(self.config.bot_delay)
+
+    async def _bot_moves(self, table: Table) -> None:
         failures = 0
         claimed = False
         try:
             while (seat := table.bot_to_move()) is not None and self.tables.get(table.id) is table:
-                if self.config.bot_delay:
-                    await asyncio.sleep(self.config.bot_delay)
+                await self.bot_pause(table)
+                if table.bot_to_move() != seat:  # its owner took the seat back (and moved) meanwhile
+                    continue
                 if self.store is None:
                     break
                 if not claimed:
@@ -522,12 +548,7 @@ class Server:
                     continue
                 failures = 0
                 self.broadcast(table)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("a bot failed at table %s", table.id[:6])
         finally:
-            table.bot_task = None
             if claimed and self.store is not None:
                 with contextlib.suppress(Exception):
                     self.store.release_bot_turn(table.id)

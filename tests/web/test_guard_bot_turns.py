@@ -238,18 +238,26 @@ def test_a_bot_whose_answer_is_refused_stops_and_the_log_says_why(tmp_path, capl
     assert "centre" in said
 
 
-def test_a_bot_that_fails_stops_and_the_log_names_the_table_and_the_error(tmp_path, caplog):
+def test_a_bot_that_fails_is_started_again_after_a_doubling_pause_and_each_failure_logged(
+        tmp_path, caplog, monkeypatch):
+    """A bot that always raises: never a move, each failure in the log with its table and error,
+    and the bot asked again after 1, 2, 4... (here hundredths of) seconds, not given up on: a
+    bot's task that died would leave its table waiting for good."""
     log = tmp_path / "decisions.log"
     own_greedy_variant(tmp_path / "variants", log, answer="raise RuntimeError('the bot broke')")
+    monkeypatch.setattr(web_app, "BOT_RETRY_FIRST", 0.01)
+    failed = []
     with caplog.at_level(logging.WARNING, logger="azul.web"), \
             serving(make_config(tmp_path), build_catalog([tmp_path / "variants"])) as (client, server):
         created = create(client, "own-greedy", [{"bot": "greedy"}, {"name": "Ana"}]).json()
         table = server.table(created["table"])
-        wait_until(lambda: table.bot_task is None and log.exists())
-        assert table.version == 1
-    [record] = [record for record in caplog.records if record.name == "azul.web"]
-    assert record.getMessage() == f"a bot failed at table {created['table'][:6]}"
-    assert record.exc_info is not None and str(record.exc_info[1]) == "the bot broke"
+        wait_until(lambda: len(log.read_text().splitlines()) >= 3 if log.exists() else False)
+        assert table.version == 1 and table.bot_task is not None
+        failed = [record for record in caplog.records if record.name == "azul.web"]
+    assert [record.getMessage() for record in failed[:2]] == [
+        f"a bot failed at table {created['table'][:6]}: its bots start again in 0.01 s",
+        f"a bot failed at table {created['table'][:6]}: its bots start again in 0.02 s"]
+    assert all(record.exc_info is not None and str(record.exc_info[1]) == "the bot broke" for record in failed)
 
 
 class ClaimedElsewhere(SharedStore):

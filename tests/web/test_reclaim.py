@@ -4,6 +4,8 @@ restart (the ``reclaim`` event, in SQLite and in PostgreSQL)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import threading
 import time
 
@@ -201,3 +203,62 @@ def test_browser_the_creator_is_offered_a_departed_seat_only_after_the_grace_per
         screenshot(host.page, shots / "seats-absent-panel-phone.png", PHONE)
     finally:
         running.stop()
+
+
+# ---------------------------------------------------------------- taken back within the bot delay
+
+
+class HeldDelay:
+    """The bot delay (``Server.bot_pause``) held shut for the seats in ``held`` until the test
+    opens it: what a person does within it is done before the bot wakes, whatever the machine's
+    speed. ``waiting``: the seats a bot waited for, in order."""
+
+    def __init__(self, client, server, held: tuple[int, ...]):
+        self.client = client
+        self.gates = {seat: asyncio.Event() for seat in held}
+        self.waiting: list[int] = []
+
+        async def pause(table):
+            seat = table.bot_to_move()
+            self.waiting.append(seat)
+            if seat in self.gates:
+                await self.gates[seat].wait()
+
+        server.bot_pause = pause
+
+    def open(self, seat: int) -> None:
+        self.client.portal.call(self.gates[seat].set)
+
+    def wait_for(self, seats: list[int]) -> None:
+        for _ in range(3000):
+            if call(self.client, lambda: list(self.waiting)) == seats:
+                return
+            time.sleep(0.01)
+        raise AssertionError(f"the bots waited for {self.waiting}, not {seats}")
+
+
+def test_a_seat_taken_back_and_played_within_the_bot_delay_leaves_the_next_bot_moving(tmp_path, catalog, caplog):
+    """The attack "reclaim within the bot delay": the bots' task, having let West's bot move,
+    chose East's seat (a bot's then) and waited; East took the seat back and moved meanwhile.
+    The task wakes to a seat no bot plays: it looks again and lets South's bot move. (It used to
+    fail on East's seat and die, and South's bot never moved, whoever reconnected.)"""
+    with caplog.at_level(logging.WARNING, logger="azul.web"), \
+            serving(seats_config(tmp_path / "data"), catalog) as (client, server):
+        held = HeldDelay(client, server, held=(0, 1))
+        created = create(client, seats=[{"bot": "greedy"}, {"name": "East"}, {"bot": "greedy"}]).json()
+        secrets = secrets_of(created)
+        east = Page(client, created["table"], secrets[1])
+        table = server.tables[created["table"]]
+        assert table.state.to_move == 0
+        hand(client, created, 1)
+        held.open(0)  # West's bot moves, and the same task goes on to East's seat
+        held.wait_for([0, 1])
+        assert table.bot_to_move() == 1 and table.bot_task is not None
+        assert reclaim(client, created, 1, secrets[1]).status_code == 200
+        east.wait(lambda p: p.state["legal"] is not None and p.state["view"]["seats"][1]["bot"] is None)
+        moved = east.after_move()
+        east.wait(lambda p: p.state["version"] > moved and p.state["view"]["to_move"] == 2)
+        held.open(1)  # the task wakes, with East's seat in mind
+        east.wait(lambda p: (p.state["last"] or {}).get("seat") == 2)
+        assert held.waiting[:3] == [0, 1, 2]
+    assert not [r.getMessage() for r in caplog.records if r.name == "azul.web" and r.levelno >= logging.WARNING]
