@@ -239,3 +239,25 @@ def test_at_a_terminal_lines_typed_while_the_bot_thinks_are_answered_and_not_sen
         if term is not None and not term.closed:
             term.process.kill()
         server.stop()
+
+
+def test_an_update_made_against_a_version_this_client_does_not_hold_asks_for_the_whole_state():
+    """An update says which version its changes were made against (``base``). One made against a
+    version this client does not hold (a message lost, a server out of step) would make its board
+    drift from the table's without a word: it is dropped, the client asks for a sync and takes
+    the whole state that answers. An update made against the version held is applied."""
+    first = state(5, record_until(1, 0), you=1, mover=0)
+    drifting = {"type": "update", "base": 4, "version": 6, "legal": None,
+                "changes": [{"path": ["last", "text"], "set": "a move never made"}]}
+    whole = state(6, record_until(1, 1), you=1, mover=0)
+    following = {"type": "update", "base": 6, "version": 7, "legal": None,
+                 "changes": [{"path": ["last", "text"], "set": "move 7"}]}
+    session, socket, _output, _prompts = session_with([first, drifting, whole, following], [])
+    session.open(None)
+    assert session.receive() == first
+    assert session.receive() == whole
+    assert [message["type"] for message in socket.sent] == ["hello", "sync"]
+    applied = session.receive()
+    assert (applied["version"], applied["last"]["text"]) == (7, "move 7")
+    assert applied["record"] == whole["record"]
+    assert [message["type"] for message in socket.sent] == ["hello", "sync"]

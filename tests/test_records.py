@@ -26,6 +26,7 @@ from azul_core.records.game_record import (
     record_from_data,
     record_variant,
     replay_state,
+    sealed_for,
     validate_record,
 )
 from azul_core.variants.loading import Trust, builtin_variants, load_variant
@@ -616,3 +617,19 @@ def test_property_simulate_record_validate_agree(seed, players):
     assert report["scores"] == result.scores
     assert report["winners"] == result.winners
     assert report["rounds"] == result.rounds
+
+
+def test_a_finished_game_whose_secret_for_a_seat_is_none_reads_back_unsealed():
+    """A plugin may deal a seat no secret (None): that is not a sealed secret. A finished game's
+    record, and the copy of it any seat or a watcher gets, writes it as null and reads back
+    whole, no seat sealed."""
+    from azul_core.records.game_record import GameRecord, ResultRecord
+    record = GameRecord("standard", ["ana", "bo", "cy"], [], result=ResultRecord([3, 1, 0], [0]),
+                        secrets={"goal": (None, 2, None)})
+    for seat in (None, 0, 1, 2):
+        copy = sealed_for(record, seat, finished=True)
+        data = copy.to_dict()
+        assert data["secrets"] == {"goal": [None, 2, None]}
+        again = record_from_data(json.loads(dumps_record(data)), "game.json")
+        assert again.sealed == () and again.secrets == {"goal": (None, 2, None)}
+        assert again.to_dict() == data

@@ -81,6 +81,17 @@ def test_a_table_nobody_joined_counts_as_open_until_purged_and_joining_is_noted_
     assert store.table_ids() == ["people"] and store.open_tables() == 1
 
 
+def test_a_table_nobody_joined_is_purged_by_its_creation_however_busy_its_bots(store):
+    """An all-bot table whose bots keep moving is deleted an hour after it was created, not an
+    hour after its last move (it would be kept as long as its bots play); a younger one stays."""
+    store.create(row("busy bots", joined=None), [Event(DEAL, "B")])
+    assert store.append("busy bots", 1, [Event(MOVE, "1B1", 0)], False)  # moved now
+    assert store.load("busy bots")[0].updated > 200.0
+    store.create(row("young", joined=None, created=300.0, updated=300.0), [Event(DEAL, "B")])
+    assert store.purge(finished_before=0.0, idle_before=0.0, unjoined_before=200.0) == 1
+    assert store.table_ids() == ["young"]
+
+
 def test_old_tables_are_purged_with_their_events_and_the_count_stays(store, where):
     now = time.time()
     store.create(row("old", finished=now - 100, updated=now - 100), [Event(DEAL, "B")])
