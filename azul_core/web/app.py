@@ -670,10 +670,11 @@ def _origin_of(url: str) -> tuple[str, str, int] | None:
     return scheme, host.lower(), port if port is not None else _DEFAULT_PORTS[scheme]
 
 
-def origin_allowed(scheme: str, headers, allowed: tuple[str, ...]) -> bool:
+def origin_allowed(scheme: str, headers, allowed: tuple[str, ...], public_url: str | None = None) -> bool:
     """A browser's request comes from this server's own pages (or an operator-allowed origin):
     scheme, host and port all equal. No Origin header: not a browser (scripts, the terminal
-    client), allowed. ``scheme``: the request's (``https`` behind a proxy with --proxy-headers)."""
+    client), allowed. ``scheme``: the request's (``https`` behind a proxy with --proxy-headers).
+    A page of ``public_url``'s host is the server's only at that URL's scheme and port."""
     origin = headers.get("origin")
     if origin is None:
         return True
@@ -682,6 +683,11 @@ def origin_allowed(scheme: str, headers, allowed: tuple[str, ...]) -> bool:
         return False
     if theirs in {_origin_of(other) for other in allowed}:
         return True
+    public = _origin_of(public_url) if public_url else None
+    if public is not None and theirs[1] == public[1]:
+        # Without --proxy-headers the request's scheme is http even when people use https: an
+        # http:// page of the public host (a network attacker's) would match it.
+        return theirs == public
     return theirs == _origin_of(f"{scheme}://{headers.get('host', '')}")
 
 
@@ -799,7 +805,8 @@ async def variants(request: Request) -> Response:
 
 async def read_json(request: Request) -> Any:
     """A request's JSON body, from a page of this site and within the size limit."""
-    if not origin_allowed(request.url.scheme, request.headers, server_of(request).config.allowed_origins):
+    config = server_of(request).config
+    if not origin_allowed(request.url.scheme, request.headers, config.allowed_origins, config.public_url):
         raise HTTPError(403, "this request comes from another site's page")
     body = b""
     async for chunk in request.stream():
@@ -890,7 +897,7 @@ async def hand_to_bot(request: Request) -> Response:
 async def websocket_endpoint(websocket: WebSocket) -> None:
     server = server_of(websocket)
     config = server.config
-    if not origin_allowed(websocket.url.scheme, websocket.headers, config.allowed_origins):
+    if not origin_allowed(websocket.url.scheme, websocket.headers, config.allowed_origins, config.public_url):
         await websocket.close(code=4403)
         return
     await websocket.accept()

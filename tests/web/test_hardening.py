@@ -323,6 +323,24 @@ def test_an_allowed_origin_and_the_public_url_origin_are_compared_whole(tmp_path
         assert create(client, seats=HUMANS, origin="http://friends.example").status_code == 403
 
 
+def test_an_origin_of_the_public_host_must_have_the_public_urls_scheme_and_port(tmp_path, catalog):
+    """--public-url https://X without --proxy-headers: the request's own scheme is http, so an
+    ``http://X`` page matched the server's origin (Host X). A page of X is the site's only at
+    the public URL's scheme and port; the server reached by another name keeps its own origin."""
+    config = make_config(tmp_path, public_url="https://azul.example.org/", allowed_origins=("https://azul.example.org",))
+    with serving(config, catalog) as client:
+        public = {"host": "azul.example.org"}
+        assert create(client, seats=HUMANS, origin="https://azul.example.org", **public).status_code == 201
+        for origin in ("http://azul.example.org", "https://azul.example.org:8443"):
+            answer = create(client, seats=HUMANS, origin=origin, **public)
+            assert (answer.status_code, answer.json()) == (403, {"error": "this request comes from another site's page"})
+            with pytest.raises(WebSocketDisconnect) as refused:
+                with client.websocket_connect("/ws/nothing", headers={"origin": origin, **public}):
+                    pass
+            assert refused.value.code == 4403
+        assert create(client, seats=HUMANS, origin="http://localhost:8000", host="localhost:8000").status_code == 201
+
+
 def test_a_host_name_the_server_does_not_serve_is_refused(tmp_path, catalog):
     """DNS rebinding: the attacker's name resolves to this server; Host and Origin are both it."""
     config = make_config(tmp_path, allowed_hosts=("localhost", "azul.example.org"))
