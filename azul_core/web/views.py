@@ -49,7 +49,7 @@ def _board(state, seat: int, seats, connected: Sequence[bool], printed, costs, o
     lines = []
     for row in range(PATTERN_LINES):
         count = board.line_count[row]
-        line = {"capacity": row + 1, "colour": NAMES[board.line_colour[row]] if count else None,
+        line = {"capacity": state.rules.capacity[row], "colour": NAMES[board.line_colour[row]] if count else None,
                 "count": count, "closed": board.accept[row] == 0}
         if extra_kinds:
             # The tiles standing in for the colour: counted in ``count``, named by their kind.

@@ -66,6 +66,9 @@ export function drawBoard(seat, view, { mine, toMove, targets, onTarget }) {
   const classes = ["board"];
   if (mine) classes.push("mine");
   if (toMove) classes.push("to-move");
+  // A house rule may make a line longer than five: its board's tiles shrink to keep its width.
+  const spaces = Math.max(...seat.lines.map((line) => line.capacity));
+  if (spaces > 5) classes.push("long-lines");
   const badges = [];
   if (mine) badges.push(el("span", { class: "badge you" }, "you"));
   if (seat.bot) badges.push(el("span", { class: "badge bot" }, `bot: ${seat.bot}`));
@@ -73,7 +76,7 @@ export function drawBoard(seat, view, { mine, toMove, targets, onTarget }) {
   if (toMove && view.phase !== "over") badges.push(el("span", { class: "badge turn" }, view.phase === "place" ? "placing" : "to move"));
   // The start marker beside the board, where the variant keeps it off the floor.
   if (seat.marker && !seat.floor.some((space) => space.tile === "marker")) badges.push(tile("marker", { class: "tile marker small", title: "holds the start marker" }));
-  return el("article", { class: classes.join(" "), "data-seat": seat.seat, "aria-label": `${seat.name}'s board` },
+  const board = el("article", { class: classes.join(" "), "data-seat": seat.seat, "aria-label": `${seat.name}'s board` },
     el("header", { class: "board-head" },
       el("h2", { class: "player-name" }, seat.name),
       el("span", { class: "badges" }, badges),
@@ -84,6 +87,8 @@ export function drawBoard(seat, view, { mine, toMove, targets, onTarget }) {
       el("div", { class: "wall", role: "group", "aria-label": "wall" },
         seat.wall.map((cells, row) => cells.map((cell, column) => drawCell(cell, row, column, targets, onTarget))).flat())),
     drawFloor(seat.floor, targets, onTarget));
+  if (spaces > 5) board.style.setProperty("--spaces", spaces);  // the CSP forbids style attributes
+  return board;
 }
 
 function targetClasses(classes, move, targets, misplaced = false) {
