@@ -26,7 +26,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import time
 from collections import Counter
+from typing import Callable
 
 from azul_core.web.app import client_key
 
@@ -98,6 +101,41 @@ class ConnectionLimit:
                 await send({"type": "websocket.close", "code": 1013})
             return
         await self.app(scope, receive, send)
+
+
+class InvalidTextLog(logging.Filter):
+    """uvicorn's log of a WebSocket text frame that is not UTF-8 (the socket is closed with
+    1007) made one line, at most one per ``every`` seconds, the next one counting those not
+    told: uvicorn logs each with its traceback, 30 lines for every frame a client cares to send."""
+
+    UVICORNS_MESSAGE = "Invalid UTF-8 sequence received from client."
+
+    def __init__(self, every: float = 60.0, clock: Callable[[], float] = time.monotonic):
+        super().__init__()
+        self.every = every
+        self.clock = clock
+        self.told_at: float | None = None
+        self.untold = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg != self.UVICORNS_MESSAGE:
+            return True
+        now = self.clock()
+        if self.told_at is not None and now - self.told_at < self.every:
+            self.untold += 1
+            return False
+        record.msg = "a WebSocket text frame was not UTF-8: closed with 1007%s"
+        record.args = (f" ({self.untold} more since the last such line)" if self.untold else "",)
+        record.exc_info = record.exc_text = None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        self.told_at, self.untold = now, 0
+        return True
+
+
+def quiet_invalid_text(logger: logging.Logger) -> None:
+    """Give ``logger`` (uvicorn's ``uvicorn.error``) one ``InvalidTextLog``, once."""
+    if not any(isinstance(existing, InvalidTextLog) for existing in logger.filters):
+        logger.addFilter(InvalidTextLog())
 
 
 def guarded_protocols(guard: ConnectionGuard) -> tuple[type, type]:
@@ -173,4 +211,5 @@ def guarded_protocols(guard: ConnectionGuard) -> tuple[type, type]:
     return GuardedHTTP, GuardedWebSocket
 
 
-__all__ = ["HEALTH_CHECK_ROOM", "ConnectionGuard", "ConnectionLimit", "guarded_protocols"]
+__all__ = ["HEALTH_CHECK_ROOM", "ConnectionGuard", "ConnectionLimit", "InvalidTextLog", "guarded_protocols",
+           "quiet_invalid_text"]

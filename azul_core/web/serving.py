@@ -122,7 +122,13 @@ def uvicorn_config(app, options: ServeOptions):
     ``limit_concurrency``, which lets WebSockets through)."""
     import uvicorn
 
-    from azul_core.web.connections import HEALTH_CHECK_ROOM, ConnectionGuard, ConnectionLimit, guarded_protocols
+    from azul_core.web.connections import (
+        HEALTH_CHECK_ROOM,
+        ConnectionGuard,
+        ConnectionLimit,
+        guarded_protocols,
+        quiet_invalid_text,
+    )
     per_address = 0 if options.proxy_headers else options.max_connections_per_address
     most = max(1, _room_for_connections(options.max_connections + HEALTH_CHECK_ROOM) - HEALTH_CHECK_ROOM)
     guard = ConnectionGuard(options.request_timeout, per_address, most)
@@ -132,6 +138,7 @@ def uvicorn_config(app, options: ServeOptions):
         proxy_headers=options.proxy_headers, forwarded_allow_ips=options.forwarded_allow_ips,
         access_log=options.access_log, log_level=options.log_level, server_header=False, lifespan="on",
         ws_ping_interval=options.ws_ping, ws_ping_timeout=options.ws_ping)
+    quiet_invalid_text(logging.getLogger("uvicorn.error"))  # after uvicorn.Config set up its logging
     if options.access_log:
         # uvicorn sets its access logger to the log level (warning): requests are logged at info.
         logging.getLogger("uvicorn.access").setLevel(logging.INFO)

@@ -171,3 +171,59 @@ def test_the_server_holds_at_most_max_connections(tmp_path, servers):
     assert health(server) == {"ok": True}  # health checks are still answered at the limit
     for other in held + [sock]:
         other.close()
+
+
+def masked_text_frame(payload: bytes) -> bytes:
+    """A client's WebSocket text frame (clients mask theirs), whatever the bytes."""
+    mask = b"\x01\x02\x03\x04"
+    return bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def test_text_frames_that_are_not_utf8_log_one_line_not_a_traceback_each(tmp_path, servers):
+    server = servers(tmp_path / "data")
+    created = server.post("/api/tables", {"variant": "standard", "seats": [{"name": "A"}, {"name": "B"}]})
+    host, port = address(server)
+    for _ in range(5):
+        sock = open_socket(server)
+        sock.sendall((f"GET /ws/{created['table']} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                      "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                      "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        sock.settimeout(5)
+        assert sock.recv(12) == b"HTTP/1.1 101"
+        sock.sendall(masked_text_frame(b"\xff\xfe not UTF-8"))
+        assert closed_within(sock, 5)  # closed (1007) at once
+        sock.close()
+    server.stop()
+    logged = server.process.stdout.read() + server.process.stderr.read()
+    assert "Traceback" not in logged and "UnicodeDecodeError" not in logged
+    lines = [line for line in logged.splitlines() if "UTF-8" in line]
+    assert len(lines) == 1 and "a WebSocket text frame was not UTF-8: closed with 1007" in lines[0], logged
+
+
+def test_the_invalid_text_line_is_logged_at_most_once_a_minute_with_the_count_untold():
+    import logging
+
+    from azul_core.web.connections import InvalidTextLog
+    now = [1000.0]
+    quiet = InvalidTextLog(every=60.0, clock=lambda: now[0])
+
+    def invalid() -> logging.LogRecord:
+        try:
+            b"\xff".decode()
+        except UnicodeDecodeError:
+            import sys
+            return logging.LogRecord("uvicorn.error", logging.ERROR, __file__, 1,
+                                     "Invalid UTF-8 sequence received from client.", (), sys.exc_info())
+        raise AssertionError("decoded")
+
+    first = invalid()
+    assert quiet.filter(first) and first.exc_info is None and first.levelname == "WARNING"
+    assert first.getMessage() == "a WebSocket text frame was not UTF-8: closed with 1007"
+    now[0] += 59.0
+    assert not quiet.filter(invalid()) and not quiet.filter(invalid())
+    now[0] += 1.0
+    later = invalid()
+    assert quiet.filter(later)
+    assert later.getMessage() == "a WebSocket text frame was not UTF-8: closed with 1007 (2 more since the last such line)"
+    other = logging.LogRecord("uvicorn.error", logging.ERROR, __file__, 1, "Exception in ASGI application\n", (), None)
+    assert quiet.filter(other) and other.getMessage() == "Exception in ASGI application\n"
