@@ -9,7 +9,11 @@ counts every clock again from them; the time a server was down is not held again
 
 When a clock runs out, or when the seat to move has had nobody at the table for the clock's
 ``away`` seconds, the table's stand-in bot (chosen at creation) plays the seat until its
-owner takes it back (``web.seats``).
+owner takes it back (``web.seats``). Taken back before the stand-in moved, the turn goes on
+with ``RECLAIM_GRACE`` seconds at most, not a clock afresh: else taking the seat back within
+the bot delay, again and again, would hold the table for good. When that runs out too, the
+stand-in takes the seat again and its owner may take it back only once it has moved
+(``must_stand_in``).
 """
 
 from __future__ import annotations
@@ -28,6 +32,9 @@ DEFAULT_AWAY = 60.0
 OVERTIME = 30.0
 #: after a server restart, no clock runs out within this many seconds
 RESTART_GRACE = 30.0
+#: a seat taken back from the stand-in before it moved has this long (at most its turn's
+#: allowance) to finish the turn, then the stand-in takes it again and moves
+RECLAIM_GRACE = 10.0
 #: the longest clock: a day a move, a week a game
 LONGEST = {"move": 86400.0, "game": 7 * 86400.0}
 LONGEST_AWAY = 86400.0
@@ -98,16 +105,24 @@ class Clocks:
         self.started: float | None = None
         #: no clock runs out before this time (a restart's grace)
         self.floor = 0.0
+        #: how many times the stand-in took the seat to move during this turn
+        self.stand_ins = 0
 
-    def after(self, at: float | None, state, bots: set[int], decision: bool = True) -> None:
+    def after(self, at: float | None, state, bots: set[int], decision: bool = True,
+              stand_in: bool = False) -> None:
         """An event committed at ``at`` made ``state``: the running clock is charged up to
         then, and the clock of whoever is to move now starts. An event that is no decision
-        (a seat handed over or taken back) leaves the turn of the seat to move running."""
+        (a seat handed over or taken back) leaves the turn of the seat to move running;
+        ``stand_in``: the clock's stand-in took the seat to move."""
         if at is None:  # an event from before events had times: the clock can't be told
             at = self.started
         mover = state.to_move if state.phase in (DRAFT, PLACE, CHOOSE) else None
         if mover in bots:
             mover = None
+        if decision:
+            self.stand_ins = 0
+        elif stand_in:
+            self.stand_ins += 1
         if not decision and mover == self.mover:
             return
         if self.mover is not None and self.started is not None and at is not None:
@@ -117,11 +132,19 @@ class Clocks:
         self.started = at if mover is not None else None
 
     def allowance(self, seat: int) -> float:
-        """Seconds the seat has for its turn when the turn starts."""
+        """Seconds the seat has for its turn when the turn starts (or, taken back from the
+        stand-in during its turn, when it was taken back)."""
         if self.rule.mode == "move":
-            return self.rule.seconds
-        left = self.rule.seconds - self.used[seat]
-        return left if left > 0 else min(OVERTIME, self.rule.seconds)
+            seconds = self.rule.seconds
+        else:
+            left = self.rule.seconds - self.used[seat]
+            seconds = left if left > 0 else min(OVERTIME, self.rule.seconds)
+        return min(seconds, RECLAIM_GRACE) if self.stand_ins else seconds
+
+    def must_stand_in(self, seat: int, state) -> bool:
+        """Whether the stand-in plays this turn of ``seat`` whoever asks: its owner took the
+        seat back from it once this turn already, and ran out of time again."""
+        return self.stand_ins >= 2 and state.to_move == seat
 
     def deadline(self) -> float | None:
         """When the running clock runs out (None: none runs)."""

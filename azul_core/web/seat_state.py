@@ -11,7 +11,7 @@ reconnect.
 from __future__ import annotations
 
 from azul_core.web.clocks import ClockRule, Clocks
-from azul_core.web.store import BOT, CLOCK, DEAL, MOVE, REMATCH, Event, SeatRow, seat_bot_change
+from azul_core.web.store import BOT, CLOCK, DEAL, MOVE, REMATCH, STANDIN, Event, SeatRow, seat_bot_change
 
 
 class SeatState:
@@ -44,4 +44,5 @@ class SeatState:
         elif event.kind == REMATCH:
             self.rematch = event.text
         if self.clocks is not None:
-            self.clocks.after(event.at, state, self.bots, decision=event.kind in (MOVE, DEAL))
+            self.clocks.after(event.at, state, self.bots, decision=event.kind in (MOVE, DEAL),
+                              stand_in=event.kind == STANDIN)

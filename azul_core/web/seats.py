@@ -202,6 +202,10 @@ class SeatService:
         row = table.seats[seat]
         if not row.bot:
             raise Refused("your seat is yours already: no bot plays it")
+        clocks = table.seating.clocks
+        if clocks is not None and clocks.must_stand_in(seat, table.state):
+            raise Refused("your time ran out again after you took the seat back: the stand-in "
+                          "makes this move, then you may take the seat back")
         table.append_seat_events([Event(RECLAIM, "", seat)], self.server.store)
 
     def new_link(self, table: Table, seat: int) -> str:

@@ -3,8 +3,10 @@ test moves, and WebSockets that ask for ``seating`` messages."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
+import time
 import warnings
 
 from test_server import EXAMPLES, receive_json, secret_of
@@ -161,3 +163,32 @@ def screenshot(page, path, size: dict) -> None:
     page.wait_for_timeout(100)  # let the layout settle before the picture
     page.screenshot(path=str(path), full_page=False)
     page.set_viewport_size(before)
+
+
+class HeldDelay:
+    """The bot delay (``Server.bot_pause``) held shut for the seats in ``held`` until the test
+    opens it: what a person does within it is done before the bot wakes, whatever the machine's
+    speed. ``waiting``: the seats a bot waited for, in order."""
+
+    def __init__(self, client, server, held: tuple[int, ...]):
+        self.client = client
+        self.gates = {seat: asyncio.Event() for seat in held}
+        self.waiting: list[int] = []
+
+        async def pause(table):
+            seat = table.bot_to_move()
+            self.waiting.append(seat)
+            if seat in self.gates:
+                await self.gates[seat].wait()
+
+        server.bot_pause = pause
+
+    def open(self, seat: int) -> None:
+        self.client.portal.call(self.gates[seat].set)
+
+    def wait_for(self, seats: list[int]) -> None:
+        for _ in range(3000):
+            if call(self.client, lambda: list(self.waiting)) == seats:
+                return
+            time.sleep(0.01)
+        raise AssertionError(f"the bots waited for {self.waiting}, not {seats}")

@@ -12,6 +12,7 @@ pytest.importorskip("starlette")
 
 from seats_helpers import (  # noqa: E402
     FakeClock,
+    HeldDelay,
     Page,
     bearer,
     call,
@@ -24,7 +25,7 @@ from seats_helpers import (  # noqa: E402
 )
 from test_browser import DESKTOP, PHONE, Person, browser, errors, server, shots  # noqa: E402
 
-from azul_core.web.clocks import OVERTIME, RESTART_GRACE, ClockRule, parse_clock  # noqa: E402
+from azul_core.web.clocks import OVERTIME, RECLAIM_GRACE, RESTART_GRACE, ClockRule, parse_clock  # noqa: E402
 
 #: test_browser's fixtures, used here under their names
 FIXTURES = (browser, errors, server, shots)
@@ -232,6 +233,100 @@ def test_clocks_are_counted_again_after_a_restart_without_the_time_the_server_wa
     with serving(seats_config(tmp_path / "data", clock), catalog) as (client, server):
         east = Page(client, created["table"], secrets[1])
         assert east.seating["seats"][1] == {"bot": "greedy", "why": "clock", "reclaimable": True, "away": None}
+
+
+def test_a_seat_taken_back_after_its_clock_ran_out_has_a_short_grace_then_the_stand_in_moves(tmp_path, catalog):
+    """The attack: North takes the seat back within the bot delay each time the clock hands it to
+    the stand-in. It used to get a whole clock afresh each time (9 hand-overs and no move in
+    20 s at a 2 s clock). Now the turn goes on with the grace only; when that runs out the
+    stand-in takes the seat again and makes the move, North's reclaim refused until it has."""
+    clock = FakeClock()
+    with serving(seats_config(tmp_path / "data", clock), catalog) as (client, server):
+        held = HeldDelay(client, server, held=(0,))
+        created = create(client, clock={"mode": "move", "seconds": 60, "bot": "greedy"}).json()
+        table, secrets = created["table"], secrets_of(created)
+        north = Page(client, table, secrets[0])
+        east = Page(client, table, secrets[1])
+        assert north.seating["clock"]["running"] == 0
+        clock.advance(61)
+        assert look(client, server) == 1
+        held.wait_for([0])  # the stand-in waits out the bot delay, and North takes the seat back
+        assert client.post(f"/api/tables/{table}/seats/0/reclaim", json={}, headers=bearer(secrets[0])).status_code == 200
+        reclaimed = server.tables[table].version
+        north.wait_synced(lambda p: p.state["version"] >= reclaimed)
+        assert north.seating["seats"][0]["bot"] is None
+        assert north.seating["clock"]["running"] == 0 and north.seating["clock"]["turn_left"] == RECLAIM_GRACE
+        clock.advance(RECLAIM_GRACE - 1)
+        assert look(client, server) == 0
+        clock.advance(2)
+        assert look(client, server) == 1
+        north.wait_synced(lambda p: p.state["version"] > reclaimed and p.seating["seats"][0]["bot"] == "greedy")
+        answer = client.post(f"/api/tables/{table}/seats/0/reclaim", json={}, headers=bearer(secrets[0]))
+        assert answer.status_code == 409 and "the stand-in makes this move" in answer.json()["error"]
+        held.open(0)
+        east.wait_synced(lambda p: (p.state["last"] or {}).get("seat") == 0 and p.state["view"]["to_move"] == 1)
+        # The move made, the seat is North's for the asking, and its next turn has the whole clock.
+        assert client.post(f"/api/tables/{table}/seats/0/reclaim", json={}, headers=bearer(secrets[0])).status_code == 200
+        reclaimed = server.tables[table].version
+        east.wait_synced(lambda p: p.state["version"] >= reclaimed)
+        moved = east.after_move()
+        north.wait_synced(lambda p: p.state["version"] > moved and p.seating["seats"][0]["bot"] is None)
+        assert north.seating["clock"]["running"] == 0 and north.seating["clock"]["turn_left"] == 60.0
+
+
+def test_a_seat_deciding_twice_in_a_row_has_a_whole_clock_for_the_second_decision(tmp_path, catalog):
+    """A draft from factory 1 onto a line, then the same seat's choice that factory one's gift
+    offers (factory-one-shift). The ``move`` event is a decision for the clocks though the seat
+    to move stays the same: the choice has 60 seconds again, not what the draft left."""
+    clock = FakeClock()
+    with serving(seats_config(tmp_path / "data", clock), catalog) as (client, server):
+        created = create(client, variant="factory-one-shift",
+                         clock={"mode": "move", "seconds": 60, "bot": "greedy"}).json()
+        secrets = secrets_of(created)
+        pages = [Page(client, created["table"], secrets[seat]) for seat in (0, 1)]
+        mover = pages[0].seating["clock"]["running"]
+        page = pages[mover]
+        drafts = [d["move"] for d in page.state["legal"]["drafts"]]
+        draft = next(move for move in drafts if move.startswith("1") and not move.endswith("-"))
+        clock.advance(50)
+        version = page.state["version"]
+        page.move(draft)
+        page.wait_synced(lambda p: p.state["version"] > version)
+        assert page.state["view"]["to_move"] == mover and page.state["legal"]["moves"], "the gift is offered"
+        assert page.seating["clock"]["running"] == mover and page.seating["clock"]["turn_left"] == 60.0
+        clock.advance(59)
+        assert look(client, server) == 0
+
+
+def test_a_seat_placing_after_its_own_draft_has_a_whole_clock_for_each_column(tmp_path, catalog):
+    """The grey wall: the round's last draft, then the wall columns of the lines it filled,
+    seat 0 first. Whenever a seat decides again right after its own decision (a draft then a
+    column, a column then a column), that decision has the whole 60 seconds."""
+    clock = FakeClock()
+    with serving(seats_config(tmp_path / "data", clock), catalog) as (client, server):
+        created = create(client, variant="grey-wall", clock={"mode": "move", "seconds": 60, "bot": "greedy"}).json()
+        secrets = secrets_of(created)
+        pages = [Page(client, created["table"], secrets[seat]) for seat in (0, 1)]
+        twice: list[tuple[str, str]] = []
+        while ("draft", "column") not in twice:
+            assert pages[0].state["view"]["round"] <= 3, f"no seat drafted then placed: {twice}"
+            mover = pages[0].state["view"]["to_move"]
+            page = pages[mover]
+            legal = page.state["legal"]
+            if legal["columns"]:
+                kind, move = "column", legal["columns"][0]["move"]
+            else:  # onto the first line that can take the tiles: lines fill, and columns are asked
+                kind = "draft"
+                move = min((d["move"] for d in legal["drafts"]), key=lambda m: "9" if m.endswith("-") else m[-1])
+            clock.advance(50)
+            version = page.state["version"]
+            page.move(move)
+            for other in pages:
+                other.wait_synced(lambda p, version=version: p.state["version"] > version)
+            if pages[0].state["view"]["to_move"] == mover and page.state["legal"] is not None:
+                twice.append((kind, "column" if page.state["legal"]["columns"] else "draft"))
+                assert page.seating["clock"]["running"] == mover
+                assert page.seating["clock"]["turn_left"] == 60.0, twice
 
 
 # ---------------------------------------------------------------- in a real browser

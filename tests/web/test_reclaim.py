@@ -4,7 +4,6 @@ restart (the ``reclaim`` event, in SQLite and in PostgreSQL)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 import time
@@ -13,7 +12,18 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from seats_helpers import Page, bearer, call, create, post, screenshot, seats_config, secrets_of, serving  # noqa: E402
+from seats_helpers import (  # noqa: E402
+    HeldDelay,
+    Page,
+    bearer,
+    call,
+    create,
+    post,
+    screenshot,
+    seats_config,
+    secrets_of,
+    serving,
+)
 from test_browser import DESKTOP, PHONE, Person, Server, _need_browser, browser, errors, server, shots  # noqa: E402
 
 import azul_core.web.app as web_app  # noqa: E402
@@ -206,35 +216,6 @@ def test_browser_the_creator_is_offered_a_departed_seat_only_after_the_grace_per
 
 
 # ---------------------------------------------------------------- taken back within the bot delay
-
-
-class HeldDelay:
-    """The bot delay (``Server.bot_pause``) held shut for the seats in ``held`` until the test
-    opens it: what a person does within it is done before the bot wakes, whatever the machine's
-    speed. ``waiting``: the seats a bot waited for, in order."""
-
-    def __init__(self, client, server, held: tuple[int, ...]):
-        self.client = client
-        self.gates = {seat: asyncio.Event() for seat in held}
-        self.waiting: list[int] = []
-
-        async def pause(table):
-            seat = table.bot_to_move()
-            self.waiting.append(seat)
-            if seat in self.gates:
-                await self.gates[seat].wait()
-
-        server.bot_pause = pause
-
-    def open(self, seat: int) -> None:
-        self.client.portal.call(self.gates[seat].set)
-
-    def wait_for(self, seats: list[int]) -> None:
-        for _ in range(3000):
-            if call(self.client, lambda: list(self.waiting)) == seats:
-                return
-            time.sleep(0.01)
-        raise AssertionError(f"the bots waited for {self.waiting}, not {seats}")
 
 
 def test_a_seat_taken_back_and_played_within_the_bot_delay_leaves_the_next_bot_moving(tmp_path, catalog, caplog):
