@@ -87,6 +87,17 @@ def test_the_resume_command_stays_on_one_line_at_80_columns(tmp_path):
     assert command == f"azul play --resume '{record}'"  # quoted: it can be pasted as it is
 
 
+def interrupt(server: subprocess.Popen) -> tuple[str, str]:
+    """Ctrl-C to a server, then its output; SIGKILL if it has not stopped 20 s later."""
+    try:
+        server.send_signal(signal.SIGINT)
+        return server.communicate(timeout=20)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.communicate()
+
+
 def test_serve_on_port_0_says_that_its_links_break_on_another_port(tmp_path):
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     command = [sys.executable, "-m", "azul_core.cli", "serve", "--port", "0", "--data", str(tmp_path / "data")]
@@ -104,8 +115,7 @@ def test_serve_on_port_0_says_that_its_links_break_on_another_port(tmp_path):
             assert line, f"no note on stderr: {note!r}"
             note += line
     finally:
-        server.send_signal(signal.SIGINT)
-        server.communicate(timeout=20)
+        interrupt(server)
     assert note.startswith(f"azul: note: --port 0 picked port {port}; the table links name it, so they "
                            "break if the server restarts on another port")
     assert f"--port {port}" in note
@@ -116,6 +126,5 @@ def test_serve_on_port_0_says_that_its_links_break_on_another_port(tmp_path):
         assert server.stdout.readline().startswith(f"Serving on http://127.0.0.1:{port}")
         assert server.stdout.readline().startswith("Offering")
     finally:
-        server.send_signal(signal.SIGINT)
-        _out, errors = server.communicate(timeout=20)
+        _out, errors = interrupt(server)
     assert "--port 0" not in errors

@@ -236,8 +236,11 @@ def test_at_a_terminal_lines_typed_while_the_bot_thinks_are_answered_and_not_sen
         assert term.finish() == 0
         assert "You left the table" in term.seen and "Traceback" not in term.seen
     finally:
-        if term is not None and not term.closed:
-            term.process.kill()
+        try:
+            if term is not None and not term.closed:
+                term.process.kill()
+        finally:
+            server.stop()
         server.stop()
 
 

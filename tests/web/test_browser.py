@@ -106,10 +106,16 @@ class Server:
                     found.set()
 
         threading.Thread(target=drain, args=(self.proc.stdout,), daemon=True).start()
+        try:
+            self._wait_until_it_answers(found)
+        except BaseException:  # not started: the test's finally or teardown never holds it
+            self.stop()
+            raise
+
+    def _wait_until_it_answers(self, found: threading.Event) -> None:
         deadline = time.monotonic() + 30
         while not found.wait(0.1):
             if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.stop()
                 raise AssertionError("azul serve did not start:\n" + "\n".join(self.output[-30:]))
         # The line is printed just before uvicorn binds: wait until it answers.
         while True:
@@ -128,11 +134,17 @@ class Server:
             self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
+        """SIGTERM, then SIGKILL if it is still running 10 s later (or if waiting failed)."""
+        if not self.proc:
+            return
+        try:
+            if self.proc.poll() is None:
+                self.proc.terminate()
                 self.proc.wait(10)
-            except subprocess.TimeoutExpired:
+        except subprocess.TimeoutExpired:
+            pass
+        finally:
+            if self.proc.poll() is None:
                 self.proc.kill()
                 self.proc.wait(10)
 

@@ -63,9 +63,13 @@ class InProcessServer:
     def start(self) -> None:
         self.thread.start()
         deadline = time.monotonic() + 30
-        while not self.uvicorn.started:
-            assert self.thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
+        try:
+            while not self.uvicorn.started:
+                assert self.thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.05)
+        except BaseException:  # the fixture's teardown does not run when its setup failed
+            self.stop()
+            raise
 
     def stop(self) -> None:
         self.uvicorn.should_exit = True

@@ -16,7 +16,7 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
 # The real server processes of the SQLite tests (pytest puts this folder on sys.path).
-from test_server_cli import RunningServer, secret_of  # noqa: E402
+from test_server_cli import RunningServer, secret_of, stop_all  # noqa: E402
 
 
 @pytest.fixture
@@ -28,8 +28,7 @@ def servers(postgres):
         started.append(server)
         return server
     yield start
-    for server in started:
-        server.stop(signal.SIGKILL)
+    stop_all(started)
 
 
 class Player:

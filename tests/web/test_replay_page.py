@@ -159,6 +159,13 @@ class ReplayProcess:
         command = [sys.executable, "-m", "azul_core.cli", "replay", "--web", "--no-browser", *args]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                         env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        try:
+            self._wait_until_it_answers()
+        except BaseException:  # not started: the test's finally never holds it
+            self.stop()
+            raise
+
+    def _wait_until_it_answers(self) -> None:
         line = self.process.stdout.readline()
         match = re.fullmatch(r"Replay of (.+) on (http://127\.0\.0\.1:(\d+)/)\n", line)
         if not match:
@@ -181,12 +188,15 @@ class ReplayProcess:
             return json.loads(answer.read())
 
     def stop(self) -> int:
-        """Ctrl-C, as the user stops it."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
+        """Ctrl-C, as the user stops it (SIGKILL if it still runs 10 s later, or if waiting failed)."""
+        try:
+            if self.process.poll() is None:
+                self.process.send_signal(signal.SIGINT)
                 self.process.wait(10)
-            except subprocess.TimeoutExpired:
+        except subprocess.TimeoutExpired:
+            pass
+        finally:
+            if self.process.poll() is None:
                 self.process.kill()
                 self.process.wait()
         return self.process.returncode

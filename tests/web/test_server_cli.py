@@ -28,9 +28,13 @@ class RunningServer:
                    "--port", "0", "--data", str(data), "--bot-delay", "0", "--think", "0.05", *options]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                         text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        line = self.process.stdout.readline()
-        match = re.fullmatch(r"Serving on (http://127\.0\.0\.1:(\d+))\n", line)
-        assert match, (line, self.process.stderr.read() if self.process.poll() is not None else "")
+        try:
+            line = self.process.stdout.readline()
+            match = re.fullmatch(r"Serving on (http://127\.0\.0\.1:(\d+))\n", line)
+            assert match, (line, self.process.stderr.read() if self.process.poll() is not None else "")
+        except BaseException:  # not started as expected: nobody else holds it to stop it
+            self.stop(signal.SIGKILL)
+            raise
         self.url = match.group(1)
 
     def post(self, path: str, body: dict) -> dict:
@@ -45,11 +49,15 @@ class RunningServer:
             return answer.read().decode()
 
     def stop(self, sig=signal.SIGTERM) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-            try:
+        """``sig``, then SIGKILL if the server is still running 10 s later (or if waiting failed)."""
+        try:
+            if self.process.poll() is None:
+                self.process.send_signal(sig)
                 self.process.wait(10)
-            except subprocess.TimeoutExpired:
+        except subprocess.TimeoutExpired:
+            pass
+        finally:
+            if self.process.poll() is None:
                 self.process.kill()
                 self.process.wait()
 
@@ -63,8 +71,39 @@ def servers():
         started.append(server)
         return server
     yield start
-    for server in started:
-        server.stop(signal.SIGKILL)
+    stop_all(started)
+
+
+def stop_all(started: list) -> None:
+    """SIGKILL to every server a test started (a fixture's teardown), each one even when
+    stopping another failed."""
+    if started:
+        try:
+            started[0].stop(signal.SIGKILL)
+        finally:
+            stop_all(started[1:])
+
+
+def test_a_server_that_did_not_start_as_expected_is_not_left_running(tmp_path, monkeypatch):
+    """RunningServer's own check failing (here the URL names localhost, not 127.0.0.1) stops the
+    process it started: no test holds it yet, so no finally or teardown would."""
+    started: list[subprocess.Popen] = []
+    popen = subprocess.Popen
+
+    def noted(*args, **kwargs):
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(subprocess, "Popen", noted)
+    try:
+        with pytest.raises(AssertionError):
+            RunningServer(tmp_path / "data", "--host", "localhost")
+        assert len(started) == 1 and started[0].poll() is not None
+    finally:
+        for process in started:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
 
 
 def secret_of(url: str) -> str:
