@@ -274,6 +274,8 @@ def test_browser_every_open_page_is_offered_the_rematch(browser, server, shots, 
     host.page.wait_for_selector("#rematch-box:not([hidden]) #rematch")
     guest.page.wait_for_selector("#rematch-box:not([hidden]) #rematch")
     assert watcher.page.locator("#rematch-box").is_hidden(), "a watch link can't ask for a rematch"
+    # A finished table changes no link (the server refuses): the page does not offer it.
+    assert host.page.locator("#seat-link").is_hidden() and guest.page.locator("#seat-link").is_hidden()
     screenshot(host.page, shots / "seats-rematch-offer.png", DESKTOP)
     old_url = host.page.url
     host.page.dblclick("#rematch")
@@ -296,7 +298,10 @@ def test_browser_every_open_page_is_offered_the_rematch(browser, server, shots, 
             assert person.page.inner_text(".board.mine .player-name") == name
         else:
             assert person.page.evaluate("document.body.dataset.role") == "watcher"
-    # At the new table the guest makes a new link for the seat: the page opens the table with it.
+    # At a table in play the guest makes a new link for the seat: the page opens the table with
+    # it. (Not at the rematch: its seats are all bots', whose game may be over already.)
+    playing = server.create("standard", [{"name": "Host"}, {"name": "Guest"}])
+    guest = Person(browser.new_context(viewport=PHONE), playing["seats"][1]["url"], "Guest", errors)
     old_hash = guest.page.evaluate("location.hash")
     guest.page.click("#seat-link summary")
     guest.page.click("#new-link")
