@@ -45,6 +45,7 @@ from azul_core.web.catalog import Catalog, build_catalog
 from azul_core.web.clocks import parse_clock
 from azul_core.web.closing import close_with_reason
 from azul_core.web.hints import ask_for_hint
+from azul_core.web.hints import searches as hints_search
 from azul_core.web.replay_page import table_replay_routes
 from azul_core.web.seats import SeatService
 from azul_core.web.storage import open_store
@@ -326,6 +327,10 @@ class Server:
     def open_table(self, row: TableRow, offered, first, client: str, searching: bool) -> Table:
         """A new table (``first``: its events before round 1's deal, such as a clock) stored,
         counted against ``client``'s limits and served. ``HTTPError`` 503 if it can't be stored."""
+        if not searching and row.hints and hints_search(offered.bots):
+            # Hints are searches on the same workers: such a table counts as one with a search bot.
+            self.check_search_bots(client, hints=True)
+            searching = True
         table, events = Table.new(row, offered, tuple(first), now=self.config.now)
         try:
             self.store.create(row, events)
@@ -366,9 +371,10 @@ class Server:
             if self.store.open_tables() >= self.config.max_open_tables:
                 raise HTTPError(503, "the server holds as many open tables as it may: try again later")
 
-    def check_search_bots(self, client: str, table_id: str | None = None) -> None:
+    def check_search_bots(self, client: str, table_id: str | None = None, hints: bool = False) -> None:
         """One address has at most ``search_tables_per_address`` unfinished tables with a
-        search bot (they share the bot workers with everybody)."""
+        search bot or hints (they share the bot workers with everybody); ``hints``: the table
+        asked for has hints, and no search bot."""
         mine = self.search_tables[client]
         for other in list(mine):
             table = self.tables.get(other)
@@ -381,6 +387,9 @@ class Server:
         limit = self.config.search_tables_per_address
         if len(mine) >= limit:
             tables = "table" if limit == 1 else "tables"
+            if hints:
+                raise HTTPError(429, f"{limit} {tables} with a search bot or hints at once from one "
+                                     "address: finish one first, or make this one without hints")
             raise HTTPError(429, f"{limit} {tables} with a search bot at once from one address: "
                                  "finish one first, or choose a quicker bot (greedy, random)")
 

@@ -14,12 +14,17 @@ thinks in a bounded pool of worker processes, which the event loop only awaits:
 - a table asks for one decision at a time, and the tables wait for a worker in
   the order they asked (``asyncio.Semaphore`` wakes its waiters first come, first
   served): ten busy tables can't starve an eleventh;
+- a caller that stops waiting (a hint whose table moved on) leaves the queue: its search
+  never runs. One already in a worker can't be stopped there, so its worker stays counted
+  as busy until it is done: the next search waits for it in the queue, in its turn, rather
+  than pile up unseen in the process pool's own queue;
 - ``random`` and ``greedy`` answer in about a millisecond: they think in a thread.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -62,7 +67,9 @@ class BotPool:
         worker in the order they asked."""
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
-        async with self._slots:
+        await self._slots.acquire()
+        future = None
+        try:
             for attempt in range(2):
                 try:
                     future = self._pool().submit(think, variant_ref, record, bot, seed, self.think)
@@ -72,6 +79,23 @@ class BotPool:
                     if attempt:
                         raise
             raise AssertionError("unreachable")
+        finally:
+            self._free_when_done(self._slots, future)
+
+    @staticmethod
+    def _free_when_done(slots: asyncio.Semaphore, future) -> None:
+        """The worker's slot is free once its job is done: at once, unless the caller stopped
+        waiting while the job runs in a worker (cancelling the wrapped future could not stop
+        it); then when the worker is done."""
+        if future is None or future.done():
+            slots.release()
+            return
+        loop = asyncio.get_running_loop()
+
+        def free(_done) -> None:  # in the pool's thread: the semaphore belongs to the loop
+            with contextlib.suppress(RuntimeError):  # the loop closed first (the server stopped)
+                loop.call_soon_threadsafe(slots.release)
+        future.add_done_callback(free)
 
     def close(self) -> None:
         if self._executor is not None:

@@ -108,8 +108,9 @@ class Table:
     seating: Any = None
     #: the server's clock (seconds since the epoch; tests give their own): events are stamped with it
     now: Any = time.time
-    #: seats whose hint is being worked out, and the last hint given to each (version, message)
-    hinting: set = field(default_factory=set)
+    #: the hint being worked out for each seat (``web.hints.HintJob``), and the last hint given
+    #: to each (version, message)
+    hinting: dict = field(default_factory=dict)
     hinted: dict = field(default_factory=dict)
     _cache: dict = field(default_factory=dict)
     _boards_seen: dict = field(default_factory=dict)
@@ -441,6 +442,11 @@ class Table:
         self.version += len(events)
         self._cache.clear()
         self.last_used = time.monotonic()
+        # A hint for a version that has passed would never be shown: its search stops (queued
+        # for a worker, it never runs), rather than hold up the other tables' bots.
+        for job in list(self.hinting.values()):
+            if job.version != self.version and job.task is not None:
+                job.task.cancel()
 
 
 def _dumps(value) -> str:
