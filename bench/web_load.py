@@ -17,11 +17,18 @@ moves from a message and do not apply the changes (a page would). Reported per N
 ``--think`` is the time a client waits before sending its move (uniform between 0.5x and
 1.5x), as a person would, and the tables' first moves are spread over two think times;
 ``--think 0`` plays as fast as possible (a saturation run, where latency is mostly queueing).
-The load generator runs in this process on the other core.
+The load generator runs in this process on the other core; ``--pin`` makes sure of it: the
+server processes run on one core (``taskset``) and the load generator on another, so they do
+not take each other's CPU (other jobs of the machine still may: each run reports the load
+average, 1, 5 and 15 minutes, before and after it, how many cores the server kept busy (its
+CPU time over the run's time) and how long the server and the load generator were ready to
+run but waited for a CPU (``/proc/PID/schedstat``): the part of the latency the machine's
+other jobs are to blame for).
 
     python bench/web_load.py                      # 50, 200, 500 tables, think 1 s
     python bench/web_load.py --tables 200 --think 0 --moves 30 --json
     python bench/web_load.py --tables 500 --database postgresql://azul@127.0.0.1/azul --processes 2
+    python bench/web_load.py --tables 500 --pin              # server on one core, clients on another
 """
 
 from __future__ import annotations
@@ -162,8 +169,10 @@ class Run:
         return elapsed
 
 
-def start_server(data: str, database: str | None = None) -> tuple[subprocess.Popen, str]:
-    command = [sys.executable, "-c", "from azul_core.cli import main; main()", "serve", "--host", "127.0.0.1",
+def start_server(data: str, database: str | None = None, core: int | None = None) -> tuple[subprocess.Popen, str]:
+    """``azul serve`` on a free port (on CPU ``core`` alone, when given): the process and its URL."""
+    pinned = ["taskset", "--cpu-list", str(core)] if core is not None else []
+    command = [*pinned, sys.executable, "-c", "from azul_core.cli import main; main()", "serve", "--host", "127.0.0.1",
                "--port", "0", "--data", data, "--bot-delay", "0", "--tables-per-hour", "1000000",
                "--max-open-tables", "1000000", *(["--database", database] if database else []),
                # every client is one address here (loopback): no per-address bound; room for 2,000
@@ -182,6 +191,19 @@ def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as stream:
         fields = stream.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def waited_for_cpu(pid: int | str) -> float:
+    """Seconds the threads of process ``pid`` (``"self"``: this one) have been ready to run but
+    waited for a CPU (the second field of each thread's ``schedstat``)."""
+    total = 0
+    for thread in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{thread}/schedstat") as stream:
+                total += int(stream.read().split()[1])
+        except (OSError, IndexError, ValueError):  # a thread that ended, a kernel without schedstat
+            continue
+    return total / 1e9
 
 
 @contextmanager
@@ -216,24 +238,46 @@ def postgres_cpu_seconds() -> float:
     return total
 
 
+def two_cores() -> tuple[int, int]:
+    """The CPUs of ``--pin``: the server's and the load generator's (the first two this process may use)."""
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2:
+        raise SystemExit("--pin needs two CPUs; this process may use only " + ", ".join(map(str, cores)))
+    return cores[0], cores[1]
+
+
+def load_average() -> list[float]:
+    return [round(value, 2) for value in os.getloadavg()]
+
+
 def measure(tables: int, moves: int, think: float, limit: float, seed: int, whole: bool = False,
-            database: str | None = None, processes: int = 1) -> dict:
+            database: str | None = None, processes: int = 1, pin: bool = False) -> dict:
+    server_core, client_core = two_cores() if pin else (None, None)
+    load_before = load_average()
+    allowed = os.sched_getaffinity(0)
     with tempfile.TemporaryDirectory() as data, fresh_schema(database) as url_of_schema:
         started = []
         try:
             for number in range(processes):
-                started.append(start_server(os.path.join(data, str(number)), url_of_schema))
+                started.append(start_server(os.path.join(data, str(number)), url_of_schema, server_core))
+            if client_core is not None:
+                os.sched_setaffinity(0, {client_core})
             run = Run([url for _process, url in started], tables, moves, think, limit, seed, whole)
             created = run.create_tables()
             cpu_before = sum(cpu_seconds(process.pid) for process, _url in started)
+            server_wait_before = sum(waited_for_cpu(process.pid) for process, _url in started)
+            client_wait_before = waited_for_cpu("self")
             database_before = postgres_cpu_seconds() if database else 0.0
             mine_before = resource.getrusage(resource.RUSAGE_SELF)
             elapsed = asyncio.run(run.play(created))
             server_cpu = sum(cpu_seconds(process.pid) for process, _url in started) - cpu_before
+            server_waited = sum(waited_for_cpu(process.pid) for process, _url in started) - server_wait_before
+            client_waited = waited_for_cpu("self") - client_wait_before
             database_cpu = postgres_cpu_seconds() - database_before if database else 0.0
             mine = resource.getrusage(resource.RUSAGE_SELF)
             client_cpu = mine.ru_utime + mine.ru_stime - mine_before.ru_utime - mine_before.ru_stime
         finally:
+            os.sched_setaffinity(0, allowed)
             for process, _url in started:
                 process.send_signal(signal.SIGTERM)
             for process, _url in started:
@@ -259,7 +303,9 @@ def measure(tables: int, moves: int, think: float, limit: float, seed: int, whol
             "database_cpu_ms_per_move": round(database_cpu / run.accepted * 1000, 2) if run.accepted else None,
             "client_cpu_s": round(client_cpu, 2),
             "kb_received_per_move": round(run.received / run.accepted / 1024, 1) if run.accepted else None,
-            "load_average": round(os.getloadavg()[0], 1),
+            "server_cores_busy": round(server_cpu / elapsed, 2) if elapsed else None,
+            "server_waited_for_cpu_s": round(server_waited, 2), "clients_waited_for_cpu_s": round(client_waited, 2),
+            "pinned": pin, "load_average_before": load_before, "load_average_after": load_average(),
             "refused": run.refused, "client_errors": run.errors}
 
 
@@ -274,6 +320,8 @@ def main() -> None:
     parser.add_argument("--database", metavar="URL",
                         help="a PostgreSQL database to serve from (each run in a fresh schema of it)")
     parser.add_argument("--processes", type=int, default=1, help="server processes (with --database)")
+    parser.add_argument("--pin", action="store_true",
+                        help="run the server processes on one CPU and the load generator on another (taskset)")
     parser.add_argument("--json", action="store_true")
     options = parser.parse_args()
     if options.processes > 1 and not options.database:
@@ -283,7 +331,7 @@ def main() -> None:
     results = []
     for count in (int(n) for n in options.tables.split(",")):
         result = measure(count, options.moves, options.think, options.limit, options.seed, options.whole,
-                         options.database, options.processes)
+                         options.database, options.processes, options.pin)
         results.append(result)
         if not options.json:
             print(f"{count:4d} tables ({count * 4} clients), think {options.think:g} s, {result['updates']}, "
@@ -293,7 +341,12 @@ def main() -> None:
                   f"server {result['server_cpu_ms_per_move']} CPU ms/move, database "
                   f"{result['database_cpu_ms_per_move']} CPU ms/move, load generator "
                   f"{result['client_cpu_s']} CPU s; clients received {result['kb_received_per_move']} KB/move; "
-                  f"load average {result['load_average']}; "
+                  f"server busy {result['server_cores_busy']} core(s)"
+                  f"{' (pinned: server and clients on a core each)' if options.pin else ''}, "
+                  f"waited {result['server_waited_for_cpu_s']} s for a CPU (clients "
+                  f"{result['clients_waited_for_cpu_s']} s); "
+                  f"load average (1/5/15 min) {result['load_average_before']} before, "
+                  f"{result['load_average_after']} after; "
                   f"refused {result['refused']}, client errors {result['client_errors']}", flush=True)
     if options.json:
         print(json.dumps(results, indent=2))
