@@ -6,12 +6,16 @@ the end when a row is complete, the 2/7/10 bonuses and the tie-break on
 complete rows. The wall itself comes from another plugin (``colour_wall`` or
 ``grey_wall``).
 
-One **decision** of ours beyond ``docs/rules/standard.md`` (setting
-``end_when_starved``): a game can starve. When every row of every wall
+Two **decisions** of ours beyond the published rules (``docs/rules/standard.md``
+has them). Setting ``end_when_starved``: a game can starve. When every row of every wall
 misses a colour whose tiles can never reach it again (every tile of that
 colour sits on walls or on pattern lines that can never be completed), no
 row can ever be completed and the standard end never comes; the game then
 ends after that round's tiling and penalties, with the usual bonuses.
+
+Setting ``max_rounds``: nothing in the rules makes a tile reach a
+wall, so players who draft only to the floor could play for ever; the game ends
+after round 50 whatever the walls hold.
 """
 
 from __future__ import annotations
@@ -63,6 +67,10 @@ def azul_declare_settings():
         Setting("end_when_starved", "bool", True,
                 "end the game after a round in which no row of any wall can still get the "
                 "tiles it misses (otherwise such a game never ends)"),
+        Setting("max_rounds", "int", 50,
+                "end the game after this round, whatever the walls hold (drafting only to the "
+                "floor is legal, and rounds in which no tile reaches a wall could go on for ever)",
+                minimum=1),
     ]
 
 
@@ -151,7 +159,9 @@ def azul_floor_penalty(floor, settings):
 
 
 @hookimpl
-def azul_game_over(walls, lines, supply, settings):
+def azul_game_over(walls, round_number, lines, supply, settings):
+    if round_number >= settings.max_rounds:
+        return True
     for wall in walls:
         for row in wall:
             if None not in row:

@@ -5,6 +5,7 @@ Positions are built with azul_core.testing; section headings follow standard.md.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -629,3 +630,71 @@ def test_a_round_in_which_not_one_tile_can_be_dealt_ends_the_game():
     game.deal(random.Random(1))
     assert game.phase == OVER and game.winners == [0, 1]
     assert [board.bonuses for board in game.players] == [[("rows", 0), ("columns", 0), ("colours", 0)]] * 2
+
+
+# ------------------------------------------------------------------ the round limit (issue 41)
+
+
+def test_a_game_in_which_every_draft_goes_to_the_floor_ends_after_round_50(load_bench, tmp_path):
+    """Drafting only to the floor is legal and no tile then reaches a wall: without the round
+    limit the game never ends. It ends after round 50, the bonuses counted, and its record
+    validates."""
+    from typer.testing import CliRunner
+
+    import azul_core.cli.validate  # noqa: F401  (registers the command)
+    from azul_core.cli.app import app
+
+    endless = load_bench("endless_game")
+    path = endless.write_endless(tmp_path, None)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert len(data["rounds"]) == 50 and data["result"]["scores"] == [0, 0]
+    assert all(action.endswith("-") for entry in data["rounds"] for action in entry["actions"])
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "valid record" in result.output
+
+
+def floor_round(game: GameState, seed: int = 0) -> None:
+    """Deal at random, then draft every tile to the floor until the round is over."""
+    game.deal(random.Random(seed))
+    while game.phase == DRAFT:
+        play(game, [next(format_decision(d) for d in game.legal_decisions() if d[2] == FLOOR)])
+
+
+def test_the_round_limit_ends_the_game_after_that_round_whatever_the_walls_hold():
+    game = new_game("standard", settings={"max_rounds": 3})
+    run_round(game)  # tiles may reach the walls: the limit counts rounds, not empty ones
+    floor_round(game)
+    assert game.phase == DEAL
+    floor_round(game)
+    assert game.phase == OVER and game.round == 3
+    assert all(label_points[0] == ("rows", 0) for label_points in (b.bonuses for b in game.players))
+
+
+def test_the_round_limit_is_a_setting_shown_with_the_others():
+    from typer.testing import CliRunner
+
+    import azul_core.cli.variants  # noqa: F401  (registers the commands)
+    from azul_core.cli.app import app
+
+    shown = CliRunner().invoke(app, ["variants", "show", "standard"])
+    assert "  max_rounds: 50" in shown.output.splitlines()
+    game = new_game("standard", settings={"max_rounds": 60})
+    for number in range(1, 61):
+        assert game.phase == DEAL and game.round == number
+        floor_round(game, number)
+    assert game.phase == OVER and game.round == 60
+
+
+def test_azul_rules_tells_a_variant_that_moves_the_round_limit(tmp_path):
+    from typer.testing import CliRunner
+
+    import azul_core.cli.variants  # noqa: F401  (registers the commands)
+    from azul_core.cli.app import app
+
+    path = tmp_path / "longer.yaml"
+    path.write_text("extends: standard\nsettings: {max_rounds: 60}\n", encoding="utf-8")
+    lines = CliRunner().invoke(app, ["rules", str(path)]).output.splitlines()
+    assert "- end of the game with no complete row, after round 50: the game goes on " \
+           "(standard: the game ends)" in lines
+    assert "- max_rounds = 60 (standard: 50)" in lines

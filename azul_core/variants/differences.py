@@ -78,6 +78,7 @@ _END_PROBES = (
     ("with no complete row, after round 1", lambda: ([_wall([])] * 2, 1, _EMPTY_LINES, _PLENTY)),
     ("with no complete row, after round 5", lambda: ([_wall([])] * 2, 5, _EMPTY_LINES, _PLENTY)),
     ("with no complete row, after round 10", lambda: ([_wall([])] * 2, 10, _EMPTY_LINES, _PLENTY)),
+    ("with no complete row, after round 50", lambda: ([_wall([])] * 2, 50, _EMPTY_LINES, _PLENTY)),
     ("when a player has completed a row", lambda: ([_wall(_FULL_ROW), _wall([])], 3, _EMPTY_LINES, _PLENTY)),
     ("when a player has completed a column but no row",
      lambda: ([_wall(_FULL_COLUMN), _wall([])], 3, _EMPTY_LINES, _PLENTY)),

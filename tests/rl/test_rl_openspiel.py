@@ -248,3 +248,24 @@ def test_nothing_to_draw_ends_the_game_without_a_chance_node():
     episode.start_fill()
     assert state.is_terminal()
     assert state.returns() == [0.0, 0.0]
+
+
+def test_a_floor_only_game_ends_at_the_round_limit_within_openspiels_length_bound():
+    """Issue 41: every draft to the floor, no tile reaches a wall. The game ends by the
+    variant's round limit (the standard plugin's ``max_rounds``, 50), before the adapter's
+    own cut (``max_rounds`` 100) and within the ``max_game_length`` it declares."""
+    game = load("standard", 2)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(5)
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probabilities = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probabilities)))
+        else:
+            to_floor = [a for a in state.legal_actions() if encoding.action_name(a).endswith("-")]
+            state.apply_action(to_floor[0])
+            decisions += 1
+    engine = state.episode.state
+    assert engine.phase == "over" and engine.round == 50 and not state.episode.cut_short
+    assert decisions <= game.max_game_length()
