@@ -38,7 +38,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from azul_core.engine.notation import format_decision
 from azul_core.players.registry import make_bot
 from azul_core.records.game_record import dumps_record
-from azul_core.web import asking
+from azul_core.web import asking, paths  # noqa: F401  (paths: the {...:index} of the routes below)
 from azul_core.web.bots import BotPool, default_workers, is_search_bot
 from azul_core.web.capabilities import bearer, digest, new_token
 from azul_core.web.catalog import Catalog, build_catalog
@@ -1023,7 +1023,7 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
         Route("/api/variants", variants),
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/{table}/record", record),
-        Route("/api/tables/{table}/seats/{seat:int}/bot", hand_to_bot, methods=["POST"]),
+        Route("/api/tables/{table}/seats/{seat:index}/bot", hand_to_bot, methods=["POST"]),
         *server.seats.routes(read_json, client_key),
         WebSocketRoute("/ws/{table}", websocket_endpoint),
         *table_replay_routes(server),  # /t/{table}/replay, once the game is over

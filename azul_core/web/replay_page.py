@@ -30,6 +30,7 @@ from starlette.routing import Route
 from azul_core.engine.notation import parse_decision
 from azul_core.engine.plugins import PluginError
 from azul_core.records.game_record import GameRecord, ReplayError, iter_replay
+from azul_core.web import paths  # noqa: F401  (registers the {...:index} of the routes below)
 from azul_core.web.capabilities import bearer
 from azul_core.web.table import apply_decision, describe, fresh_progress, start_round, told_to_players
 from azul_core.web.views import build_view
@@ -239,7 +240,7 @@ def table_replay_routes(server) -> list[Route]:
     return [
         Route("/t/{table}/replay", table_page),
         Route("/api/tables/{table}/replay", index),
-        Route("/api/tables/{table}/replay/{step:int}", step),
+        Route("/api/tables/{table}/replay/{step:index}", step),
     ]
 
 

@@ -13,6 +13,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from azul_core.web import paths  # noqa: F401  (registers the {...:index} of the routes below)
 from azul_core.web.app import STATIC, HostGuard, SecurityHeaders
 from azul_core.web.replay_page import Replay, page, step_answer
 
@@ -31,7 +32,7 @@ def replay_app(replay: Replay):
     routes = [
         Route("/", home),
         Route("/api/replay", index),
-        Route("/api/replay/{step:int}", step),
+        Route("/api/replay/{step:index}", step),
         Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     # Loopback only, and a page of another site that renames itself to 127.0.0.1 (DNS

@@ -27,6 +27,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from azul_core.web import paths  # noqa: F401  (registers the {...:index} of the routes below)
 from azul_core.web.capabilities import bearer, digest, new_token
 from azul_core.web.closing import close_with_reason
 from azul_core.web.rematch import make_rematch
@@ -313,8 +314,8 @@ class SeatService:
             root = server.config.public_url or str(request.base_url)
             return JSONResponse({"seat": seat, "url": f"{root.rstrip('/')}/t/{table.id}#seat={secret}"})
 
-        return [Route("/api/tables/{table}/seats/{seat:int}/reclaim", reclaim, methods=["POST"]),
-                Route("/api/tables/{table}/seats/{seat:int}/link", link, methods=["POST"]),
+        return [Route("/api/tables/{table}/seats/{seat:index}/reclaim", reclaim, methods=["POST"]),
+                Route("/api/tables/{table}/seats/{seat:index}/link", link, methods=["POST"]),
                 Route("/api/tables/{table}/rematch", rematch, methods=["POST"])]
 
 

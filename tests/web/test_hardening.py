@@ -264,6 +264,20 @@ def test_a_number_no_float_holds_is_a_400_with_a_reason(client, clock, reason):
     assert (answer.status_code, answer.json()) == (400, {"error": reason})
 
 
+@pytest.mark.parametrize("method, path", [
+    ("POST", "/api/tables/{table}/seats/{number}/bot"),
+    ("POST", "/api/tables/{table}/seats/{number}/reclaim"),
+    ("POST", "/api/tables/{table}/seats/{number}/link"),
+    ("GET", "/api/tables/{table}/replay/{number}"),
+])
+def test_a_seat_or_step_of_thousands_of_digits_in_a_path_is_a_404(client, method, path):
+    """Python reads no integer of more than 4,300 digits (ValueError): such a path was a 500."""
+    table = create(client, seats=HUMANS).json()["table"]
+    answer = client.request(method, path.format(table=table, number="9" * 5000), json={})
+    assert (answer.status_code, answer.json()) == (404, {"error": "no such address"})
+    assert client.request(method, path.format(table=table, number="9" * 9), json={}).status_code in (401, 404, 409)
+
+
 # ---------------------------------------------------------------- a Unicode digit as a column
 
 
