@@ -67,18 +67,18 @@ def open_websocket(server, table: str, source: str) -> tuple[socket.socket, byte
     (its head only when upgraded; when refused, all of it, read until the server closed)."""
     sock = open_socket(server, source)
     host, port = address(server)
-    sock.sendall((f"GET /ws/{table} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-                  "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                  "Sec-WebSocket-Version: 13\r\n\r\n").encode())
-    sock.settimeout(10)
     answer = b""
-    try:
+    try:  # a connection refused at once may be reset before the handshake is even sent
+        sock.sendall((f"GET /ws/{table} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                      "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                      "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        sock.settimeout(10)
         while b"\r\n\r\n" not in answer:
             chunk = sock.recv(65536)
             if not chunk:
                 return sock, answer
             answer += chunk
-    except ConnectionResetError:
+    except (ConnectionResetError, BrokenPipeError):
         return sock, answer
     if not answer.startswith(b"HTTP/1.1 101"):
         answer += read_until_closed(sock)
