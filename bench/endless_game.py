@@ -90,7 +90,7 @@ def measure(path: Path) -> dict:
     replay = Replay(record, variant, public=True)
     seconds = time.perf_counter() - started
     _now, peak = tracemalloc.get_traced_memory()
-    kept = replay.positions.states_kept() if hasattr(replay, "positions") else len(replay.steps)
+    kept = replay.positions.states_kept()
     tracemalloc.stop()
     return {"rounds": len(record.rounds), "moves": sum(len(r.actions) for r in record.rounds),
             "record_bytes": path.stat().st_size, "over": record.result is not None,

@@ -45,7 +45,7 @@ def replay_command(
     board drawn as at the online table, with the moves in words and each round's scoring."""
     from azul_core.engine.plugins import PluginError
     from azul_core.players.render import make_console
-    from azul_core.records.game_record import RecordError, ReplayError, iter_replay, read_record, record_variant
+    from azul_core.records.game_record import Positions, RecordError, ReplayError, read_record, record_variant
     from azul_core.variants.loading import Trust, VariantError
 
     if final and at is not None:
@@ -73,28 +73,29 @@ def replay_command(
     if web:
         _serve(saved, variant, record, port, not no_browser)
         return
-    steps = []
+    # A state every few dozen steps, not one per step: a long record would fill the memory.
+    positions = Positions(saved, variant)
     error = None
     try:
-        for step in iter_replay(saved, variant):
-            steps.append(step)
+        for _step in positions.replay():
+            pass
     except ReplayError as exc:
         error = f"{record}: can't be replayed past {exc}"
     except PluginError as exc:
         error = f"{record}: a rule plugin failed while replaying: {' '.join(str(exc).split())}"
     if error and saved.sealed:
         error += f" ({sealed_note(saved.sealed)})"
-    if not steps:
+    if not positions.steps:
         fail(error or f"{record}: the record has no rounds to replay")
     console = make_console(highlight=False)
-    viewer = _Viewer(steps, list(saved.players), console, saved.sealed)
+    viewer = _Viewer(positions, list(saved.players), console, saved.sealed)
     if final or target is not None:
         if target is not None:
             index = viewer.find(*target)
             if index is None:
                 fail(viewer.missing(*target))
         else:
-            index = len(steps) - 1
+            index = len(positions.steps) - 1
         viewer.show(index, result=final)
         if error:
             fail(error)
@@ -127,8 +128,10 @@ def _serve(saved, variant, path: Path, port: int, open_browser: bool) -> None:
 class _Viewer:
     """The replay's positions and the commands that move between them."""
 
-    def __init__(self, steps, names: list[str], console, sealed=()):
-        self.steps = steps
+    def __init__(self, positions, names: list[str], console, sealed=()):
+        #: ``records.game_record.Positions``: each step's round, action and text, its state on demand
+        self.positions = positions
+        self.steps = positions.steps
         self.names = names
         self.console = console
         #: the seats whose secrets this copy of a record seals (``records.game_record.sealed_for``)
@@ -153,18 +156,19 @@ class _Viewer:
         step = self.steps[index]
         if step.action == 0:
             return f"round {step.round} dealt: {step.text.removeprefix('deal ')}"
-        before = self.steps[index - 1].state
+        before = self.positions.state_at(index - 1)
         return f"{step.action}. {describe_decision(before, parse_decision(step.text), self.names)}"
 
     def show(self, index: int, result: bool = False) -> None:
         from azul_core.engine.state import OVER
         from azul_core.players.render import draw_game, draw_result
         step = self.steps[index]
-        self.console.print(draw_game(step.state, self.names, self.describe(index),
-                                     title=f"{step.state.rules.name}  [{step.round}:{step.action}]",
+        state = self.positions.state_at(index)
+        self.console.print(draw_game(state, self.names, self.describe(index),
+                                     title=f"{state.rules.name}  [{step.round}:{step.action}]",
                                      sealed=self.sealed))
-        if result and step.state.phase == OVER:
-            self.console.print(draw_result(step.state, self.names))
+        if result and state.phase == OVER:
+            self.console.print(draw_result(state, self.names))
 
     def interact(self) -> None:
         from rich.text import Text

@@ -688,6 +688,79 @@ def iter_replay(record: GameRecord, variant: Any = None) -> Iterator[ReplayStep]
         yield ReplayStep(number, index, text, state.clone())
 
 
+#: how many steps apart ``Positions`` keeps a state: a step's state is at most this many
+#: deals and actions from one kept (each costs a few microseconds to replay)
+SNAPSHOT_EVERY = 64
+
+
+@dataclass(frozen=True)
+class Position:
+    """A step of a replay without its state: ``round`` from 1, ``action`` from 1 within the
+    round (0 = right after the deal), the action's text (``deal ...`` for a deal)."""
+
+    round: int
+    action: int
+    text: str
+
+
+class Positions:
+    """A record's positions for stepping through it: every step's ``Position``, and a copy of
+    the state only every ``every`` steps. A long record would otherwise hold a whole game
+    state per step (a 1 MB record: about 2 GB). ``state_at(n)`` replays step ``n`` from the
+    kept state nearest before it, through the same engine moves as the first pass.
+
+    ``replay()`` makes the first pass, yielding each ``ReplayStep`` (its state a copy the
+    caller may keep or drop); ``ReplayError`` or a plugin's error stops it, the steps before
+    are kept. ``state_at`` may be called from several threads.
+    """
+
+    def __init__(self, record: GameRecord, variant: Any = None, every: int = SNAPSHOT_EVERY):
+        import threading
+        self.record = record
+        self.rules = _rules_of(variant) if variant is not None else record_variant(record).rules
+        self.every = every
+        self.steps: list[Position] = []
+        self._kept: list[GameState] = []
+        #: the last state made by ``state_at`` and its step: stepping on from it is cheap
+        self._last: tuple[int, GameState] | None = None
+        self._lock = threading.Lock()
+
+    def replay(self) -> Iterator[ReplayStep]:
+        state = new_replay_state(self.record, self.rules)
+        for number, index, text, live in _steps(self.record, self.rules, state):
+            if len(self.steps) % self.every == 0:
+                self._kept.append(live.clone())
+            self.steps.append(Position(number, index, text))
+            yield ReplayStep(number, index, text, live.clone())
+
+    def states_kept(self) -> int:
+        return len(self._kept)
+
+    def state_at(self, index: int) -> GameState:
+        """The state after step ``index`` (a copy the caller owns); ``IndexError`` past the ends."""
+        if not 0 <= index < len(self.steps):
+            raise IndexError(f"no step {index}: the replay has steps 0 to {len(self.steps) - 1}")
+        with self._lock:
+            at = index - index % self.every
+            last = self._last
+            if last is not None and at <= last[0] <= index:
+                at, state = last[0], last[1].clone()
+            else:
+                state = self._kept[at // self.every].clone()
+            while at < index:
+                at += 1
+                self._advance(state, self.steps[at])
+            self._last = (index, state)
+            return state.clone()
+
+    def _advance(self, state: GameState, position: Position) -> None:
+        if position.action == 0:
+            entry = self.record.rounds[position.round - 1]
+            state.deal_tiles([_factory_counts(f, state.table.kind_letters) for f in entry.factories])
+        else:
+            _apply(state, self.rules, position.round, position.action, position.text)
+
+
 def sealed_for(record: GameRecord, seat: int | None, finished: bool) -> GameRecord:
     """The record as ``seat`` may see it (``None``: a watcher): while the game is not
     ``finished``, the other seats' secrets are sealed (written ``{"sealed": true}``). A sealed
@@ -838,4 +911,5 @@ def _report(path: str, record: GameRecord | None, errors: list[dict],
 __all__ = ["FORMAT", "MAX_RECORD_BYTES", "GameRecord", "RoundRecord", "ResultRecord", "RecordError",
            "ReplayError", "ReplayStep", "Recorder", "read_record", "parse_record", "record_from_data",
            "dumps_record", "write_record", "record_variant", "iter_replay", "replay_state",
+           "Position", "Positions", "SNAPSHOT_EVERY",
            "validate_record", "check_record", "describe_error", "remove_stale_temporaries", "sealed_for"]

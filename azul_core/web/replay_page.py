@@ -1,7 +1,8 @@
 """The replay page: a game stepped through move by move in the browser.
 
-A record is replayed once through the engine (``records.game_record.iter_replay``,
-the same checks as ``azul replay``); each step's view is the table page's
+A record is replayed once through the engine (``records.game_record.Positions``,
+the same checks as ``azul replay``), which keeps a state every few dozen steps
+and replays a step from the nearest one; each step's view is the table page's
 (``views.build_view``), made when the page asks for it, so the page draws the
 board with the table page's own code and holds no rule. Each step is told in
 words by ``table.describe`` and carries the last finished round's scoring, as
@@ -17,6 +18,7 @@ runs; the game is over, so no secret is left to keep).
 from __future__ import annotations
 
 import logging
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +31,7 @@ from starlette.routing import Route
 
 from azul_core.engine.notation import parse_decision
 from azul_core.engine.plugins import PluginError
-from azul_core.records.game_record import GameRecord, ReplayError, iter_replay
+from azul_core.records.game_record import GameRecord, Positions, ReplayError
 from azul_core.web import paths  # noqa: F401  (registers the {...:index} of the routes below)
 from azul_core.web.capabilities import bearer
 from azul_core.web.table import apply_decision, describe, fresh_progress, start_round, told_to_players
@@ -37,8 +39,10 @@ from azul_core.web.views import build_view
 
 log = logging.getLogger("azul.web")
 
-#: finished tables whose replay a server keeps ready (each holds a state per step)
+#: finished tables whose replay a server keeps ready
 REPLAYS_KEPT = 8
+#: step views a replay keeps made (a page steps back and forth over a few)
+VIEWS_KEPT = 32
 
 
 @dataclass
@@ -51,7 +55,6 @@ class _Step:
     text: str
     #: the seat that moved (None: a deal)
     seat: int | None
-    state: Any
     #: the last finished round's scoring when this step is shown (the table page's ``last_round``)
     last_round: dict | None
     #: this step ended a round (its scoring is ``last_round``)
@@ -82,7 +85,12 @@ class Replay:
         self.offered = SimpleNamespace(variant=variant)
         self.steps: list[_Step] = []
         self.problem: str | None = None
-        self._views: dict[int, dict] = {}
+        #: whether the replay reaches the game's end
+        self.over = False
+        self.positions = Positions(record, variant)
+        self._views: OrderedDict[int, dict] = OrderedDict()
+        #: the server makes steps in worker threads: one at a time per replay
+        self._making = threading.Lock()
         self._replay(names)
         #: the events about seats an online table told in its game log (handed to a bot, the
         #: stand-in, taken back, a rematch), each under the step it followed
@@ -92,14 +100,13 @@ class Replay:
         progress = None
         before = None
         try:
-            for step in iter_replay(self.record, self.variant):
+            for step in self.positions.replay():
                 if progress is None:
                     progress = fresh_progress(step.state)
                 if step.action == 0:
                     start_round(step.state, progress)
                     text = f"Round {step.round}: the factories are filled"
-                    self.steps.append(_Step(step.round, 0, None, text, None, step.state,
-                                            progress.last_round, False))
+                    self.steps.append(_Step(step.round, 0, None, text, None, progress.last_round, False))
                 else:
                     decision = parse_decision(step.text)
                     seen = progress.rounds_seen
@@ -107,8 +114,9 @@ class Replay:
                     apply_decision(before.clone(), progress, decision)
                     self.steps.append(_Step(step.round, step.action, step.text,
                                             describe(before, decision, names), before.to_move,
-                                            step.state, progress.last_round, progress.rounds_seen > seen))
+                                            progress.last_round, progress.rounds_seen > seen))
                 before = step.state
+                self.over = before.over
         except ReplayError as exc:
             self.problem = f"the record can't be replayed past {exc}"
         except PluginError as exc:
@@ -119,10 +127,9 @@ class Replay:
 
     def index(self) -> dict:
         """The steps in words, for the move list and the slider."""
-        last = self.steps[-1].state if self.steps else None
         return {"title": self.title, "variant": getattr(self.variant, "name", self.record.variant),
                 "players": [seat.name for seat in self.seats],
-                "over": bool(last is not None and last.over), "problem": self.problem,
+                "over": self.over, "problem": self.problem,
                 "steps": [{"round": s.round, "action": s.action, "move": s.move, "text": s.text,
                            "seat": s.seat, "round_end": s.round_end} for s in self.steps],
                 "seat_events": self.seat_events}
@@ -131,15 +138,24 @@ class Replay:
         """Step ``number``'s view (the table page's), None if there is no such step."""
         if not 0 <= number < len(self.steps):
             return None
-        view = self._views.get(number)
-        if view is None:
-            step = self.steps[number]
-            connected = [True] * len(self.seats)  # nobody is "away" in a replay
-            view = self._views[number] = build_view(step.state, self.offered, self.seats, connected,
-                                                    step.last_round, self.title)
         step = self.steps[number]
+        with self._making:
+            view = self._view(number, step)
         return {"step": number, "round": step.round, "action": step.action, "text": step.text,
                 "round_end": step.round_end, "view": view}
+
+    def _view(self, number: int, step: _Step) -> dict:
+        view = self._views.get(number)
+        if view is None:
+            connected = [True] * len(self.seats)  # nobody is "away" in a replay
+            view = build_view(self.positions.state_at(number), self.offered, self.seats, connected,
+                              step.last_round, self.title)
+            self._views[number] = view
+            while len(self._views) > VIEWS_KEPT:
+                self._views.popitem(last=False)
+        else:
+            self._views.move_to_end(number)
+        return view
 
 
 def seat_events_by_step(game_log: list, steps: list[_Step]) -> list[dict]:
