@@ -260,6 +260,32 @@ def test_a_bot_that_fails_is_started_again_after_a_doubling_pause_and_each_failu
     assert all(record.exc_info is not None and str(record.exc_info[1]) == "the bot broke" for record in failed)
 
 
+def test_a_bot_that_failed_once_moves_when_its_turn_is_started_again(tmp_path, catalog, caplog, monkeypatch):
+    """The table goes on: the failure is logged, and the bot's turn, started again, moves."""
+    monkeypatch.setattr(web_app, "BOT_RETRY_FIRST", 0.01)
+    make_bot = web_app.make_bot
+    failed: list[str] = []
+
+    class FailsOnce:
+        def __init__(self, bot):
+            self.bot = bot
+
+        def choose(self, state):
+            if not failed:
+                failed.append("once")
+                raise RuntimeError("the bot broke once")
+            return self.bot.choose(state)
+
+    monkeypatch.setattr(web_app, "make_bot", lambda *args, **kwargs: FailsOnce(make_bot(*args, **kwargs)))
+    with caplog.at_level(logging.WARNING, logger="azul.web"), \
+            serving(make_config(tmp_path), catalog) as (client, server):
+        created = create(client, seats=[{"bot": "greedy"}, {"name": "Ana"}]).json()
+        ana = join(client, created, 1)
+        ana.wait_for(lambda state: state["version"] >= 2 and state["legal"] is not None)
+        assert ana.state["last"]["seat"] == 0, "the bot moved once started again"
+    assert bot_log(caplog) == [f"a bot failed at table {created['table'][:6]}: its bots start again in 0.01 s"]
+
+
 class ClaimedElsewhere(SharedStore):
     """A server's connection to a shared store on which another process holds every bot's turn
     while ``held_elsewhere`` is true (``claim_bot_turn`` answers no, as PostgreSQL's lock does)."""
