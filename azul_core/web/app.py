@@ -860,8 +860,10 @@ async def record(request: Request) -> Response:
     known, seat = table.seat_of(bearer(request.headers.get("authorization")))
     if not known:
         return _error(401, "send a seat's or the watch secret as 'Authorization: Bearer SECRET'")
-    # Until the game is over, the other seats' secrets are sealed in this copy.
-    text = dumps_record(table.record(seat).to_dict())
+    # Until the game is over, the other seats' secrets are sealed in this copy. It is taken
+    # here, on the loop, where the table changes; its JSON is made in a worker thread.
+    record = table.record(seat)
+    text = await asyncio.to_thread(lambda: dumps_record(record.to_dict()))
     filename = f"azul-{table.offered.key}-{table.id[:8]}.json"
     return Response(text, media_type="application/json",
                     headers={"content-disposition": f'attachment; filename="{filename}"'})

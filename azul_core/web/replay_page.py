@@ -17,6 +17,7 @@ runs; the game is over, so no secret is left to keep).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 from collections import OrderedDict
@@ -41,6 +42,10 @@ log = logging.getLogger("azul.web")
 
 #: finished tables whose replay a server keeps ready
 REPLAYS_KEPT = 8
+#: the steps those replays hold together: a step costs about 1.3 KB (its words, its share of
+#: the kept states, the views made), so about 26 MB; a game of 50 rounds has 800 (two
+#: players) to 1,400 (four) steps even when every draft goes to the floor
+REPLAY_STEPS_KEPT = 20_000
 #: step views a replay keeps made (a page steps back and forth over a few)
 VIEWS_KEPT = 32
 
@@ -203,26 +208,64 @@ def step_answer(replay: Replay, request: Request) -> Response:
 # ---------------------------------------------------------------- a finished online table
 
 
-def table_replay_routes(server) -> list[Route]:
-    """``/t/{table}/replay`` and its API for the tables of ``server`` (``app.Server``): open
-    once the game is over, to whoever holds one of the table's links (as its record is)."""
-    #: table id -> (the table's version when its replay was made, the replay)
-    kept: OrderedDict[str, tuple[int, Replay]] = OrderedDict()
+class KeptReplays:
+    """The replays of finished tables a server keeps ready. Each is made in a worker thread
+    (a long game's takes a while, and the event loop serves every other table meanwhile),
+    once however many ask for it at the same time. At most ``count`` are kept, holding at
+    most ``steps`` steps together, the least recently asked for dropped first; the last one
+    asked for is kept even when it alone holds more (else each of its steps would make it
+    again)."""
 
-    def replay_of(table) -> Replay:
-        version, replay = kept.get(table.id, (None, None))
-        if replay is None:
-            kinds = [seat.bot for seat in table.seats]
-            replay = Replay(table.record(None), table.offered.variant, table.offered.key, kinds, public=True,
-                            game_log=table.progress.log)
-        elif version != table.version:
-            # Over, the game moves no more: only an event about a seat (a rematch) came since.
-            replay.seat_events = seat_events_by_step(table.progress.log, replay.steps)
-        kept[table.id] = (table.version, replay)
-        kept.move_to_end(table.id)
-        while len(kept) > REPLAYS_KEPT:
-            kept.popitem(last=False)
+    def __init__(self, count: int = REPLAYS_KEPT, steps: int = REPLAY_STEPS_KEPT):
+        self.count = count
+        self.steps = steps
+        #: table id -> (the table's version when its replay was made, the replay)
+        self._kept: OrderedDict[str, tuple[int, Replay]] = OrderedDict()
+        #: table id -> (the table's version, the replay being made)
+        self._making: dict[str, tuple[int, asyncio.Future]] = {}
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def steps_held(self) -> int:
+        return sum(len(replay.steps) for _version, replay in self._kept.values())
+
+    async def replay_of(self, table) -> Replay:
+        found = self._kept.get(table.id)
+        if found is not None:
+            version, replay = found
+            if version != table.version:
+                # Over, the game moves no more: only an event about a seat (a rematch) came since.
+                replay.seat_events = seat_events_by_step(table.progress.log, replay.steps)
+                version = table.version
+        else:
+            making = self._making.get(table.id)
+            if making is None:
+                # What it is made of is read here, on the loop, where the table changes.
+                version = table.version
+                made = asyncio.ensure_future(asyncio.to_thread(
+                    Replay, table.record(None), table.offered.variant, table.offered.key,
+                    [seat.bot for seat in table.seats], public=True, game_log=list(table.progress.log)))
+                making = self._making[table.id] = (version, made)
+                made.add_done_callback(lambda _made, key=table.id: self._making.pop(key, None))
+            version, made = making
+            # One request given up (a closed connection) does not cancel it for the others.
+            replay = await asyncio.shield(made)
+        self._keep(table.id, version, replay)
         return replay
+
+    def _keep(self, key: str, version: int, replay: Replay) -> None:
+        self._kept[key] = (version, replay)
+        self._kept.move_to_end(key)
+        while len(self._kept) > 1 and (len(self._kept) > self.count or self.steps_held() > self.steps):
+            self._kept.popitem(last=False)
+
+
+def table_replay_routes(server, kept: KeptReplays | None = None) -> list[Route]:
+    """``/t/{table}/replay`` and its API for the tables of ``server`` (``app.Server``): open
+    once the game is over, to whoever holds one of the table's links (as its record is). The
+    replays and their steps are made in worker threads (``KeptReplays``)."""
+    kept = kept if kept is not None else KeptReplays()
 
     def finished(request: Request):
         table = server.table(request.path_params["table"])
@@ -247,11 +290,17 @@ def table_replay_routes(server) -> list[Route]:
 
     async def index(request: Request) -> Response:
         table, error = finished(request)
-        return error if table is None else JSONResponse(replay_of(table).index())
+        if table is None:
+            return error
+        replay = await kept.replay_of(table)
+        # The JSON of every step's words is made in the thread too.
+        return await asyncio.to_thread(lambda: JSONResponse(replay.index()))
 
     async def step(request: Request) -> Response:
         table, error = finished(request)
-        return error if table is None else step_answer(replay_of(table), request)
+        if table is None:
+            return error
+        return await asyncio.to_thread(step_answer, await kept.replay_of(table), request)
 
     return [
         Route("/t/{table}/replay", table_page),
@@ -263,4 +312,5 @@ def table_replay_routes(server) -> list[Route]:
 
 
 
-__all__ = ["Replay", "page", "seat_events_by_step", "step_answer", "table_replay_routes", "REPLAYS_KEPT"]
+__all__ = ["Replay", "KeptReplays", "REPLAYS_KEPT", "REPLAY_STEPS_KEPT", "VIEWS_KEPT", "page", "seat_events_by_step",
+           "step_answer", "table_replay_routes"]
