@@ -220,3 +220,64 @@ def test_the_seats_reward_uses_the_outlooks_it_is_given():
     hopes = [Outlook(0.0, 30.0, [0.0] * 25), Outlook(0.0, 0.0, [0.0] * 25)]
     first, second = seat_rewards(state, 6.0, memo, hopes)
     assert first > 0.99 and second < 0.01
+
+
+def judged_states(monkeypatch) -> tuple[list, list]:
+    """Record, while a test runs, each state a deal was made on (after the deal) and each
+    state ``seat_rewards`` judged with the outlooks it was given (copies)."""
+    import azul_core.players.search as search
+    dealt, judged = [], []
+    deal, seat_rewards = GameState.deal, search.seat_rewards
+
+    def recording_deal(self, rng):
+        deal(self, rng)
+        dealt.append(self.clone())
+
+    def recording_seat_rewards(state, scale, memo=None, outlooks=None):
+        judged.append((state.clone(), outlooks))
+        return seat_rewards(state, scale, memo, outlooks)
+
+    monkeypatch.setattr(GameState, "deal", recording_deal)
+    monkeypatch.setattr(search, "seat_rewards", recording_seat_rewards)
+    return dealt, judged
+
+
+def test_a_carried_outlook_adds_only_the_slots_placed_since_its_sampled_round_began(monkeypatch):
+    """On a grey wall the outlook after a playout's sampled round is the one at that round's
+    start plus the bonus of each slot filled during it: not the tiles this round's end
+    places (already in the start's outlook), not nothing."""
+    from azul_core.players.search import Memo
+    state = GameState(load_variant("grey-wall").rules, 2)
+    state.deal(random.Random(3))
+    for seat in (0, 1):
+        set_lines(state, seat, {1: "B"})  # full: a tile reaches each wall at this round's end
+    bot = MctsBot(seed=5, iterations=1, beyond=1)
+    bot.memo = Memo(state.rules)
+    dealt, judged = judged_states(monkeypatch)
+    bot._evaluate(state)
+    [start], [(end, carried)] = dealt, judged
+    at_start = bot.memo.outlooks.for_state(start)
+    for seat in (0, 1):
+        before, after = start.players[seat].wall, end.players[seat].wall
+        assert state.players[seat].wall != before  # this round's end placed a tile
+        placed = [row * 5 + colour for row in range(5) for colour in range(5)
+                  if colour in after[row] and colour not in before[row]]
+        added = sum(at_start[seat].slot_bonus[slot] for slot in placed)
+        assert placed and added > 0  # the sampled round placed tiles worth a bonus
+        assert carried[seat].expected == pytest.approx(at_start[seat].expected + added)
+
+
+@pytest.mark.parametrize("beyond", [0, 1])
+def test_a_leaf_at_a_rounds_end_is_played_as_many_rounds_further_as_the_bot_plays_past(monkeypatch, beyond):
+    from azul_core.players.search import Memo
+    from azul_core.testing import run_round
+    state = GameState(load_variant("standard").rules, 2)
+    run_round(state, seed=4)
+    assert state.phase == DEAL and state.round == 2  # the leaf: round 1 over, round 2 not dealt
+    bot = MctsBot(seed=2, iterations=1, beyond=beyond)
+    bot.memo = Memo(state.rules)
+    dealt, judged = judged_states(monkeypatch)
+    bot._evaluate(state)
+    [(end, _outlooks)] = judged
+    assert len(dealt) == beyond
+    assert end.round == 2 + beyond and end.phase == DEAL
