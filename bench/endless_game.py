@@ -6,7 +6,7 @@ move cost 68 ms for a client that reads the record, and its replay blocked the s
 event loop for 1.8 s and took 385 MB. This script makes such a game's record and measures
 what it costs to replay:
 
-    python bench/endless_game.py                        # standard: ends at the round limit
+    python bench/endless_game.py --loop                 # standard: ends at the round limit
     python bench/endless_game.py --rounds 5000 --out endless.json
                                                         # the old attack: a 1 MB record (its
                                                         # variant file written beside it)
@@ -15,7 +15,8 @@ what it costs to replay:
 raised, ``endless.yaml`` written beside the record, which names it); without it the game is
 played under ``standard`` until it ends. Reported: the rounds and moves, the record's size,
 the seconds and peak memory (tracemalloc) to build the online table's replay of it, and how
-many states the replay keeps. The record can then be replayed by hand
+many states the replay keeps; with ``--loop``, how late a task standing for another table's
+ping (every 10 ms) woke while the replay was made in a worker thread. The record can then be replayed by hand
 (``azul replay --final endless.json``, ``azul replay --web endless.json``).
 """
 
@@ -98,6 +99,36 @@ def measure(path: Path) -> dict:
             "steps": len(replay.steps), "states_kept": kept}
 
 
+def loop_lag(path: Path, tick: float = 0.01) -> dict:
+    """Make the online table's replay of the record as a server does (``KeptReplays``, in a
+    worker thread) while a task that stands for another table's ping wakes every ``tick``
+    seconds: how late it woke at worst, and how long the replay took."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from azul_core.web.replay_page import KeptReplays
+    record = read_record(path)
+    table = SimpleNamespace(id="endless", version=1, over=True, record=lambda seat: record,
+                            offered=SimpleNamespace(variant=record_variant(record), key=record.variant),
+                            seats=[SimpleNamespace(bot=None) for _ in record.players],
+                            progress=SimpleNamespace(log=[]))
+
+    async def run() -> dict:
+        lags = []
+        making = asyncio.ensure_future(KeptReplays().replay_of(table))
+        started = time.perf_counter()
+        while not making.done():
+            asked = time.perf_counter()
+            await asyncio.sleep(tick)
+            lags.append(time.perf_counter() - asked - tick)
+        seconds = time.perf_counter() - started
+        await making
+        return {"replay_in_thread_seconds": round(seconds, 3), "ping_late_max_ms": round(max(lags) * 1000, 1),
+                "pings": len(lags)}
+
+    return asyncio.run(run())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=None,
@@ -105,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="the record's path (default: a temporary folder)")
+    parser.add_argument("--loop", action="store_true",
+                        help="also time another table's ping while the replay is made as the server does")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.out is not None:
@@ -112,14 +145,19 @@ def main(argv: list[str] | None = None) -> int:
         if path != args.out:
             path = path.replace(args.out)
         figures = measure(path)
+        if args.loop:
+            figures.update(loop_lag(path))
     else:
         with tempfile.TemporaryDirectory() as folder:
-            figures = measure(write_endless(Path(folder), args.rounds, args.players, args.seed))
+            path = write_endless(Path(folder), args.rounds, args.players, args.seed)
+            figures = measure(path)
+            if args.loop:
+                figures.update(loop_lag(path))
     if args.json:
         print(json.dumps(figures))
     else:
         for key, value in figures.items():
-            print(f"{key:>15}: {value}")
+            print(f"{key:>24}: {value}")
     return 0
 
 
