@@ -626,9 +626,12 @@ def azul_game_over(walls: Sequence[Wall], round_number: int, lines: Lines | None
 
     ``walls`` are the players' walls in seat order, ``round_number`` counts
     from 1. ``lines``: a read-only sequence, per seat, of its pattern lines as
-    ``(colour or None, count)`` pairs; ``supply``: per colour, the tiles on no wall and no
-    pattern line (bag and lid, at a round's end), so a plugin can tell that a
-    row can never be completed. Either may be ``None`` when the caller does
+    ``(colour or None, count)`` pairs (a count includes the extra tiles
+    standing in for the colour); ``supply``: per colour, the tiles on no wall
+    and no pattern line (bag and lid, at a round's end) that may fill a line of
+    that colour: its own tiles, plus (while any of those are left) the extra
+    tiles that may stand in for it (``azul_stands_in``), so a plugin can tell
+    that a row can never be completed. Either may be ``None`` when the caller does
     not know. ``game.scores`` are the scores after the round's penalties.
     ``None``: no opinion (the game goes on unless another plugin ends it).
     First result wins.

@@ -224,13 +224,14 @@ def set_wall(state: GameState, seat: int, text: str | Sequence[str]) -> None:
             if cell == ".":
                 continue
             if cell.lower() == ANY_TILE:
-                fits = [c for c in COLOURS if c not in wall[row] and column in rules.wall_spaces(wall, row, c)]
+                fits = [c for c in COLOURS
+                        if c not in wall[row] and column in rules.wall_spaces(wall, row, c, seat, state)]
                 if not fits:
                     raise ValueError(f"wall row {row + 1} column {column + 1}: no tile fits there")
                 wall = wall_with(wall, row, column, fits[0])
                 continue
             colour = _colour(cell)
-            if colour in wall[row] or column not in rules.wall_spaces(wall, row, colour):
+            if colour in wall[row] or column not in rules.wall_spaces(wall, row, colour, seat, state):
                 raise ValueError(f"wall row {row + 1} column {column + 1}: the rules put no "
                                  f"{NAMES[colour]} tile there")
             wall = wall_with(wall, row, column, colour)

@@ -502,8 +502,14 @@ class GameState:
         board, rules = self.players[seat], self.rules
         if board.line_count[source] < count:
             return f"pattern line {source + 1} holds {board.line_count[source]} tiles"
-        if board.line_extra[source]:
-            return f"pattern line {source + 1} holds tiles standing in for its colour"
+        extra = board.line_extra[source]
+        if extra:
+            # Only tiles of the line's colour move, and one stays: a line's stand-ins never
+            # stay alone (the wall takes a tile of the colour itself).
+            own = board.line_count[source] - len(extra)
+            if count >= own:
+                return (f"pattern line {source + 1} holds {own} {NAMES[board.line_colour[source]]} "
+                        f"and {len(extra)} standing in for it: at most {own - 1} can move")
         colour = board.line_colour[source]
         if target != FLOOR:
             if not board.accept[target] >> colour & 1:
@@ -842,6 +848,10 @@ class GameState:
         while pending:
             seat, row = pending[0]
             board = self.players[seat]
+            if board.line_count[row] < rules.capacity[row]:
+                # Queued when a draft filled it, then a move after the draft took tiles off it.
+                del pending[0]
+                continue
             colour = board.line_colour[row]
             columns = rules.wall_spaces(board.wall, row, colour, seat, self)
             if not columns:
@@ -956,7 +966,7 @@ class GameState:
         lines = supply = None
         if rules.game_over_reads_supply:
             lines = PatternLines(self.players)
-            supply = [self.bag.count(colour) + lid[colour] for colour in COLOURS]
+            supply = self._supply()
         if rules.game_over(tuple([board.wall for board in self.players]), self.round, lines, supply, self):
             self._finish_game()
             return
@@ -967,6 +977,22 @@ class GameState:
         self.first_player = holder
         self.round += 1
         self.phase = DEAL
+
+    def _supply(self) -> list[int]:
+        """Per colour, the tiles in the bag and the lid that may fill a line of that colour:
+        its own, and, while any of its own are left to draft, the extra tiles that may stand
+        in for it on some line of some seat (they come only along with a draft of it)."""
+        spare = [self.bag.count(kind) + self.lid[kind] for kind in range(self.kinds)]
+        supply = spare[:5]
+        stands_in = self.rules.stands_in
+        if self.kinds > 5 and stands_in is not None:
+            lines = [(row, seat) for row in range(PATTERN_LINES) for seat in range(len(self.players))]
+            for kind in range(5, self.kinds):
+                for colour in COLOURS:
+                    if spare[kind] and spare[colour] and \
+                            any(stands_in(kind, colour, row, seat, self) for row, seat in lines):
+                        supply[colour] += spare[kind]
+        return supply
 
     def _finish_game(self) -> None:
         rules = self.rules

@@ -16,6 +16,9 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, Sequence
 
+#: a line's accepted colours (a bitmask of the five colours) as a set
+_COLOUR_SETS = [frozenset(colour for colour in range(5) if mask >> colour & 1) for mask in range(32)]
+
 
 class ReadOnlyView(AttributeError):
     """A plugin tried to set or delete something of a game view or its pattern lines."""
@@ -69,6 +72,11 @@ class GameView:
     seat, what lies on it, ``MARKER`` for the start marker), ``factories``
     (per factory, its tile count per kind: the colours, then any extra tiles), ``centre``, ``bag`` and ``lid``
     (tile counts per colour), ``line_capacity`` (per pattern line, its size),
+    ``stand_ins`` (per seat, per pattern line, the kinds of the extra tiles
+    standing in for its colour there, counted in ``lines`` too: ``()`` for
+    none), ``accepts`` (per seat, per pattern line, the colours it takes
+    now, as a frozenset: the rules asked, a full line or one tiled this round
+    takes none), ``floor_spaces`` (the floor's size),
     ``memory`` (every plugin's memory, by plugin name; secrets are not in the
     view: a hook asks for its seat's own with a ``secret`` argument).
     """
@@ -152,6 +160,18 @@ class GameView:
     def line_capacity(self) -> tuple[int, ...]:
         return self._read("line_capacity")
 
+    @property
+    def stand_ins(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        return self._read("stand_ins")
+
+    @property
+    def accepts(self) -> tuple[tuple[frozenset, ...], ...]:
+        return self._read("accepts")
+
+    @property
+    def floor_spaces(self) -> int:
+        return self._read("floor_spaces")
+
 
 #: What a view may read of a game state, each a copy or an immutable value.
 _FIGURES: dict[str, Callable[[Any], Any]] = {
@@ -172,4 +192,8 @@ _FIGURES: dict[str, Callable[[Any], Any]] = {
     "bag": lambda state: tuple([state.bag.count(kind) for kind in range(state.kinds)]),
     "lid": lambda state: tuple(state.lid),
     "line_capacity": lambda state: state.rules.capacity,
+    "stand_ins": lambda state: tuple([tuple(board.line_extra) for board in state.players]),
+    "floor_spaces": lambda state: state.rules.floor_spaces,
+    "accepts": lambda state: tuple([tuple([_COLOUR_SETS[mask] for mask in board.accept])
+                                    for board in state.players]),
 }

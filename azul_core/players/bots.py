@@ -71,18 +71,21 @@ def floor_space_penalties(rules) -> list[int]:
     return costs
 
 
-def line_worth(rules, board, row: int, colour: int | None = None, full: bool | None = None) -> int:
+def line_worth(rules, board, row: int, colour: int | None = None, full: bool | None = None,
+               seat: int | None = None, state=None) -> int:
     """The points pattern line ``row`` would score if tiled now onto ``board``'s wall.
 
     ``colour`` and ``full`` default to what the line holds. Where the player
     chooses the column, the best legal one. A full line whose tile has no
     legal space is worth minus what its tiles would cost on the floor.
+    ``seat`` and ``state``: whose board it is, in which game, for a wall or a
+    placement score that answers per seat (``per_seat_walls``).
     """
     if colour is None:
         colour = board.line_colour[row]
     if full is None:
         full = board.line_count[row] == line_capacity(rules, row)
-    best = best_placement_points(rules, board.wall, row, colour)
+    best = best_placement_points(rules, board.wall, row, colour, seat, state)
     if best is None:
         if not full:
             return 0
@@ -93,48 +96,65 @@ def line_worth(rules, board, row: int, colour: int | None = None, full: bool | N
 
 #: Per ``Rules``: (wall, row, colour) -> its best placement points. The wall changes only
 #: when tiles are placed, so a bot asks the same questions all round long; the hooks are
-#: asked without the game, pure functions of the wall (as the engine's caches assume).
+#: asked without the game, pure functions of the wall (as the engine's caches assume),
+#: unless they answer per seat (``per_seat_walls``): those are asked with the seat, uncached.
 _BEST_POINTS: dict[int, tuple[Any, dict]] = {}
 _BEST_POINTS_LIMIT = 100_000
 
 
-def best_placement_points(rules, wall, row: int, colour: int) -> int | None:
-    """The most a ``colour`` tile from line ``row`` can score on ``wall``; ``None`` when it has
-    no space there."""
+def per_seat_walls(rules) -> bool:
+    """Whether the wall's spaces or a placement's points may differ from seat to seat (or
+    with the game): a hook of either reads the seat, the game, memory or a secret."""
+    readers = rules.context_readers
+    return bool(readers.get("azul_wall_spaces") or readers.get("azul_placement_score"))
+
+
+def best_placement_points(rules, wall, row: int, colour: int, seat: int | None = None,
+                          state=None) -> int | None:
+    """The most a ``colour`` tile from line ``row`` can score on ``wall`` (``seat``'s, in
+    ``state``); ``None`` when it has no space there."""
     entry = _BEST_POINTS.get(id(rules))
     if entry is None or entry[0] is not rules:
         if len(_BEST_POINTS) > 64:
             _BEST_POINTS.clear()
-        entry = _BEST_POINTS[id(rules)] = (rules, {})
+        entry = _BEST_POINTS[id(rules)] = (rules, {}, per_seat_walls(rules))
+    if entry[2]:
+        return _best_points(rules, wall, row, colour, seat, state)
     known = entry[1]
     key = (wall, row, colour)
     if key in known:
         return known[key]
-    columns = rules.wall_spaces(wall, row, colour)
-    best: int | None = None
-    if columns:
-        best = 0
-        for column in columns:
-            points = rules.placement_score(wall_with(wall, row, column, colour), row, column)
-            if points > best:
-                best = points
+    best = _best_points(rules, wall, row, colour, None, None)
     if len(known) > _BEST_POINTS_LIMIT:
         known.clear()
     known[key] = best
     return best
 
 
-def board_value(rules, board, outlook=None) -> float:
+def _best_points(rules, wall, row: int, colour: int, seat: int | None, state) -> int | None:
+    columns = rules.wall_spaces(wall, row, colour, seat, state)
+    best: int | None = None
+    if columns:
+        best = 0
+        for column in columns:
+            points = rules.placement_score(wall_with(wall, row, column, colour), row, column, seat, state)
+            if points > best:
+                best = points
+    return best
+
+
+def board_value(rules, board, outlook=None, seat: int | None = None, state=None) -> float:
     """A player's score as it will stand at the round's end if nothing more happens, plus the
     worth of unfinished lines in proportion to how full they are (the hope of completing them).
 
     With ``outlook`` (the board's wall's ``evaluation.Outlook``), the end bonuses the wall
-    may still expect too, and what each line's tiles add to them: the whole game's value."""
+    may still expect too, and what each line's tiles add to them: the whole game's value.
+    ``seat`` and ``state``: whose board, in which game (see ``line_worth``)."""
     value = board.score + rules.floor_penalty(board.floor)
     for row in range(5):
         count = board.line_count[row]
         if count:
-            worth = line_worth(rules, board, row)
+            worth = line_worth(rules, board, row, None, None, seat, state)
             capacity = line_capacity(rules, row)
             value += worth if count == capacity else worth * count / capacity
     if outlook is not None:
@@ -148,10 +168,10 @@ def position_value(state, seat: int, whole_game: bool = True) -> float:
     rules = state.rules
     board = state.players[seat]
     if not whole_game:
-        return board_value(rules, board)
+        return board_value(rules, board, None, seat, state)
     if state.phase == OVER:
         return board.score  # lines left part-filled are worth nothing now
-    return board_value(rules, board, for_rules(rules).for_state(state)[seat])
+    return board_value(rules, board, for_rules(rules).for_state(state)[seat], seat, state)
 
 
 class GreedyBot:
@@ -236,17 +256,17 @@ def tried_gains(state, decisions, whole_game: bool = True) -> list[tuple[float, 
     seat = state.to_move
     rules = state.rules
     board = state.players[seat]
-    before = board_value(rules, board)
+    before = board_value(rules, board, None, seat, state)
     exact_before = None
     scored = []
     for decision in decisions:
         after = state.clone()
         after.apply(decision)
         if not whole_game:
-            scored.append((board_value(rules, after.players[seat]) - before, decision))
+            scored.append((board_value(rules, after.players[seat], None, seat, after) - before, decision))
             continue
         if after.phase != OVER:
-            gain = board_value(rules, after.players[seat]) - before
+            gain = board_value(rules, after.players[seat], None, seat, after) - before
             gain += bonus_change(state, after, seat)
         else:
             if exact_before is None:
@@ -366,7 +386,8 @@ def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None
     sources = state.sources
     left = state.tiles_on_table
     tiled_at_once = rules.tile_at_turn_end
-    board = state.players[state.current]
+    seat = state.current
+    board = state.players[seat]
     counts = board.line_count
     colours = board.line_colour
     accept = board.accept
@@ -382,9 +403,9 @@ def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None
             parts.append(0)
             continue
         capacity = line_capacity(rules, row)
-        if count == capacity and not rules.wall_spaces(board.wall, row, colours[row]):
+        if count == capacity and not rules.wall_spaces(board.wall, row, colours[row], seat, state):
             return None
-        worth = line_worth(rules, board, row)
+        worth = line_worth(rules, board, row, None, None, seat, state)
         if slot_bonus is not None:
             worth += slot_bonus[row * 5 + colours[row]]
         parts.append(worth if count == capacity else worth * count / capacity)
@@ -450,9 +471,9 @@ def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None
                 if line_gain is None:
                     capacity = line_capacity(rules, line)
                     count = counts[line] + put
-                    if count == capacity and not rules.wall_spaces(board.wall, line, colour):
+                    if count == capacity and not rules.wall_spaces(board.wall, line, colour, seat, state):
                         return None  # its tiles would fall: a cost that depends on the new floor
-                    worth = line_worth(rules, board, line, colour, count == capacity)
+                    worth = line_worth(rules, board, line, colour, count == capacity, seat, state)
                     if slot_bonus is not None:
                         worth += slot_bonus[line * 5 + colour]
                     part = worth if count == capacity else worth * count / capacity

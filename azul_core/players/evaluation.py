@@ -192,8 +192,9 @@ def _groups_of(rules, wall, seat, game, now: int) -> list[tuple[float, tuple[int
 def fixed_layout(rules) -> list[int] | None:
     """Per slot, the one wall column its colour takes in its row, when the variant's wall
     prints its colours (every ``wall_spaces`` answer on the empty wall is one column, each
-    row's a permutation); ``None`` for a wall whose columns the player chooses."""
-    if rules.player_chooses_column:
+    row's a permutation); ``None`` for a wall whose columns the player chooses, or whose
+    spaces may differ from seat to seat (the hook reads the seat or the game)."""
+    if rules.player_chooses_column or rules.context_readers.get("azul_wall_spaces"):
         return None
     layout = []
     for row in range(WALL_SIZE):

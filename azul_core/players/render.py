@@ -51,30 +51,38 @@ def make_console(**options) -> Console:
 _PRINTED: dict[int, tuple] = {}
 
 
-def printed_wall(rules) -> tuple:
+def printed_wall(rules, seat: int | None = None, state=None) -> tuple:
     """The colour printed on each wall space (5 rows of 5), or ``None`` where nothing is printed.
 
     Asked of the wall hook on an empty wall: colour ``c`` is printed at
     (row, column) when ``c`` can go only there. A wall whose columns the
-    player chooses prints nothing.
+    player chooses prints nothing. Where the wall hook reads the seat or the
+    game (seats' walls may differ), it is asked for ``seat``'s wall in ``state``.
     """
+    per_seat = bool(rules.context_readers.get("azul_wall_spaces"))
+    if per_seat:
+        return _printed_wall(rules, seat, state)
     key = id(rules)
     cached = _PRINTED.get(key)
     if cached is not None and cached[0] is rules:
         return cached[1]
-    empty = [[None] * WALL_SIZE for _ in range(WALL_SIZE)]
+    printed = _printed_wall(rules, None, None)
+    _PRINTED[key] = (rules, printed)
+    return printed
+
+
+def _printed_wall(rules, seat: int | None, state) -> tuple:
+    empty = ((None,) * WALL_SIZE,) * WALL_SIZE
     rows = []
     for row in range(WALL_SIZE):
         cells: list = [None] * WALL_SIZE
         if not rules.player_chooses_column:
             for colour in COLOURS:
-                columns = tuple(rules.wall_spaces(empty, row, colour))
+                columns = tuple(rules.wall_spaces(empty, row, colour, seat, state))
                 if len(columns) == 1:
                     cells[columns[0]] = colour
         rows.append(tuple(cells))
-    printed = tuple(rows)
-    _PRINTED[key] = (rules, printed)
-    return printed
+    return tuple(rows)
 
 
 def floor_costs(rules) -> list[int]:
@@ -153,7 +161,7 @@ def draw_board(state, seat: int, name: str) -> Text:
     """One player's pattern lines beside the wall, the floor with its costs, and the score."""
     rules = state.rules
     board = state.players[seat]
-    printed = printed_wall(rules)
+    printed = printed_wall(rules, seat, state)
     text = Text()
     moving = state.phase not in (DEAL, OVER) and state.to_move == seat
     text.append(("> " if moving else "  ") + name, style="bold reverse" if moving else "bold")

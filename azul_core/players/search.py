@@ -47,7 +47,14 @@ import time
 from typing import Any
 
 from azul_core.engine.state import CENTRE, CHOOSE, DEAL, FLOOR, OVER, PLACE, wall_with
-from azul_core.players.bots import GreedyBot, best_placement_points, board_value, line_capacity, line_worth
+from azul_core.players.bots import (
+    GreedyBot,
+    best_placement_points,
+    board_value,
+    line_capacity,
+    line_worth,
+    per_seat_walls,
+)
 from azul_core.players.evaluation import Outlooks, for_rules
 from azul_core.rules import Move
 
@@ -82,7 +89,7 @@ class Memo:
     cost of extra tiles for a given floor. The rules' hooks are pure functions of these
     (as the engine's own caches assume), so the answers are the same as asking anew."""
 
-    __slots__ = ("rules", "walls", "floor_costs", "outlooks")
+    __slots__ = ("rules", "walls", "floor_costs", "outlooks", "per_seat")
 
     #: Entries kept before starting afresh (a few MB at most).
     LIMIT = 50_000
@@ -93,9 +100,14 @@ class Memo:
         self.floor_costs: dict = {}
         #: the end bonuses each wall may expect (``evaluation``), or None: the round alone
         self.outlooks: Outlooks | None = for_rules(rules) if whole_game else None
+        #: a wall's spaces or points may differ from seat to seat: not kept by wall alone
+        self.per_seat = per_seat_walls(rules)
 
-    def wall_points(self, wall) -> "WallPoints":
-        """The best points of each (row, colour) for this wall, filled in as asked."""
+    def wall_points(self, wall, seat: int | None = None, state=None) -> "WallPoints":
+        """The best points of each (row, colour) for this wall (``seat``'s in ``state``), filled
+        in as asked."""
+        if self.per_seat:  # the hooks answer per seat or with the game: asked each time
+            return WallPoints(self.rules, wall, seat, state)
         table = self.walls.get(wall)  # walls are tuples of row tuples: their own key
         if table is None:
             if len(self.walls) > self.LIMIT:
@@ -120,23 +132,26 @@ class WallPoints:
     """For one wall: the most points a tile of each colour can score at the end of each
     line (``None``: no legal space), worked out when first asked."""
 
-    __slots__ = ("rules", "wall", "known")
+    __slots__ = ("rules", "wall", "known", "seat", "state")
 
     _UNKNOWN = object()
 
-    def __init__(self, rules, wall):
+    def __init__(self, rules, wall, seat: int | None = None, state=None):
         self.rules = rules
         self.wall = wall
+        self.seat = seat
+        self.state = state
         self.known = [self._UNKNOWN] * 25
 
     def best(self, row: int, colour: int) -> int | None:
         points = self.known[row * 5 + colour]
         if points is self._UNKNOWN:
-            points = self.known[row * 5 + colour] = best_placement_points(self.rules, self.wall, row, colour)
+            points = self.known[row * 5 + colour] = best_placement_points(self.rules, self.wall, row, colour,
+                                                                          self.seat, self.state)
         return points
 
 
-def memo_board_value(memo: Memo, board, outlook=None) -> float:
+def memo_board_value(memo: Memo, board, outlook=None, seat: int | None = None, state=None) -> float:
     """``board_value`` with the wall's worths from ``memo``: the same number."""
     rules = memo.rules
     value = board.score + rules.floor_penalty(board.floor)
@@ -148,10 +163,10 @@ def memo_board_value(memo: Memo, board, outlook=None) -> float:
         if count:
             capacity = line_capacity(rules, row)
             if table is None:
-                table = memo.wall_points(board.wall)
+                table = memo.wall_points(board.wall, seat, state)
             worth = table.best(row, board.line_colour[row])
             if worth is None:
-                worth = line_worth(rules, board, row)
+                worth = line_worth(rules, board, row, None, None, seat, state)
             value += worth if count == capacity else worth * count / capacity
     return value
 
@@ -184,7 +199,8 @@ def quick_gains(state, memo: Memo | None = None) -> list[tuple[float, tuple]]:
         gains = []
         wall = board.wall
         for row, column in decisions:
-            points = rules.placement_score(wall_with(wall, row, column, board.line_colour[row]), row, column)
+            points = rules.placement_score(wall_with(wall, row, column, board.line_colour[row]), row, column,
+                                           seat, state)
             gains.append((points, (row, column)))
         return gains
     return _draft_gains(state, decisions, memo)
@@ -195,10 +211,10 @@ def mover_value(memo: Memo, state, seat: int) -> float:
     whole game."""
     board = state.players[seat]
     if memo.outlooks is None:
-        return memo_board_value(memo, board)
+        return memo_board_value(memo, board, None, seat, state)
     if state.phase == OVER:
         return board.score
-    return memo_board_value(memo, board, memo.outlooks.for_state(state)[seat])
+    return memo_board_value(memo, board, memo.outlooks.for_state(state)[seat], seat, state)
 
 
 def move_gains(state, moves, memo: Memo) -> list[tuple[float, Move]]:
@@ -247,10 +263,10 @@ def _draft_gains(state, decisions, memo: Memo) -> list[tuple[float, tuple]]:
             line_points = worth.get(key)
             if line_points is None:
                 if table is None:
-                    table = memo.wall_points(wall)
+                    table = memo.wall_points(wall, state.to_move, state)
                 line_points = table.best(line, colour)
                 if line_points is None:  # no space: the tiles would fall, a cost of the floor
-                    line_points = line_worth(rules, board, line, colour, True)
+                    line_points = line_worth(rules, board, line, colour, True, state.to_move, state)
                 if slot_bonus is not None:
                     line_points += slot_bonus[line * 5 + colour]
                 worth[key] = line_points
@@ -293,13 +309,14 @@ def seat_rewards(state, scale: float, memo: Memo | None = None, outlooks=None) -
         return [(1.0 / len(winners) if seat in winners else 0.0) for seat in range(players)]
     rules = state.rules
     if memo is None or memo.rules is not rules:
-        values = [board_value(rules, board) for board in state.players]
+        values = [board_value(rules, board, None, seat, state) for seat, board in enumerate(state.players)]
     elif memo.outlooks is not None:
         if outlooks is None:
             outlooks = memo.outlooks.for_state(state)
-        values = [memo_board_value(memo, board, outlook) for board, outlook in zip(state.players, outlooks)]
+        values = [memo_board_value(memo, board, outlook, seat, state)
+                  for seat, (board, outlook) in enumerate(zip(state.players, outlooks))]
     else:
-        values = [memo_board_value(memo, board) for board in state.players]
+        values = [memo_board_value(memo, board, None, seat, state) for seat, board in enumerate(state.players)]
     rewards = []
     for seat in range(players):
         rival = max(values[other] for other in range(players) if other != seat) if players > 1 else 0.0

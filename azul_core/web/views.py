@@ -121,18 +121,19 @@ def build_view(state, offered, seats, connected: Sequence[bool], last_round, var
     """The whole table as the page draws it (``seats``: the table's seat records). A move
     changes one or two boards: given ``boards_seen`` (seat -> (key, board), kept up to date
     here), the others are the same objects as before, cheap to diff and never rebuilt."""
-    printed, costs = printed_wall(state.rules), floor_costs(state.rules)
+    costs = floor_costs(state.rules)
+    printed = [printed_wall(state.rules, seat, state) for seat in range(state.num_players)]
     over = state.phase == OVER
     head, tail = _rest(state, offered, seats, last_round, variant_name)
     boards = []
     for seat in range(state.num_players):
         if boards_seen is None:
-            boards.append(_board(state, seat, seats, connected, printed, costs, over))
+            boards.append(_board(state, seat, seats, connected, printed[seat], costs, over))
             continue
         key = _board_key(state, seat, seats, connected, over)
         seen = boards_seen.get(seat)
         if seen is None or seen[0] != key:
-            seen = boards_seen[seat] = (key, _board(state, seat, seats, connected, printed, costs, over))
+            seen = boards_seen[seat] = (key, _board(state, seat, seats, connected, printed[seat], costs, over))
         boards.append(seen[1])
     return {**head, "seats": boards, **tail}
 

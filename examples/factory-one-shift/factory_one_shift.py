@@ -32,10 +32,12 @@ def azul_after_draft(source, line):
 def azul_offer_moves(stage, seat, game, memory):
     if stage != "after_draft" or not memory:
         return None
-    line, lines, wall = memory[0], game.lines[seat], game.walls[seat]
-    colour = lines[line][0]
-    open_lines = [to for to in range(5) if to != line and colour not in wall[to]
-                  and lines[to][0] in (None, colour) and lines[to][1] < game.line_capacity[to]]
+    line = memory[0]
+    colour, count = game.lines[seat][line]
+    stand_ins = len(game.stand_ins[seat][line])  # extra tiles standing in for the colour
+    if stand_ins and count - stand_ins < 2:
+        return [KEEP]  # a tile of the colour itself stays with the tiles standing in for it
+    open_lines = [to for to in range(5) if to != line and colour in game.accepts[seat][to]]
     return [KEEP, *(SHIFTS[to] for to in open_lines + [FLOOR])]
 
 
