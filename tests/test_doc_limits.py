@@ -16,7 +16,9 @@ from azul_core.engine.moves import (
     MAX_OUTCOME_POINTS,
     memory_problem,
 )
+from azul_core.engine.plugins import PluginError
 from azul_core.rules import MAX_MOVE_ARG, MAX_MOVE_ARGS
+from azul_core.testing import new_game
 from azul_core.variants.loading import VariantError, load_variant
 
 PLUGINS = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
@@ -62,5 +64,10 @@ def test_the_nine_factories_are_stated_and_a_tenth_is_refused(tmp_path):
                                      "@hookimpl\ndef azul_game_setup(players):\n    return TableSetup(10, 4, 20)\n")
     (tmp_path / "ten.yaml").write_text("name: ten\nextends: standard\nplayers: [2]\n"
                                        "plugins: [standard, colour_wall, ten.py]\n")
-    with pytest.raises(VariantError, match="2 players: 10 factories; there can be 1 to 9"):
+    with pytest.raises(VariantError, match=r"ten\.yaml:4:34: 2 players: plugin 'ten' returned "
+                                           r"TableSetup\(factories=10.* from azul_game_setup \(.*ten\.py:5\): "
+                                           r"10 factories; there can be 1 to 9"):
         load_variant(tmp_path / "ten.yaml")
+    # A test game with the plugin added is refused the same way, naming the plugin.
+    with pytest.raises(PluginError, match=r"plugin 'ten' .*ten\.py:5\): 10 factories"):
+        new_game(plugins=[tmp_path / "ten.py"])

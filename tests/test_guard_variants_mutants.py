@@ -853,10 +853,18 @@ WIDE_TABLES = '''
     ("extends: standard\nplugins: [standard, colour_wall, wide.py]\nsettings:\n  tiles_per_factory: 4\n", (4, 22)),
 ])
 def test_a_plugin_s_tables_of_10_factories_or_too_many_tiles_are_refused_and_one_of_1_is_not(tmp_path, text, place):
-    write(tmp_path, "wide.py", WIDE_TABLES)
+    plugin = write(tmp_path, "wide.py", WIDE_TABLES)
     path = write(tmp_path, "wide.yaml", text)
-    assert [(p.file, p.line, p.column, p.message) for p in problems_of(path)] == [
-        (str(path), *place, "2 players: 10 factories; there can be 1 to 9"),
+    problems = [(p.file, p.line, p.column, p.message) for p in problems_of(path)]
+    # 10 factories is the plugin's own answer: told at its place in 'plugins', with its file:line.
+    lines = text.splitlines()
+    row = next(number for number, line in enumerate(lines) if "wide.py" in line)
+    listed = (row + 1, lines[row].index("wide.py") + 1)
+    assert problems[0][:3] == (str(path), *listed)
+    assert problems[0][3].startswith("2 players: plugin 'wide' returned TableSetup(factories=10")
+    assert problems[0][3].endswith(f"from azul_game_setup ({plugin}:7): 10 factories; there can be 1 to 9 "
+                                   "(a record names a factory by one digit)")
+    assert problems[1:] == [
         (str(path), *place, "4 players: 9 factories of 20 tiles need 180 tiles, but there are only 100 (20 of each colour)")]
 
 

@@ -226,6 +226,12 @@ def register_plugin(pm: pluggy.PluginManager, plugin: LoadedPlugin) -> None:
                           plugin=plugin.name) from exc
 
 
+def hook_location(pm: pluggy.PluginManager, hook_name: str, plugin: str) -> str:
+    """Where ``plugin``'s implementation of ``hook_name`` is defined (``file:line``), or ``""``."""
+    return next((_where(impl.function) for impl in implementations(pm, hook_name)
+                 if impl.plugin_name == plugin), "")
+
+
 def _where(function: Any) -> str:
     code = getattr(getattr(function, "__func__", function), "__code__", None)
     return f"{code.co_filename}:{code.co_firstlineno}" if code else ""

@@ -15,7 +15,14 @@ import pluggy
 from azul_core import hookspecs
 from azul_core.colours import COLOURS, NAMES, colour_set
 from azul_core.engine.moves import PluginHooks
-from azul_core.engine.plugins import PluginError, ask_all, ask_first, compile_hook, implementations
+from azul_core.engine.plugins import (
+    PluginError,
+    ask_all,
+    ask_first,
+    compile_hook,
+    hook_location,
+    implementations,
+)
 from azul_core.rules import WALL_SIZE, ExtraTile, MarkerRule, TableSetup
 from azul_core.settings import Settings
 
@@ -84,6 +91,8 @@ def mixed_line_problem(row: int, line_colour: int | None, colour: int) -> str | 
 MAX_POINTS = 10**6
 #: The most tiles of one colour (and tiles per factory) a plugin's table may have.
 MAX_TABLE_TILES = 10_000
+#: The most factories a table may have: a record names a factory by one digit (``1B3``).
+MAX_FACTORIES = 9
 
 
 def _check_points(result, wall, row, column):
@@ -169,6 +178,8 @@ def _table_problem(table: TableSetup) -> str | None:
             return f"{name} must be a whole number, not {_short(value)}"
         if not 0 <= value <= MAX_TABLE_TILES:
             return f"{name} {value} is out of range (0 to {MAX_TABLE_TILES})"
+    if not 1 <= table.factories <= MAX_FACTORIES:
+        return f"{table.factories} factories; there can be 1 to {MAX_FACTORIES} (a record names a factory by one digit)"
     counts = table.colour_counts
     if counts is not None and (counts.__class__ is not tuple or len(counts) != 5 or any(
             c.__class__ is not int or not 0 <= c <= MAX_TABLE_TILES for c in counts)):
@@ -448,8 +459,10 @@ class Rules:
                                   "expected a TableSetup", plugin=plugin, hook="azul_game_setup")
             wrong = _table_problem(answer)
             if wrong:
-                raise PluginError(f"plugin '{plugin}' returned {_short(answer)} from azul_game_setup: "
-                                  f"{wrong}", plugin=plugin, hook="azul_game_setup")
+                where = hook_location(self.pm, "azul_game_setup", plugin)
+                raise PluginError(f"plugin '{plugin}' returned {_short(answer)} from azul_game_setup"
+                                  f"{f' ({where})' if where else ''}: {wrong}", plugin=plugin,
+                                  hook="azul_game_setup", location=where)
             table = self._tables[players] = answer
         return table
 

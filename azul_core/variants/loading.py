@@ -670,7 +670,12 @@ class _Resolver:
             try:
                 table = rules.table(count)
             except (PluginError, VariantRulesError) as exc:
-                self.problem("players", f"{count} players: {exc}", index)
+                # A plugin's own table is the plugin's fault: point at where it is listed.
+                listed_at = self.plugin_index(exc.plugin) if isinstance(exc, PluginError) else None
+                if listed_at is not None:
+                    self.problem("plugins", f"{count} players: {exc}", listed_at)
+                else:
+                    self.problem("players", f"{count} players: {exc}", index)
                 continue
             needed = table.factories * table.tiles_per_factory
             available = sum(table.kind_counts)
@@ -678,10 +683,7 @@ class _Resolver:
             written = [key for key in ("settings.factories", "settings.tiles_per_factory",
                                        "settings.tiles_per_colour") if key in self.merged.origins]
             written.sort(key=lambda key: self.merged.origins[key][0] != _shown(self.path))  # this file's first
-            if not 1 <= table.factories <= 9:
-                self.problem(written[0] if written else "settings", f"{count} players: "
-                             f"{table.factories} factories; there can be 1 to 9", value=bool(written))
-            elif needed > available:
+            if needed > available:
                 self.problem(written[0] if written else "settings",
                              f"{count} players: {table.factories} factories of "
                              f"{table.tiles_per_factory} tiles need {needed} tiles, but there are "
