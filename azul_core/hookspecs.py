@@ -396,15 +396,23 @@ def azul_apply_move(move: Move, seat: int, game: GameView, memory: Any, secret: 
 
     Asked only of the plugin that offered ``move``, after the engine checked
     that it was on offer. Return an ``azul_core.rules.Outcome``: the
-    plugin's new memory, points, tiles shifted between the seat's lines,
-    whether the turn ends. ``None``: ``Outcome()`` (nothing changes, the turn
-    passes).
+    plugin's new memory, points for the seat or any seat, tiles moved
+    between any two places (``Transfer``: the bag, the lid, the box, a
+    factory, the centre, any seat's pattern line, floor or wall space; all
+    or none, each checked by the engine), whether the turn ends. ``None``:
+    ``Outcome()`` (nothing changes, the turn passes).
 
     Example, "a pass is remembered until the round ends"::
 
         @hookimpl
         def azul_apply_move(move, seat, memory):
             return Outcome(memory=memory[:seat] + (True,) + memory[seat + 1:])
+
+    Example, "buy a red tile from the lid for 3 points onto line 1"::
+
+        @hookimpl
+        def azul_apply_move(seat):
+            return Outcome(points=-3, transfers=(Transfer(LID, line(seat, 0), 2),))
     """
 
 

@@ -3,8 +3,9 @@
 Part of the public plugin API: ``TableSetup`` (the answer of
 ``azul_game_setup``, with ``ExtraTile`` for a kind of tile beyond the five
 colours), ``MarkerRule`` (the answer of ``azul_marker_rule``),
-``Move`` and ``Outcome`` (the moves a plugin adds and what they do) and the
-fixed board sizes. The variant resolved for play, ``Rules``, lives in the
+``Move`` and ``Outcome`` (the moves a plugin adds and what they do),
+``Place`` and ``Transfer`` (the tiles an outcome moves, from any place that
+holds tiles to any other) and the fixed board sizes. The variant resolved for play, ``Rules``, lives in the
 engine (``azul_core.engine.rulebook``).
 """
 
@@ -141,24 +142,109 @@ class Move:
         return self.label or self.notation
 
 
+#: The kinds of place that hold tiles (``Place.what``).
+PLACE_KINDS = ("bag", "lid", "box", "factory", "centre", "line", "floor", "wall")
+
+
+@dataclass(frozen=True)
+class Place:
+    """A place that holds tiles: the ``bag``, the ``lid``, the ``box`` (out of the game), a
+    ``factory`` (``number`` 1, 2, ...), the ``centre``, or a seat's pattern ``line``
+    (``number`` 0-4), ``floor`` or ``wall`` space (row ``number``, ``column``).
+
+    Write them with the functions beside it: ``BAG``, ``LID``, ``BOX``,
+    ``CENTRE``, ``factory(2)``, ``line(seat, 3)``, ``floor(seat)``,
+    ``wall(seat, 0, 4)``. Seats, lines, rows and columns count from 0,
+    factories from 1 (as a record writes them).
+    """
+
+    what: str
+    seat: int | None = None
+    number: int = 0
+    column: int = 0
+
+    def __str__(self) -> str:
+        if self.what == "factory":
+            return f"factory {self.number}"
+        if self.what == "line":
+            return f"pattern line {self.number + 1} of seat {self.seat}"
+        if self.what == "floor":
+            return f"the floor of seat {self.seat}"
+        if self.what == "wall":
+            return f"wall space ({self.number + 1}, {self.column + 1}) of seat {self.seat}"
+        return f"the {self.what}"
+
+
+BAG, LID, BOX, CENTRE = Place("bag"), Place("lid"), Place("box"), Place("centre")
+
+
+def factory(number: int) -> Place:
+    """Factory ``number`` (from 1)."""
+    return Place("factory", None, number)
+
+
+def line(seat: int, row: int) -> Place:
+    """Pattern line ``row`` (0-4) of ``seat``."""
+    return Place("line", seat, row)
+
+
+def floor(seat: int) -> Place:
+    """The floor of ``seat``."""
+    return Place("floor", seat)
+
+
+def wall(seat: int, row: int, column: int) -> Place:
+    """The wall space at ``row``, ``column`` (0-4 each) of ``seat``."""
+    return Place("wall", seat, row, column)
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """``count`` tiles of ``kind`` (a colour 0-4, or an extra tile 5, 6, 7) moved from the
+    place ``source`` to the place ``target`` (an ``Outcome``'s ``transfers``).
+
+    The engine checks each against the rules, in order, and carries out all of
+    an outcome's transfers or none: the source holds the tiles (a pattern
+    line gives tiles of its colour, and keeps one with any tiles standing in
+    for it; a wall space gives its one tile); a pattern line takes them only
+    if it takes their colour and has room (an extra tile: where it may stand
+    in for the line's colour, ``azul_stands_in``); a wall space takes one
+    tile of a colour the wall lets go there (``azul_wall_spaces``) and is
+    not scored (give points with ``Outcome.points`` or ``scores``); a floor
+    takes any tiles and what it can't hold goes where a full floor's overflow
+    goes (``azul_discard_pile``); the bag, the lid, the box, the factories
+    and the centre take any tiles. Tiles are never made or lost.
+    """
+
+    source: Place
+    target: Place
+    kind: int
+    count: int = 1
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What taking a plugin's move does (the answer of ``azul_apply_move``).
 
     ``memory``: the plugin's new memory (``None``, the default: unchanged). ``points``:
     added to the seat's score at once (a negative amount never takes it
-    below 0). ``shift``: ``(from_line, to_line, count)`` moves ``count``
-    tiles of the seat's pattern line ``from_line`` to ``to_line`` (0 to 4,
-    or 5 for the floor); the engine checks the move is possible (the tiles
-    are there, the target line takes their colour and has room) and refuses
-    the outcome otherwise. ``ends_turn``: for a move taken instead of a
-    draft, whether the turn passes to the next seat (``True``) or the same
-    seat decides again (``False``: after a choice that comes first). After a
-    move offered after a draft, the engine asks for more such moves and
-    passes the turn when none is offered.
+    below 0); ``scores``: ``(seat, points)`` pairs for any seat's score, the
+    same way. ``transfers``: tiles moved between any places (``Transfer``),
+    any seat's board included, all or none. ``shift``: ``(from_line, to_line,
+    count)`` is a short way to write ``Transfer(line(seat, from_line),
+    line(seat, to_line), colour, count)`` for the seat's own lines (``to_line``
+    5: its floor; the colour is the line's). The engine checks every transfer
+    (see ``Transfer``) and refuses the outcome as the plugin's error
+    otherwise. ``ends_turn``: for a move taken instead of a draft, whether the
+    turn passes to the next seat (``True``) or the same seat decides again
+    (``False``: after a choice that comes first). After a move offered after
+    a draft, the engine asks for more such moves and passes the turn when
+    none is offered.
     """
 
     memory: Any = None
     points: int = 0
     shift: tuple[int, int, int] | None = None
     ends_turn: bool = True
+    transfers: tuple[Transfer, ...] = ()
+    scores: tuple[tuple[int, int], ...] = ()

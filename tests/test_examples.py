@@ -35,6 +35,8 @@ HOUSE_RULES = {  # folder: (variant file, plugin file, the hook it uses)
     "factory-one-shift": ("factory-one-shift.yaml", "factory_one_shift.py", "azul_after_draft"),
     "secret-goal": ("secret-goal.yaml", "secret_goal.py", "azul_deal_secrets"),
     "wild-tiles": ("wild-tiles.yaml", "wild_tiles.py", "azul_stands_in"),
+    # Tiles moved between places (tests/test_transfers.py).
+    "take-a-tile": ("take-a-tile.yaml", "take_a_tile.py", "azul_apply_move"),
 }
 
 

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from azul_core import hookimpl
 from azul_core.colours import BLUE, COLOURS, RED
 from azul_core.engine.state import PLACE
+from azul_core.engine.transfers import carry_out, shift_transfer
 from azul_core.players.bots import GreedyBot, draft_gains, position_value, seen_by_mover, tried_gains
 from azul_core.players.render import draw_board
 from azul_core.players.search import MctsBot
@@ -129,8 +130,8 @@ def test_a_shift_that_would_leave_only_stand_ins_is_refused_and_not_offered():
     assert lines_of(game, 0) == {3: "RJ"}
     # Factory one's gift sees the stand-in and offers only to keep the tiles.
     assert [move.notation for move in game.legal_decisions()] == ["+keep"]
-    error = game._shift(0, 2, 0, 1)
-    assert error == "pattern line 3 holds 1 red and 1 standing in for it: at most 0 can move"
+    error = carry_out(game, shift_transfer(game, 0, (2, 0, 1)))
+    assert error == "pattern line 3 of seat 0 holds 1 red and 1 standing in for it: at most 0 can move"
 
 
 # ---------------------------------------------------------------- 3. a starved game and stand-ins

@@ -287,12 +287,12 @@ def table_refusal(**changes) -> str | None:
         new_game(plugins=[table_plugin(**changes)]).rules.table(2)
     except PluginError as refused:
         assert refused.hook == "azul_game_setup" and refused.plugin == "Answers_azul_game_setup"
-        return str(refused).split("from azul_game_setup: ", 1)[1]
+        return str(refused).split("from azul_game_setup", 1)[1].split(": ", 1)[1]
     return None
 
 
 @pytest.mark.parametrize("changes", [
-    {"factories": 0}, {"factories": 10_000}, {"tiles_per_factory": 0}, {"tiles_per_colour": 10_000},
+    {"factories": 1}, {"factories": 9}, {"tiles_per_factory": 0}, {"tiles_per_colour": 10_000},
     {"colour_counts": (0, 0, 0, 0, 0)}, {"colour_counts": (10_000, 1, 2, 3, 4)},
     {"extra_tiles": (ExtraTile("J", "wild", 0), ExtraTile("Q", "queen bee", 10_000, "#ABCdef"),
                      ExtraTile("X", "x", 1))},
@@ -303,6 +303,8 @@ def test_a_table_at_its_limits_is_taken(changes):
 
 @pytest.mark.parametrize("changes, why", [
     ({"factories": -1}, "factories -1 is out of range (0 to 10000)"),
+    ({"factories": 0}, "0 factories; there can be 1 to 9 (a record names a factory by one digit)"),
+    ({"factories": 10}, "10 factories; there can be 1 to 9 (a record names a factory by one digit)"),
     ({"tiles_per_factory": 10_001}, "tiles_per_factory 10001 is out of range (0 to 10000)"),
     ({"tiles_per_colour": 2.0}, "tiles_per_colour must be a whole number, not 2.0"),
     ({"colour_counts": (1, 2, 3, 4)}, "colour_counts must be a tuple of 5 whole numbers from 0 to 10000"),
@@ -715,10 +717,10 @@ def shifting(shift):
 
 
 @pytest.mark.parametrize("shift, why", [
-    ((0, 1, 2), "pattern line 1 holds 1 tiles"),
-    ((2, 1, 1), "pattern line 2 holds red"),
+    ((0, 1, 2), "pattern line 1 of seat 0 holds 1 blue"),
+    ((2, 1, 1), "pattern line 2 of seat 0 holds red"),
     ((0, 3, 1), "wall row 4 already has blue"),
-    ((2, 4, 2), "pattern line 5 has room for 1"),
+    ((2, 4, 2), "pattern line 5 of seat 0 has room for 1"),
 ])
 def test_a_shift_that_cannot_be_done_is_refused_and_changes_nothing(shift, why):
     game = new_game(plugins=[shifting(shift)], players=3)
@@ -729,7 +731,9 @@ def test_a_shift_that_cannot_be_done_is_refused_and_changes_nothing(shift, why):
     before = lines_of(game, 0)
     with pytest.raises(PluginError) as refused:
         game.apply(SHIFT)
-    assert str(refused.value) == f"plugin 'mover' answered +shift with shift {shift} (azul_apply_move): {why}"
+    assert str(refused.value) == f"plugin 'mover' answered +shift with shift {shift} " \
+                                 f"(azul_apply_move at {refused.value.location}): {why}"
+    assert refused.value.location.startswith(f"{__file__}:")     # the plugin's hook, by file and line
     assert (refused.value.plugin, refused.value.hook) == ("mover", "azul_apply_move")
     assert lines_of(game, 0) == before and game.phase == CHOOSE
 
@@ -1111,13 +1115,14 @@ def test_a_move_not_on_offer_lists_every_move_that_is():
     assert str(refused.value) == "+again is not on offer now (on offer: +wait, +stay)"
 
 
-def test_a_line_holding_a_stand_in_cannot_be_shifted():
-    game = new_game(VARIANTS["wild-tiles"], plugins=[shifting((2, 3, 1))])
+def test_a_line_holding_a_stand_in_keeps_a_tile_of_its_colour_with_it():
+    game = new_game(VARIANTS["wild-tiles"], plugins=[shifting((2, 3, 2))])
     set_table(game, ["RRJY", "KKKK"])
     play(game, ["1R3"])
     with pytest.raises(PluginError) as refused:
         game.apply(SHIFT)
-    assert str(refused.value).endswith("(azul_apply_move): pattern line 3 holds tiles standing in for its colour")
+    assert str(refused.value).endswith(
+        "pattern line 3 of seat 0 holds 2 red and 1 standing in for it: at most 1 can move")
 
 
 def test_a_full_line_with_a_stand_in_and_no_wall_space_falls_whole():
@@ -1543,8 +1548,8 @@ def test_a_shift_of_more_tiles_than_a_line_holds_is_refused_by_the_engine_not_th
     play(game, ["1B1"])
     with pytest.raises(PluginError) as refused:
         game.apply(SHIFT)
-    assert str(refused.value) == "plugin 'mover' answered +shift with shift (0, 5, 6) (azul_apply_move): " \
-                                 "pattern line 1 holds 1 tiles"
+    assert str(refused.value) == "plugin 'mover' answered +shift with shift (0, 5, 6) " \
+                                 f"(azul_apply_move at {refused.value.location}): pattern line 1 of seat 0 holds 1 blue"
 
 
 def test_a_move_is_carried_out_by_the_plugin_that_declared_it():

@@ -554,15 +554,16 @@ def azul_apply_move():
 '''
 
 
-def test_a_plugin_failure_the_engine_finds_is_placed_at_the_variant_s_plugins(tmp_path):
-    """The engine refuses the answer, no line of the plugin raised: the variant's 'plugins' line."""
-    (tmp_path / "bad_shift.py").write_text(SHIFT_PLUGIN, encoding="utf-8")
+def test_an_outcome_the_engine_refuses_is_placed_at_the_plugin_s_hook(tmp_path):
+    """The engine refuses the answer, no line of the plugin raised: the hook that answered."""
+    plugin = tmp_path / "bad_shift.py"
+    plugin.write_text(SHIFT_PLUGIN, encoding="utf-8")
     path = write(tmp_path, "shift.yaml", "extends: standard\nplayers: [2]\n\nplugins: [standard, colour_wall, bad_shift.py]\n")
     report = check_variant_file(path, games=3)
     [problem] = report.problems
-    assert (problem.file, problem.line, problem.column) == (str(path), 4, 1)
+    assert (problem.file, problem.line, problem.column) == (str(plugin), 18, 1)
     assert problem.message == ("2 players, game 1 (seed 2000006): plugin 'bad_shift' answered +shift with shift "
-                               "(0, 1, 2) (azul_apply_move): pattern line 1 holds 0 tiles")
+                               f"(0, 1, 2) (azul_apply_move at {plugin}:18): pattern line 1 of seat 0 is empty")
     assert report.summary == f"{path}: invalid variant 'shift': 1 problem"
 
 

@@ -632,7 +632,7 @@ def test_hook_azul_apply_move():
     game = new_game(plugins=[BadShift()])
     set_table(game, ["BYRR"])
     before = game.clone()
-    with pytest.raises(PluginError, match="pattern line 1 holds 0 tiles"):
+    with pytest.raises(PluginError, match="pattern line 1 of seat 0 is empty"):
         game.apply(Move("pass"))
     assert game.memory == before.memory and game.to_move == 0   # nothing changed
 

@@ -17,6 +17,7 @@ from typing import Any
 import pluggy
 
 from azul_core.engine.plugins import PluginError, _call, _refused, implementations
+from azul_core.engine.transfers import MAX_TRANSFERS, transfer_problem
 from azul_core.rules import MAX_MOVE_ARG, MAX_MOVE_ARGS, MOVE_NAME_PATTERN, PATTERN_LINES, Move, Outcome
 
 #: The most moves a variant's plugins may declare (the RL adapters give each an action).
@@ -236,6 +237,18 @@ def outcome_problem(outcome: Any) -> str | None:
                 or not 0 <= shift[0] < PATTERN_LINES or not 0 <= shift[1] <= FLOOR_LINE
                 or shift[0] == shift[1] or shift[2] < 1):
             return "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"
+    transfers = outcome.transfers
+    if transfers.__class__ is not tuple or len(transfers) > MAX_TRANSFERS:
+        return f"transfers must be a tuple of at most {MAX_TRANSFERS} Transfer"
+    for transfer in transfers:
+        why = transfer_problem(transfer)
+        if why:
+            return f"transfer {transfer!r}: {why}"
+    scores = outcome.scores
+    if scores.__class__ is not tuple or any(
+            pair.__class__ is not tuple or len(pair) != 2 or any(v.__class__ is not int for v in pair)
+            or not -MAX_OUTCOME_POINTS <= pair[1] <= MAX_OUTCOME_POINTS for pair in scores):
+        return f"scores must be a tuple of (seat, points) pairs, points within {MAX_OUTCOME_POINTS} either way"
     return memory_problem(outcome.memory)
 
 

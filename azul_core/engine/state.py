@@ -26,8 +26,9 @@ from collections.abc import Sequence
 
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
 from azul_core.engine.moves import seen_secrets
-from azul_core.engine.plugins import PluginError
+from azul_core.engine.plugins import PluginError, hook_location
 from azul_core.engine.rulebook import Rules
+from azul_core.engine.transfers import carry_out, describe_transfer, shift_transfer, wall_with
 from azul_core.engine.view import PatternLines
 from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
 
@@ -48,12 +49,6 @@ _EMPTY_ROW: tuple[int | None, ...] = (None,) * WALL_SIZE
 Wall = tuple[tuple[int | None, ...], ...]
 #: A decision: a draft ``(source, colour, line)``, a placement ``(row, column)`` or a plugin's move.
 Decision = tuple | Move
-
-
-def wall_with(wall: Wall, row: int, column: int, colour: int | None) -> Wall:
-    """A copy of the read-only ``wall`` with ``colour`` at (``row``, ``column``)."""
-    cells = wall[row]
-    return wall[:row] + (cells[:column] + (colour,) + cells[column + 1:],) + wall[row + 1:]
 
 
 class IllegalDecision(Exception):
@@ -478,12 +473,18 @@ class GameState:
         board = self.players[seat]
         if outcome.points:
             board.score = max(0, board.score + outcome.points)
+        for other, points in outcome.scores:
+            if not 0 <= other < len(self.players):
+                raise self._refused_outcome(owner, move, f"scores {(other, points)}", f"there is no seat {other}")
+            self.players[other].score = max(0, self.players[other].score + points)
         if outcome.shift is not None:
-            why = self._shift(seat, *outcome.shift)
+            why = carry_out(self, shift_transfer(self, seat, outcome.shift))
             if why:
-                raise PluginError(f"plugin '{owner}' answered {move.notation} with shift "
-                                  f"{outcome.shift} (azul_apply_move): {why}", plugin=owner,
-                                  hook="azul_apply_move")
+                raise self._refused_outcome(owner, move, f"shift {outcome.shift}", why)
+        for transfer in outcome.transfers:
+            why = carry_out(self, transfer)
+            if why:
+                raise self._refused_outcome(owner, move, f"a transfer ({describe_transfer(self, transfer)})", why)
         self.idle += 1
         if phase == CHOOSE:
             choices = hooks.offered(self, "after_draft", seat) if self.idle < CHOICES_IN_A_ROW else []
@@ -494,41 +495,14 @@ class GameState:
             self.phase = DRAFT
             self._end_turn(seat)
         elif outcome.ends_turn:
-            self.current = (seat + 1) % len(self.players)
+            self._end_turn(seat)  # a line the outcome filled is tiled now where tiling is at the turn's end
 
-    def _shift(self, seat: int, source: int, target: int, count: int) -> str | None:
-        """Move ``count`` tiles of ``seat``'s pattern line ``source`` to line ``target`` (or the
-        floor); why it can't be done, or None."""
-        board, rules = self.players[seat], self.rules
-        if board.line_count[source] < count:
-            return f"pattern line {source + 1} holds {board.line_count[source]} tiles"
-        extra = board.line_extra[source]
-        if extra:
-            # Only tiles of the line's colour move, and one stays: a line's stand-ins never
-            # stay alone (the wall takes a tile of the colour itself).
-            own = board.line_count[source] - len(extra)
-            if count >= own:
-                return (f"pattern line {source + 1} holds {own} {NAMES[board.line_colour[source]]} "
-                        f"and {len(extra)} standing in for it: at most {own - 1} can move")
-        colour = board.line_colour[source]
-        if target != FLOOR:
-            if not board.accept[target] >> colour & 1:
-                return self.why_not(seat, colour, target)
-            if rules.capacity[target] - board.line_count[target] < count:
-                return f"pattern line {target + 1} has room for {rules.capacity[target] - board.line_count[target]}"
-        board.line_count[source] -= count
-        if not board.line_count[source]:
-            board.line_colour[source] = -1
-        board.refresh_accept(rules, source)
-        if target == FLOOR:
-            self._to_floor(board, colour, count)
-            return None
-        board.line_count[target] += count
-        board.line_colour[target] = colour
-        board.refresh_accept(rules, target)
-        if rules.tile_at_turn_end and board.line_count[target] == rules.capacity[target]:
-            self.pending.append((seat, target))
-        return None
+    def _refused_outcome(self, owner: str, move: Move, what: str, why: str) -> PluginError:
+        """The plugin's error for an outcome the rules refuse (the game is restored by the caller)."""
+        where = hook_location(self.rules.pm, "azul_apply_move", owner)
+        return PluginError(f"plugin '{owner}' answered {move.notation} with {what} "
+                           f"(azul_apply_move{f' at {where}' if where else ''}): {why}",
+                           plugin=owner, hook="azul_apply_move", location=where)
 
     def _allowed(self, drafts: list) -> list:
         """The drafts ``azul_draft_allowed`` allows, or all of them when it allows none (a rule
