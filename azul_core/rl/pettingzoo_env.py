@@ -152,7 +152,8 @@ class AzulEnv(AECEnv):
         """Fill the factories (the chance event) and note the fill for the record."""
         state = self.game
         state.deal(self._rng)
-        self._bag = encoding.bag_counts(state)  # the bag changes only when the factories are filled
+        # The bag changes when the factories are filled, and by a plugin's move (``step``).
+        self._bag = encoding.bag_counts(state)
         self._rounds.append(([source[:] for source in state.sources[1:]], []))
 
     def _legal_decisions(self) -> list[tuple]:
@@ -209,6 +210,8 @@ class AzulEnv(AECEnv):
             self._clear_rewards()
             self._paid = False
         state.apply(decision)
+        if isinstance(decision, Move):  # its outcome may carry tiles out of the bag or into it
+            self._bag = encoding.bag_counts(state)
         self._rounds[-1][1].append(decision)
         self.steps += 1
         if state.phase == DEAL:
