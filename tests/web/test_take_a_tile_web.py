@@ -1,0 +1,122 @@
+"""examples/take-a-tile at the online table, in process (issue 40): a move on another seat's
+board. The take is offered with its label, judged by the server, and the update sent to every
+seat and to a watcher shows the other seat's line one tile shorter and the tile on the mover's
+board; the views the table builds from boards it kept are those built afresh."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+pytest.importorskip("starlette")
+
+# The in-process server's helpers (pytest puts this folder on sys.path).
+from test_server import Seat, create, make_config, secret_of, serving  # noqa: E402
+from test_updates import ChangesSeat, unplugged  # noqa: E402
+
+VARIANT = "take-a-tile"
+
+
+@pytest.fixture
+def config(tmp_path):
+    return make_config(tmp_path)
+
+
+def tiles_on_board(board: dict) -> int:
+    return sum(line["count"] for line in board["lines"]) + sum(1 for space in board["floor"]
+                                                               if space["tile"] not in (None, "marker"))
+
+
+def line_of(view: dict, mover: int, take: dict) -> dict:
+    """The line ``take`` takes from, as ``view`` shows it."""
+    ahead, row = take["args"]
+    return view["seats"][(mover + ahead) % len(view["seats"])]["lines"][row]
+
+
+def heard_after(seat: Seat, version: int) -> int:
+    """The version of the next state ``seat`` hears after ``version`` (a move, and the deal of
+    a round it ended, are one broadcast)."""
+    return seat.wait_for(lambda state: state["version"] > version)["version"]
+
+
+def test_every_seat_is_sent_the_other_seats_line_one_tile_shorter(config, catalog):
+    with serving(config, catalog) as client:
+        created = create(client, VARIANT, seats=[{"name": "Ann"}, {"name": "Bob"}]).json()
+        table = created["table"]
+        secrets = [secret_of(created["seats"][seat]["url"]) for seat in (0, 1)]
+        changes = {seat: ChangesSeat(client, table, secrets[seat]) for seat in (0, 1)}
+        watcher = ChangesSeat(client, table, secret_of(created["watch_url"]))
+        whole = Seat(client, table, secrets[1])
+        clients = [changes[0], changes[1], watcher, whole]
+        rng = random.Random(5)
+        takes = []
+        version = changes[0].state["version"]
+        for _ in range(200):
+            for other in clients:
+                other.wait_version(version)
+            mover = changes[0].state["view"]["to_move"]
+            legal = changes[mover].state["legal"]
+            offered = [move for move in legal["moves"] if move["name"] == "take"]
+            if not offered:
+                changes[mover].move(rng.choice(legal["columns"] or legal["drafts"])["move"])
+                version = heard_after(changes[mover], version)
+                continue
+            # A line that keeps tiles after the take first: only its count changes.
+            take = max(offered, key=lambda move: line_of(changes[mover].state["view"], mover, move)["count"])
+            if line_of(changes[mover].state["view"], mover, take)["count"] < 2 and not takes:
+                changes[mover].move(rng.choice(legal["drafts"])["move"])
+                version = heard_after(changes[mover], version)
+                continue
+            assert take["label"].startswith("Take a tile from line ")
+            ahead, row = take["args"]
+            victim = (mover + ahead) % 2
+            before = [json.loads(json.dumps(other.state["view"])) for other in clients]
+            changes[mover].move(take["move"])
+            version = heard_after(changes[mover], version)
+            for other, seen in zip(clients, before):
+                view = other.wait_version(version)["view"]
+                assert view["seats"][victim]["lines"][row]["count"] == seen["seats"][victim]["lines"][row]["count"] - 1
+                assert view["seats"][victim]["lines"][:row] == seen["seats"][victim]["lines"][:row]
+                assert tiles_on_board(view["seats"][mover]) == tiles_on_board(seen["seats"][mover]) + 1
+                assert other.state["last"]["move"] == take["move"]
+                assert other.state["last"]["text"] == f"{['Ann', 'Bob'][mover]}: {take['label']} ({take['move']})"
+            # Applying the changes gives what a client of whole states is sent.
+            assert unplugged(changes[1].state) == unplugged(whole.state)
+            assert changes[0].state["view"]["memory"]["take_a_tile"][mover] is True
+            takes.append(take["move"])
+            if len(takes) == 2:
+                break
+        assert len(takes) == 2, "each seat takes once a game"
+        assert all(c.whole_states == 1 for c in (changes[0], changes[1], watcher))
+        assert not changes[0].refusals and not changes[1].refusals
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_view_from_kept_boards_is_the_view_built_afresh_after_every_take(catalog, players):
+    """``build_view`` rebuilds only the boards whose key changed: a take changes a board that
+    is not the mover's."""
+    from azul_core.web.store import SeatRow, TableRow
+    from azul_core.web.table import Table
+    from azul_core.web.views import build_view
+
+    class Accepting:
+        def append(self, *args):
+            return True
+
+    offered = catalog.get(VARIANT)
+    row = TableRow("T", VARIANT, "seed", 0.0, 0.0, None, 0, "w", "a",
+                   [SeatRow(i, f"P{i}", None, "h") for i in range(players)])
+    table, _events = Table.new(row, offered)
+    rng = random.Random(players)
+    takes = 0
+    while not table.over:
+        assert table.view(None) == build_view(table.state, offered, table.seats, table.connected(),
+                                              table.progress.last_round, VARIANT)
+        legal = json.loads(table.legal_json())
+        moves = [move["move"] for move in legal["moves"]]
+        takes += bool(moves)
+        move = moves[0] if moves else rng.choice(legal["columns"] or legal["drafts"])["move"]
+        table.decide(table.state.to_move, table.version, move, Accepting())
+    assert takes == players
