@@ -7,16 +7,21 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 
 pytest.importorskip("starlette")
 
 # The in-process server's helpers (pytest puts this folder on sys.path).
+import test_plugin_moves_web as plugin_moves_web  # noqa: E402
+from test_plugin_moves_web import Game, join  # noqa: E402
 from test_server import Seat, create, make_config, secret_of, serving  # noqa: E402
 from test_updates import ChangesSeat, unplugged  # noqa: E402
 
 VARIANT = "take-a-tile"
+FOLDER = Path(__file__).resolve().parents[2] / "examples" / VARIANT
 
 
 @pytest.fixture
@@ -120,3 +125,66 @@ def test_the_view_from_kept_boards_is_the_view_built_afresh_after_every_take(cat
         move = moves[0] if moves else rng.choice(legal["columns"] or legal["drafts"])["move"]
         table.decide(table.state.to_move, table.version, move, Accepting())
     assert takes == players
+
+
+# ---------------------------------------------------------------------------- azul play --join
+
+
+def drawn_line(screen: str, row: int) -> list[str]:
+    """Pattern line ``row`` (from 1) of each board on the last board drawn in ``screen``."""
+    drawn = [line for line in screen.splitlines() if re.match(rf"\s*>?\s*{row} [.A-Z ]+\|", line)]
+    assert drawn, screen[-800:]
+    return [found.strip() for found in re.findall(rf"(?:^|\s){row} ([.A-Z ]+?) \|", drawn[-1])]
+
+
+def test_a_terminal_player_joins_and_takes_a_tile_from_the_bots_line(config, catalog, monkeypatch):
+    """``azul play --join``: the seat's terminal offers the take, sends it typed, and draws the
+    bot's line one tile shorter (the game is the server's record replayed through the engine)."""
+    from azul_core.engine.notation import format_decision
+    from azul_core.rules import Move
+
+    monkeypatch.setenv("AZUL_VARIANTS_PATH", str(FOLDER))
+    rng = random.Random(5)
+    taken: dict = {}
+    screens: list[str] = []
+    with serving(config, catalog) as client:
+        game = Game(client, VARIANT, [{"name": "Ana"}, {"bot": "random"}])
+        game.seats[0].close()
+        session = None
+
+        def read(prompt):
+            screens.append(output.getvalue())
+            state = session.state
+            if "row" in taken and "after" not in taken:
+                taken["after"] = [board.line_count[taken["row"]] for board in state.players]
+            takes = [d for d in state.legal_decisions() if isinstance(d, Move) and d.name == "take"]
+            if takes and "row" not in taken:
+                move = max(takes, key=lambda d: state.players[1].line_count[d.args[1]])
+                taken.update(move=move.notation, row=move.args[1], screens=len(screens),
+                             before=[board.line_count[move.args[1]] for board in state.players])
+                return move.notation
+            return format_decision(rng.choice([d for d in state.legal_decisions() if not isinstance(d, Move)]))
+
+        try:
+            session, output = join(client, game.created["seats"][0]["url"], read, VARIANT, FOLDER)
+            assert session.run() == 0
+            record = game.record(game.watch_secret)
+        finally:
+            game.close()
+            while plugin_moves_web.OPEN:
+                plugin_moves_web.OPEN.pop().close()
+    assert "move" in taken, "no take was ever offered to the terminal"
+    row, before, after = taken["row"], taken["before"], taken["after"]
+    label = f"Take a tile from line {row + 1} of the next player"
+    assert f"Also on offer: {label} (type {taken['move']})" in screens[taken["screens"] - 1]
+    text = output.getvalue()
+    assert f"Ana: {label} ({taken['move']})" in text        # the server's words for the move
+    actions = [action for entry in record["rounds"] for action in entry["actions"]]
+    bots_next = actions[actions.index(taken["move"]) + 1]
+    assert not bots_next.endswith(str(row + 1)), "the bot's next draft went to the same line: choose another seed"
+    assert after == [before[0] + 1, before[1] - 1] or (after[0] == before[0] and after[1] == before[1] - 1)
+    # The screen at Ana's next turn draws the bot's line one tile shorter.
+    shown = screens[taken["screens"]]
+    assert [board.count(".") for board in drawn_line(shown[len(screens[taken["screens"] - 1]):], row + 1)] == \
+        [line_capacity - count for line_capacity, count in zip([row + 1] * 2, after)]
+    assert "Final scores" in text and taken["move"] in actions
