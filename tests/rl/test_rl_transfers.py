@@ -5,12 +5,15 @@ whose transfer empties the bag: the PettingZoo observation's bag follows it."""
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 pytest.importorskip("pettingzoo")
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
+from pettingzoo.test import api_test, seed_test  # noqa: E402
 from rl_variants import ROOT, trust  # noqa: E402
 
 import azul_core.rl as rl  # noqa: E402
@@ -55,6 +58,21 @@ def azul_apply_move(game, memory):
     colour = next(kind for kind in range(5) if game.bag[kind] >= 2)
     return Outcome(memory=True, transfers=(Transfer(BAG, LID, colour, 2),))
 '''
+
+
+DICT_OBSERVATION_NOTES = ("Observation is not a NumPy array",
+                          "Observation space for each agent probably should be")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_pettingzoos_api_and_seed_tests_and_openspiels_random_simulation_pass(players):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(rl.env(TAKE_A_TILE, players), num_cycles=400)
+    assert not {str(w.message) for w in caught if not str(w.message).startswith(DICT_OBSERVATION_NOTES)}
+    seed_test(lambda: rl.env(TAKE_A_TILE, players), num_cycles=300)
+    game = pyspiel.load_game("python_azul", {"variant": TAKE_A_TILE, "players": players})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 def take_actions(rules) -> set[int]:
