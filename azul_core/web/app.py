@@ -943,6 +943,8 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         server.joined(table)
     client = Client(websocket, table, seat, hello.get("record") is True, hello.get("changes") is True,
                     wants_seating=hello.get("seating") is True, with_log=hello.get("log") is True)
+    if seat is not None:
+        server.seats.arrive(table, seat)  # before the page is told the state: its clock may run
     table.clients.add(client)
     server.send_state(client)
     if seat is not None:

@@ -7,6 +7,12 @@ but the events is stored: each event has the time it was committed, so a restart
 counts every clock again from them; the time a server was down is not held against anyone
 (after a restart the seat to move has at least ``RESTART_GRACE`` seconds left).
 
+A seat's clock runs only once its player has arrived (opened their link: an ``arrive``
+event) or once the table's creator has started the game (a ``start`` event, the page's
+**Start now**): a friend who has not opened the link yet is waited for, not replaced. After
+**Start now**, a seat nobody opened is handed to the stand-in like one whose player left, and
+the log says the player has not arrived (``NOT_ARRIVED``), never that they left.
+
 When a clock runs out, or when the seat to move has had nobody at the table for the clock's
 ``away`` seconds, the table's stand-in bot (chosen at creation) plays the seat until its
 owner takes it back (``web.seats``). Taken back before the stand-in moved, the turn goes on
@@ -38,6 +44,8 @@ RECLAIM_GRACE = 10.0
 #: the longest clock: a day a move, a week a game
 LONGEST = {"move": 86400.0, "game": 7 * 86400.0}
 LONGEST_AWAY = 86400.0
+#: why the stand-in took a seat nobody has opened yet (a ``standin`` event's second word)
+NOT_ARRIVED = "not-arrived"
 
 
 @dataclass(frozen=True)
@@ -107,6 +115,14 @@ class Clocks:
         self.floor = 0.0
         #: how many times the stand-in took the seat to move during this turn
         self.stand_ins = 0
+        #: the seats whose player has opened their link (a clock runs for these only)...
+        self.arrived: set[int] = set()
+        #: ...until the creator starts the game for every seat (when: away is counted from then)
+        self.begun: float | None = None
+
+    def runs_for(self, seat: int) -> bool:
+        """Whether the seat's clock may run: its player arrived, or the creator started the game."""
+        return seat in self.arrived or self.begun is not None
 
     def after(self, at: float | None, state, bots: set[int], decision: bool = True,
               stand_in: bool = False) -> None:
@@ -117,7 +133,7 @@ class Clocks:
         if at is None:  # an event from before events had times: the clock can't be told
             at = self.started
         mover = state.to_move if state.phase in (DRAFT, PLACE, CHOOSE) else None
-        if mover in bots:
+        if mover in bots or (mover is not None and not self.runs_for(mover)):
             mover = None
         if decision:
             self.stand_ins = 0
@@ -171,5 +187,7 @@ class Clocks:
                 left[self.mover] = max(0.0, self.rule.seconds - spent)
         return {"mode": self.rule.mode, "seconds": self.rule.seconds, "bot": self.rule.bot,
                 "away": self.rule.away, "running": self.mover,
+                "arrived": [seat in self.arrived for seat in range(len(self.used))],
+                "begun": self.begun is not None,
                 "turn_left": None if turn is None else round(turn, 1),
                 "left": [None if x is None else round(x, 1) for x in left]}

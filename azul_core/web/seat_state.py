@@ -3,15 +3,28 @@
 ``Table`` keeps one ``SeatState`` and tells it every event it commits (live, replayed after a
 restart, or heard from another process), so all of it survives a restart: a seat handed to a
 bot by the creator (``bot``) or to the stand-in by the clock (``standin``), taken back by its
-owner (``reclaim``), the clock (``clock``, the table's first event) and the rematch
-(``rematch``). Who has a page open is not stored: it is counted again from the pages that
-reconnect.
+owner (``reclaim``), the clock (``clock``, the table's first event), each seat's first arrival
+(``arrive``) and the creator's **Start now** (``start``), and the rematch (``rematch``). Who
+has a page open is not stored: it is counted again from the pages that reconnect.
 """
 
 from __future__ import annotations
 
 from azul_core.web.clocks import ClockRule, Clocks
-from azul_core.web.store import BOT, CLOCK, DEAL, MOVE, REMATCH, STANDIN, Event, SeatRow, seat_bot_change
+from azul_core.web.store import (
+    ARRIVE,
+    BOT,
+    CLOCK,
+    DEAL,
+    MOVE,
+    RECLAIM,
+    REMATCH,
+    STANDIN,
+    START,
+    Event,
+    SeatRow,
+    seat_bot_change,
+)
 
 
 class SeatState:
@@ -43,6 +56,12 @@ class SeatState:
             self.clocks = Clocks(ClockRule.from_text(event.text), self.players)
         elif event.kind == REMATCH:
             self.rematch = event.text
+        if self.clocks is not None:
+            # Taking a seat back takes its owner's link: they have arrived too.
+            if event.kind in (ARRIVE, RECLAIM) and event.seat is not None:
+                self.clocks.arrived.add(event.seat)
+            elif event.kind == START and self.clocks.begun is None:
+                self.clocks.begun = event.at if event.at is not None else 0.0
         if self.clocks is not None:
             self.clocks.after(event.at, state, self.bots, decision=event.kind in (MOVE, DEAL),
                               stand_in=event.kind == STANDIN)

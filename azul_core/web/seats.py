@@ -9,6 +9,12 @@ clock, who has been away for how long, and the ``seating`` message that tells th
   the seat to move has had no page open for the clock's ``away`` seconds, and commits a
   ``standin`` event: the table's stand-in bot plays the seat until its owner takes it back
   (a click: coming back to the page does not take the seat back by itself).
+- **Arrivals**: at a table with a clock, a seat's clock runs only once its player has opened
+  their link (an ``arrive`` event, the first time) or once the creator pressed **Start now**
+  (``POST /api/tables/{table}/start`` with the admin secret: a ``start`` event). Until then the
+  game waits for that seat; after **Start now**, a seat nobody opened is given to the stand-in
+  when its clock or its away time runs out, counted from the start, and the log says its player
+  "has not arrived yet".
 - **seating**: sent to every page of a table after each state and each coming and going: the
   clock, who plays each seat and why, how long each seat has been away, the rematch.
 
@@ -29,9 +35,10 @@ from starlette.routing import Route
 
 from azul_core.web import paths  # noqa: F401  (registers the {...:index} of the routes below)
 from azul_core.web.capabilities import bearer, digest, new_token
+from azul_core.web.clocks import NOT_ARRIVED
 from azul_core.web.closing import close_with_reason
 from azul_core.web.rematch import make_rematch
-from azul_core.web.store import LINK, RECLAIM, STANDIN, Event
+from azul_core.web.store import ARRIVE, LINK, RECLAIM, STANDIN, START, Event
 from azul_core.web.table import Refused, Stale, Table
 
 log = logging.getLogger("azul.web")
@@ -123,12 +130,15 @@ class SeatService:
         deadline = clocks.deadline()
         if deadline is None or clocks.mover is None:
             return None
-        found = (deadline, "clock")
+        arrived = clocks.mover in clocks.arrived
+        found = (deadline, "clock" if arrived else NOT_ARRIVED)
         left = table.seating.left_at.get(clocks.mover)
         if left is not None:
+            if not arrived and clocks.begun is not None:
+                left = max(left, clocks.begun)  # nobody is away from a game not yet started
             away = max(left + clocks.rule.away, clocks.floor)
             if away < deadline:
-                found = (away, "away")
+                found = (away, "away" if arrived else NOT_ARRIVED)
         return found
 
     def watch(self, table: Table) -> None:
@@ -185,7 +195,8 @@ class SeatService:
             self.server.spawn(self._wake(table, self.now() + 5))
             return False
         log.info("table %s: the %s bot plays seat %d (%s)", table.id[:6], bot, seat,
-                 "its clock ran out" if due[1] == "clock" else "nobody was at the table")
+                 {"clock": "its clock ran out", NOT_ARRIVED: "nobody has opened it"}.get(
+                     due[1], "nobody was at the table"))
         self.server.broadcast(table)
         self.server.kick_bot(table)
         return True
@@ -193,6 +204,39 @@ class SeatService:
     def check_all(self) -> int:
         """Every held table's clock looked at now (tests move their clock, then call this)."""
         return sum(self.check(table) for table in list(self.server.tables.values()))
+
+    # ------------------------------------------------------------ arriving, starting
+
+    def arrive(self, table: Table, seat: int) -> None:
+        """A page of ``seat`` opened: at a table with a clock, the first time is an ``arrive``
+        event, from which the seat's clock may run."""
+        for _attempt in range(2):
+            clocks = table.seating.clocks
+            if clocks is None or table.over or seat in clocks.arrived:
+                return
+            try:
+                table.append_seat_events([Event(ARRIVE, "", seat)], self.server.store)
+            except Stale:
+                self.server.catch_up(table)
+                continue
+            except Exception as exc:  # the store failed: the seat arrives at its next page
+                log.error("table %s: seat %d's arrival could not be stored (%s: %s)", table.id[:6], seat,
+                          type(exc).__name__, exc)
+                return
+            self.server.broadcast(table)
+            return
+
+    def start(self, table: Table) -> None:
+        """The creator starts the game: every seat's clock runs from now, arrived or not.
+        ``Refused`` says why not."""
+        clocks = table.seating.clocks
+        if table.over:
+            raise Refused("the game is over")
+        if clocks is None:
+            raise Refused("this table has no clock: the game needs no starting")
+        if clocks.begun is not None:
+            raise Refused("the game was started already")
+        table.append_seat_events([Event(START, "")], self.server.store)
 
     # ------------------------------------------------------------ taking a seat back
 
@@ -314,7 +358,29 @@ class SeatService:
             root = server.config.public_url or str(request.base_url)
             return JSONResponse({"seat": seat, "url": f"{root.rstrip('/')}/t/{table.id}#seat={secret}"})
 
-        return [Route("/api/tables/{table}/seats/{seat:index}/reclaim", reclaim, methods=["POST"]),
+        async def start(request: Request) -> Response:
+            try:
+                await read_json(request)
+            except Exception as exc:
+                return _http_error(exc)
+            table = server.table(request.path_params["table"])
+            if table is None:
+                return _error(404, "no such table")
+            if not table.is_admin(bearer(request.headers.get("authorization"))):
+                return _error(401, "only the creator's link starts the game: "
+                                   "send the admin secret as 'Authorization: Bearer SECRET'")
+            try:
+                self.start(table)
+            except Stale as exc:
+                server.catch_up(table)
+                return _error(409, str(exc))
+            except Refused as exc:
+                return _error(409, str(exc))
+            server.broadcast(table)
+            return JSONResponse({"started": True})
+
+        return [Route("/api/tables/{table}/start", start, methods=["POST"]),
+                Route("/api/tables/{table}/seats/{seat:index}/reclaim", reclaim, methods=["POST"]),
                 Route("/api/tables/{table}/seats/{seat:index}/link", link, methods=["POST"]),
                 Route("/api/tables/{table}/rematch", rematch, methods=["POST"])]
 

@@ -78,6 +78,10 @@ DEAL, MOVE, BOT = "deal", "move", "bot"
 #: table's turn clock (text: JSON, the first event of a table with a clock), the table made
 #: for a rematch (text: its id), a seat's new link (text: the SHA-256 of its new secret).
 STANDIN, RECLAIM, CLOCK, REMATCH, LINK = "standin", "reclaim", "clock", "rematch", "link"
+#: At a table with a clock (``web.clocks``): a seat's player opened their link for the first time
+#: (no text), and the creator started the game for every seat, arrived or not (no text, no seat).
+#: A seat's clock runs only from one of these on.
+ARRIVE, START = "arrive", "start"
 
 
 def seat_bot_change(event: "Event") -> tuple[bool, str | None]:

@@ -30,15 +30,18 @@ from azul_core.players.render import describe_decision, winner_line
 from azul_core.records.game_record import GameRecord, ResultRecord, RoundRecord, sealed_for
 from azul_core.rules import Move
 from azul_core.web.capabilities import matches
+from azul_core.web.clocks import NOT_ARRIVED
 from azul_core.web.patches import diff
 from azul_core.web.seat_state import SeatState
 from azul_core.web.store import (
+    ARRIVE,
     BOT,
     LINK,
     MOVE,
     RECLAIM,
     REMATCH,
     STANDIN,
+    START,
     Event,
     SeatRow,
     TableRow,
@@ -112,6 +115,9 @@ class Table:
     #: to each (version, message)
     hinting: dict = field(default_factory=dict)
     hinted: dict = field(default_factory=dict)
+    #: the version of the last event that was not a seat's arrival: a decision chosen at any
+    #: version since is still good (a friend opening their link does not refuse your move)
+    moved_at: int = 0
     _cache: dict = field(default_factory=dict)
     _boards_seen: dict = field(default_factory=dict)
 
@@ -297,7 +303,7 @@ class Table:
         record = GameRecord(self.offered.key, [seat.name for seat in self.seats], rounds,
                             seed, result, None, {"player_kinds": kinds}, first,
                             secrets=dict(state.secrets), memory=dict(state.memory) or None)
-        return sealed_for(record, seat, self.over)
+        return sealed_for(record, seat, self.over, len(state.sealed))
 
     # ------------------------------------------------------------ deciding
 
@@ -345,7 +351,7 @@ class Table:
             raise Refused("the seat's owner took it back")
         if isinstance(version, bool) or not isinstance(version, int):
             raise Refused("a move must say the version it was chosen at")
-        if version != self.version:
+        if not self.moved_at <= version <= self.version:
             raise Refused(f"the table has moved on (version {self.version}, you sent {version}): "
                           "look again")
         mover = state.to_move
@@ -439,6 +445,9 @@ class Table:
                 self.rounds[-1].actions.append(event.text)
         self.state = state
         self.progress = progress
+        for offset, event in enumerate(events, 1):
+            if event.kind != ARRIVE:
+                self.moved_at = self.version + offset
         self.version += len(events)
         self._cache.clear()
         self.last_used = time.monotonic()
@@ -504,7 +513,8 @@ def _note_bot(progress: Progress, state: GameState, seat: int, bot: str, seats: 
 
 
 #: why a stand-in bot took a seat (a ``standin`` event's second word), in the log's words
-STANDIN_WHY = {"clock": "{name}'s clock ran out", "away": "{name} left the table"}
+STANDIN_WHY = {"clock": "{name}'s clock ran out", "away": "{name} left the table",
+               NOT_ARRIVED: "{name} has not arrived yet"}
 
 
 def _note_seat_event(progress: Progress, state: GameState, event: Event, seats: list[SeatRow]) -> None:
@@ -522,6 +532,10 @@ def _note_seat_event(progress: Progress, state: GameState, event: Event, seats: 
     elif event.kind == RECLAIM and name is not None:
         progress.log.append({"round": state.round, "seat": seat, "event": RECLAIM,
                              "text": f"{name} takes the seat back from the bot"})
+    elif event.kind == START:
+        progress.log.append({"round": state.round, "seat": None, "event": START,
+                             "text": "The creator started the game: every seat's clock runs, "
+                                     "arrived or not"})
     elif event.kind == REMATCH:
         who = f"{name} made" if name is not None else "The creator made"
         progress.log.append({"round": state.round, "seat": seat, "event": REMATCH,

@@ -91,10 +91,19 @@ class Page:
         return self.wait(lambda page: page.seating["version"] == page.state["version"] and predicate(page))
 
     def after_move(self) -> int:
-        """Make a move; the version it was made at."""
-        version = self.state["version"]
+        """Make a move and wait until this page sees it made; the version before it. (At a
+        table with a clock, a friend arriving moves the version on without a move: the page
+        may be told of that after it chose its move, which the server still takes.)"""
+        version, last = self.state["version"], self.state["last"]
         self.move()
-        return version
+        while True:
+            message = self.receive()
+            if message["type"] == "refused":
+                raise AssertionError(f"the move was refused: {message['reason']}")
+            if message["type"] == "state":
+                if message["last"] != last and (message["last"] or {}).get("seat") == message["you"]:
+                    return version
+                version = message["version"]
 
     def wait_version(self, version: int):
         return self.wait(lambda page: page.state["version"] >= version)
@@ -110,6 +119,14 @@ class Page:
             self.closed = True
             with contextlib.suppress(Exception):
                 self.context.__exit__(None, None, None)
+
+
+def settle(*pages: "Page") -> None:
+    """Wait until every page has been told the latest of their versions (the arrivals of the
+    pages opened after it, at a table with a clock)."""
+    latest = max(page.state["version"] for page in pages)
+    for page in pages:
+        page.wait_synced(lambda p: p.state["version"] >= latest)
 
 
 def create(client, seats=None, variant="standard", **body):

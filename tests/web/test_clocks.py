@@ -22,6 +22,7 @@ from seats_helpers import (  # noqa: E402
     seats_config,
     secrets_of,
     serving,
+    settle,
 )
 from test_browser import DESKTOP, PHONE, Person, browser, errors, server, shots  # noqa: E402
 
@@ -75,12 +76,15 @@ def test_a_move_clock_runs_out_and_the_stand_in_plays_until_the_owner_takes_the_
     clock = FakeClock()
     with serving(seats_config(tmp_path / "data", clock), catalog) as (client, server):
         created = create(client, clock={"mode": "move", "seconds": 60, "bot": "greedy"}).json()
-        assert created["clock"]["mode"] == "move" and created["clock"]["running"] == 0
+        # Nobody has opened a link yet: no clock runs.
+        assert created["clock"]["mode"] == "move" and created["clock"]["running"] is None
         secrets = secrets_of(created)
         north = Page(client, created["table"], secrets[0])
         east = Page(client, created["table"], secrets[1])
+        settle(north, east)
         assert north.seating["clock"] == {"mode": "move", "seconds": 60.0, "bot": "greedy", "away": 60.0,
-                                          "running": 0, "turn_left": 60.0, "left": [None, None]}
+                                          "running": 0, "turn_left": 60.0, "left": [None, None],
+                                          "arrived": [True, True], "begun": False}
         # North thinks 59 seconds: in time. Each move starts the next seat's clock afresh.
         clock.advance(59)
         assert look(client, server) == 0
@@ -284,6 +288,7 @@ def test_a_seat_deciding_twice_in_a_row_has_a_whole_clock_for_the_second_decisio
                          clock={"mode": "move", "seconds": 60, "bot": "greedy"}).json()
         secrets = secrets_of(created)
         pages = [Page(client, created["table"], secrets[seat]) for seat in (0, 1)]
+        settle(*pages)
         mover = pages[0].seating["clock"]["running"]
         page = pages[mover]
         drafts = [d["move"] for d in page.state["legal"]["drafts"]]

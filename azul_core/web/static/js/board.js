@@ -60,7 +60,7 @@ export function drawKindsLegend() {
  * targets: {lines: Map line -> {move, misplaced}, floor: move|null, cells: Map "row:col" -> move,
  *           chosen: move|null, placing: row|null} for the player's own board when it may move, else null.
  */
-export function drawBoard(seat, view, { mine, toMove, targets, onTarget }) {
+export function drawBoard(seat, view, { mine, toMove, targets, onTarget, notArrived = false }) {
   // The full line whose tile is being placed (grey wall), on whoever's board it is.
   const placingRow = view.placing && view.placing.seat === seat.seat ? view.placing.row : null;
   const classes = ["board"];
@@ -72,7 +72,7 @@ export function drawBoard(seat, view, { mine, toMove, targets, onTarget }) {
   const badges = [];
   if (mine) badges.push(el("span", { class: "badge you" }, "you"));
   if (seat.bot) badges.push(el("span", { class: "badge bot" }, `bot: ${seat.bot}`));
-  else if (!seat.connected) badges.push(el("span", { class: "badge away" }, "away"));
+  else if (!seat.connected) badges.push(el("span", { class: "badge away" }, notArrived ? "not arrived yet" : "away"));
   if (toMove && view.phase !== "over") badges.push(el("span", { class: "badge turn" }, view.phase === "place" ? "placing" : "to move"));
   // The start marker beside the board, where the variant keeps it off the floor.
   if (seat.marker && !seat.floor.some((space) => space.tile === "marker")) badges.push(tile("marker", { class: "tile marker small", title: "holds the start marker" }));

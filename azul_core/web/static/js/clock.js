@@ -52,6 +52,12 @@ function draw() {
     parts.push(el("span", { class: "clock-seat running", "data-seat": running },
       `${name(running)}: ${clockText(turnLeft)}`));
   }
+  // The seat to move has no clock yet: its player has not opened their link.
+  const mover = app.view?.phase === "over" ? null : app.view?.to_move;
+  if (running === null && mover !== null && mover !== undefined && !clock.begun && clock.arrived
+      && !clock.arrived[mover] && !seats[mover]?.bot) {
+    parts.push(el("span", { class: "clock-seat waiting", "data-seat": mover }, `${name(mover)}: not arrived yet`));
+  }
   const label = clock.mode === "game" ? `clock ${clockText(clock.seconds)} a game` : `clock ${clockText(clock.seconds)} a move`;
   fill(box, el("span", { class: "clock-rule" }, label), " ", parts);
   box.hidden = false;

@@ -4,11 +4,13 @@
 import { el, fill } from "./dom.js";
 import { showClock } from "./clock.js";
 import { showRematch, drawRematch } from "./rematch.js";
+import { drawArrivals } from "./arrivals.js";
 
 const WHY_WORDS = {
   creator: "the table's creator handed it over while you were away",
   clock: "your clock ran out",
   away: "you were away when it was your turn",
+  "not-arrived": "the game was started before you opened your link",
 };
 
 const seating = {
@@ -23,6 +25,7 @@ export function onSeating(message, app, redraw) {
   seating.message = message;
   seating.at = performance.now();
   showSeating(app);
+  drawArrivals(message, app);
   showClock(message.clock, app);
   showRematch(message.rematch, app);
   // The creator's panel lists a seat once it has been away for the grace period: wake then.
@@ -40,6 +43,13 @@ export function awayLongEnough(seat) {
   const entry = message?.seats?.[seat];
   if (!entry || entry.away === null || entry.away === undefined) return false;
   return entry.away + (performance.now() - seating.at) / 1000 >= message.absent_grace;
+}
+
+/** Whether the seat's player has opened their link (tables with a clock keep count; without
+ * one, every seat counts as arrived). */
+export function arrived(seat) {
+  const arrivals = seating.message?.clock?.arrived;
+  return !arrivals || !!arrivals[seat];
 }
 
 /** The banner of a player whose seat a bot plays. */
@@ -90,6 +100,7 @@ async function reclaim(app, button) {
 /** What depends on the view too (the game being over): redrawn with the page. */
 export function drawSeats(app) {
   showSeating(app);
+  drawArrivals(seating.message, app);
   drawRematch(app);
   drawLinkBox(app);
 }

@@ -6,7 +6,7 @@ import { drawSupply, drawBoard, drawKindsLegend, sourceName } from "./board.js";
 import { drawRoundSummary, drawFinal } from "./summary.js";
 import { drawMoves, drawPluginInfo } from "./plugins.js";
 import { applyChanges } from "./patches.js";
-import { onSeating, awayLongEnough, drawSeats } from "./seats.js";
+import { onSeating, awayLongEnough, arrived, drawSeats } from "./seats.js";
 import { installKeyboard, afterRender as keysAfterRender } from "./keyboard.js";
 import { afterRender as phoneAfterRender } from "./phone.js";
 import { showRules } from "./rules.js";
@@ -227,9 +227,10 @@ function render() {
   if (app.you !== null) order.sort((a, b) => ((a - app.you + order.length) % order.length) - ((b - app.you + order.length) % order.length));
   fill($("boards"), order.map((seat) => drawBoard(view.seats[seat], view, {
     mine: seat === app.you, toMove: seat === view.to_move, targets: seat === app.you ? targets : null, onTarget: target,
+    notArrived: !arrived(seat),
   })));
   $("last-move").textContent = app.last?.text ? `Last move: ${app.last.text}` : "";
-  const info = drawPluginInfo(view);
+  const info = drawPluginInfo(view, app.you);
   $("plugin-info").hidden = !info;
   fill($("plugin-info"), info);
   renderPlay();
@@ -374,13 +375,13 @@ function renderAdmin() {
   const shown = [...box.querySelectorAll("[data-seat]")].map((n) => Number(n.dataset.seat)).join(",");
   if (shown === away.map((s) => s.seat).join(",")) return;
   const bots = app.bots || ["random", "greedy", "mcts"];
-  fill(box, el("h2", {}, "Players who left"),
+  fill(box, el("h2", {}, away.every((seat) => !arrived(seat.seat)) ? "Players not here yet" : "Players who left"),
     away.map((seat) => {
       const choice = el("select", { "aria-label": `bot for ${seat.name}'s seat` },
         bots.map((b) => el("option", { value: b }, b)));
       choice.value = bots.includes("greedy") ? "greedy" : bots[0];
       return el("p", { class: "away-seat", "data-seat": seat.seat },
-        `${seat.name} is not at the table. `,
+        arrived(seat.seat) ? `${seat.name} is not at the table. ` : `${seat.name} has not opened their link yet. `,
         el("label", {}, "Hand the seat to a bot: ", choice),
         el("button", { type: "button", class: "button", "data-hand": seat.seat, onclick: () => handToBot(seat, choice.value) }, "Hand over"));
     }));
