@@ -448,6 +448,42 @@ def azul_round_start(round_number: int, game: GameView, memory: Any, settings: S
     """
 
 
+@hookspec
+def azul_describe(kind: str, value: Any, seat: "int | None", you: bool, players: int,
+                  settings: Settings) -> "str | None":
+    """Say in words what this plugin's secret or memory means for one seat.
+
+    The web page, ``azul play`` and ``azul play --join`` show these words
+    instead of the raw value. ``kind`` is ``"secret"`` (``value``: the
+    secret dealt to ``seat``) or ``"memory"`` (``value``: this plugin's
+    whole memory; asked for each seat, then once with ``seat`` ``None`` for
+    the table as a whole). ``you``: the words are read by the player of
+    ``seat``, so they are a sentence addressed to them ("Your goal: black,
+    2 points a tile"); otherwise they follow the seat's name ("has passed
+    this round" is shown "Bob has passed this round"). With ``seat``
+    ``None``, a whole sentence.
+
+    Return printable text of at most 120 characters. ``None``: nothing to
+    say (the words for ``you`` alone: the other seats are told nothing of
+    it). A plugin that says nothing of a value has it told plainly, still
+    in words ("pass_once remembers: no, yes"; "Your secret from
+    secret_goal: 3"). Each plugin is asked about its own secret and memory
+    only (its first answer counts), and only about what the reader may
+    see: another seat's secret is never described to a player until the
+    game is over.
+
+    Example, "pass once"::
+
+        @hookimpl
+        def azul_describe(kind, value, seat, you):
+            if kind != "memory" or seat is None:
+                return None
+            if you:
+                return "You have passed this round" if value[seat] else "You may still pass this round"
+            return "has passed this round" if value[seat] else "may still pass this round"
+    """
+
+
 # --------------------------------------------------------------------------
 # Situation hooks: compiled into plain functions, first result wins
 # --------------------------------------------------------------------------

@@ -57,7 +57,8 @@ def test_play_shows_the_pass_on_offer_and_accepts_its_name(tmp_path):
     assert "Moves of this variant's rules" in out and "+pass  Pass this turn (once a round)" in out  # ?
     assert "The moves this variant's rules add (when on offer):" in out       # help
     assert "you play +pass: Pass this turn (once a round)" in out
-    assert "Memory: pass_once [true, false]" in out
+    assert "You may still pass this round" in out and "You have passed this round" in out
+    assert "[true, false]" not in out and "Memory:" not in out
     # Once a round: the second pass is refused by the rule, by name or by notation.
     assert out.count("Not legal: +pass is not on offer now (on offer: none)") == 2
     saved = read_record(path)
@@ -69,7 +70,7 @@ def test_resume_restores_the_plugins_memory(tmp_path):
     _result, path = play(tmp_path, "pass-once", "human,greedy", "pass\nquit\n")
     result = run("play", "--resume", path, "--variant", example("pass-once"), input="pass\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "Memory: pass_once [true, false]" in result.stdout
+    assert "You have passed this round" in result.stdout
     assert "Not legal: +pass is not on offer now" in result.stdout
     assert read_record(path).rounds[0].actions[0] == "+pass"
 
@@ -109,13 +110,18 @@ def goals(path):
     return read_record(path).secrets["secret_goal"]
 
 
+def goal(colour: int) -> str:
+    """A goal in the words of examples/secret-goal."""
+    return f"{NAMES[colour]}, 2 points a tile"
+
+
 def test_the_screen_shows_only_the_secret_of_the_person_at_the_keyboard(tmp_path):
     result, path = play(tmp_path, "secret-goal", "human,greedy", "quit\n")
     assert result.exit_code == 0, result.output
     mine, _theirs = goals(path)
-    assert f"Secret (secret_goal): you: {mine}; greedy: hidden" in result.stdout
-    assert re.findall(r"Secret \(secret_goal\): .*", result.stdout) == \
-        [f"Secret (secret_goal): you: {mine}; greedy: hidden"]
+    assert f"Your goal: {goal(mine)}" in result.stdout
+    assert re.findall(r"Secret \(secret_goal\): .*", result.stdout) == ["Secret (secret_goal): greedy: hidden"]
+    assert "had the goal" not in result.stdout and "you: " not in result.stdout
 
 
 def test_every_secret_is_shown_when_the_game_is_over(tmp_path):
@@ -123,7 +129,8 @@ def test_every_secret_is_shown_when_the_game_is_over(tmp_path):
     assert result.exit_code == 0, result.output
     first, second = goals(path)
     assert "Final scores" in result.stdout and "+secret" in result.stdout
-    assert f"Secret (secret_goal): greedy: {first}; random: {second}" in result.stdout
+    assert f"greedy had the goal {goal(first)}" in result.stdout
+    assert f"random had the goal {goal(second)}" in result.stdout
 
 
 def test_hot_seat_hands_the_keyboard_over_and_shows_each_person_their_own(tmp_path):
@@ -137,10 +144,12 @@ def test_hot_seat_hands_the_keyboard_over_and_shows_each_person_their_own(tmp_pa
     out = result.stdout
     handed = [out.index("player 1's turn: the screen will show player 1's secret; player 1, press Enter> "),
               out.index("player 2's turn: the screen will show player 2's secret; player 2, press Enter> ")]
-    shown = [m.start() for m in re.finditer(r"Secret \(secret_goal\)", out)]
-    assert f"Secret (secret_goal): player 1: {one}; player 2: hidden" in out[handed[0]:handed[1]]
-    assert f"Secret (secret_goal): player 1: hidden; player 2: {two}" in out[handed[1]:]
-    assert f"player 2: {two}" not in out[:handed[1]]        # nothing of player 2's before the handover
+    shown = [m.start() for m in re.finditer(r"Your goal|Secret \(secret_goal\)", out)]
+    assert f"Your goal: {goal(one)}" in out[handed[0]:handed[1]]
+    assert "Secret (secret_goal): player 2: hidden" in out[handed[0]:handed[1]]
+    assert f"Your goal: {goal(two)}" in out[handed[1]:] and "Secret (secret_goal): player 1: hidden" in out[handed[1]:]
+    # nothing of player 2's before the handover: the only goal shown is player 1's
+    assert set(re.findall(r"Your goal: .*", out[:handed[1]])) == {f"Your goal: {goal(one)}"}
     assert all(position > handed[0] for position in shown)
 
 
@@ -247,9 +256,10 @@ def test_replay_shows_the_secrets_and_a_sealed_copy_says_sealed(records):
     path = records["secret-goal"]
     first, second = read_record(path).secrets["secret_goal"]
     result = run("replay", path, "--variant", example("secret-goal"), "--at", "1:0")
-    assert f"Secret (secret_goal): greedy (seat 1): {first}; greedy (seat 2): {second}" in result.stdout
+    both = [f"greedy (seat 1) had the goal {goal(first)}", f"greedy (seat 2) had the goal {goal(second)}"]
+    assert all(words in result.stdout for words in both)
     final = run("replay", path, "--variant", example("secret-goal"), "--final")
-    assert f"Secret (secret_goal): greedy (seat 1): {first}; greedy (seat 2): {second}" in final.stdout
+    assert all(words in final.stdout for words in both)
     assert "+secret" in final.stdout and "Final scores" in final.stdout
     data = json.loads(path.read_text())
     data["secrets"]["secret_goal"][1] = {"sealed": True}
@@ -259,7 +269,8 @@ def test_replay_shows_the_secrets_and_a_sealed_copy_says_sealed(records):
     sealed.write_text(json.dumps(data))
     result = run("replay", sealed, "--variant", example("secret-goal"), "--at", "2:0")
     assert result.exit_code == 0, result.output
-    assert f"Secret (secret_goal): greedy (seat 1): {first}; greedy (seat 2): sealed" in result.stdout
+    assert both[0] in result.stdout and "Secret (secret_goal): greedy (seat 2): sealed" in result.stdout
+    assert "greedy (seat 2) had the goal" not in result.stdout
 
 
 # ------------------------------------------------------------------ azul validate
@@ -414,11 +425,13 @@ def test_hot_seat_at_a_terminal_clears_the_last_players_secret_before_the_handov
         _read_until(master, seen, b"player 2, press Enter> ")
         handover = seen.rindex(b"player 2's turn")
         cleared = seen.rindex(b"\x1b[2J", 0, handover)
-        assert seen.rindex(f"player 1: {one}; player 2: hidden".encode()) < cleared
-        assert f"player 2: {two}".encode() not in seen
+        assert seen.rindex(f"Your goal: {goal(one)}".encode()) < cleared
+        assert seen.rindex(b"Secret (secret_goal): player 2: hidden") < cleared
+        assert set(re.findall(rb"Your goal: [^\r\n]*", bytes(seen))) == {f"Your goal: {goal(one)}".encode()}
         os.write(master, b"\n")
         _read_until(master, seen, b"player 2> ")
-        assert f"player 1: hidden; player 2: {two}".encode() in seen[handover:]
+        assert f"Your goal: {goal(two)}".encode() in seen[handover:]
+        assert b"Secret (secret_goal): player 1: hidden" in seen[handover:]
         os.write(master, b"quit\n")
         assert process.wait(timeout=60) == 0
     finally:

@@ -684,6 +684,52 @@ def test_hook_azul_round_start():
     assert game.round == 2 and game.memory["PassOnce"] == (False, False)
 
 
+def test_hook_azul_describe():
+    from azul_core.players.plugin_words import plugin_words
+
+    class TellingPass(PassOnce):
+        @hookimpl
+        def azul_describe(self, kind, value, seat, you):
+            if kind != "memory" or seat is None:
+                return None
+            if you:
+                return "You have passed this round" if value[seat] else "You may still pass this round"
+            return "has passed this round" if value[seat] else "may still pass this round"
+
+    class Goal:
+        @hookimpl
+        def azul_deal_secrets(self, players):
+            return [BLACK, RED][:players]
+
+        @hookimpl
+        def azul_describe(self, kind, value, you):
+            return f"Your goal: colour {value}" if you else f"had the goal colour {value}"
+
+    names = ["Ann", "Bob"]
+    game = new_game(plugins=[TellingPass(), Goal()])
+    game.deal(random.Random(1))
+    play(game, ["+pass"])
+    told = plugin_words(game.for_seat(1))
+    # Bob reads his own goal, never Ann's, and each seat's pass in words.
+    assert [t.text(names, 1) for t in told] == [
+        "Your goal: colour 2", "Ann has passed this round", "You may still pass this round"]
+    assert [t.text(names, 0) for t in plugin_words(game.for_seat(0))] == [
+        "Your goal: colour 3", "You have passed this round", "Bob may still pass this round"]
+    assert [t.text(names, None) for t in plugin_words(game.for_seat(None))] == [
+        "Ann has passed this round", "Bob may still pass this round"]
+    # A plugin that says nothing is told plainly: in words, not as a repr.
+    plain = new_game(plugins=[PassOnce()])
+    assert [t.text(names, 0) for t in plugin_words(plain)] == ["PassOnce remembers: no, no"]
+
+    class Mumbles(PassOnce):
+        @hookimpl
+        def azul_describe(self):
+            return 42
+
+    with pytest.raises(PluginError, match="Mumbles.*azul_describe.*printable text"):
+        plugin_words(new_game(plugins=[Mumbles()]))
+
+
 def test_situation_hooks_read_memory_and_the_seats_own_secret():
     class GoalBonus:
         @hookimpl

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from azul_core.colours import NAMES as COLOUR_NAMES
 from azul_core.engine.state import CHOOSE, DEAL, DRAFT, OVER, GameState
 from azul_core.lab.simulate import play_game, simulate
 from azul_core.players import bots as bots_module
@@ -336,17 +337,18 @@ def test_the_engine_says_a_plugin_move_is_not_a_misplaced_draft(variants):
 def test_the_board_shows_secrets_memory_and_moves_on_offer(variants):
     state = GameState(variants["secret-goal"].rules, 2)
     state.deal(random.Random(4))
-    goals = state.secrets["secret_goal"]
-    text = render_text(draw_game(state.for_seat(0), ["you", "greedy"]))
-    assert f"Secret (secret_goal): you: {goals[0]}; greedy: hidden" in text
-    sealed = render_text(draw_game(state.for_seat(0), ["you", "greedy"], sealed=[1]))
+    goals = [f"{COLOUR_NAMES[colour]}, 2 points a tile" for colour in state.secrets["secret_goal"]]
+    text = render_text(draw_game(state.for_seat(0), ["you", "greedy"], reader=0))
+    assert f"Your goal: {goals[0]}" in text and "Secret (secret_goal): greedy: hidden" in text
+    assert "had the goal" not in text, "another seat's secret is never shown"
+    sealed = render_text(draw_game(state.for_seat(0), ["you", "greedy"], sealed=[1], reader=0))
     assert "greedy: sealed" in sealed
-    everyone = render_text(draw_game(state, ["you", "greedy"]))
-    assert f"you: {goals[0]}; greedy: {goals[1]}" in everyone
+    everyone = render_text(draw_game(state, ["you", "greedy"], reader=0))
+    assert f"Your goal: {goals[0]}" in everyone and f"greedy had the goal {goals[1]}" in everyone
     passing = new_game(example("pass-once"))
     set_table(passing, ["BBYR"])
-    text = render_text(draw_game(passing, ["you", "greedy"]))
-    assert "Memory: pass_once [false, false]" in text
+    text = render_text(draw_game(passing, ["you", "greedy"], reader=0))
+    assert "You may still pass this round" in text and "greedy may still pass this round" in text
     assert "Also on offer: +pass Pass this turn (once a round)" in text
     listed = render_text(draw_legal(passing))
     assert "+pass  Pass this turn (once a round)" in listed and "1B 2 blue" in listed

@@ -16,11 +16,11 @@ from rich.table import Table
 from rich.text import Text
 
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
-from azul_core.engine.moves import plain
 from azul_core.engine.notation import is_ascii_number
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import CENTRE, CHOOSE, DEAL, FLOOR, OVER, PLACE, IllegalDecision, wall_with
 from azul_core.players.move_words import declared, labelled, moves_on_offer
+from azul_core.players.plugin_words import plugin_words
 from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
 
 #: The width everything is laid out for.
@@ -240,11 +240,13 @@ def draw_boards(state, names: Sequence[str]) -> Table:
 
 
 def draw_game(state, names: Sequence[str], last: str | None = None, title: str = "",
-              sealed: Sequence[int] = ()) -> Group:
+              sealed: Sequence[int] = (), reader: int | None = None) -> Group:
     """The whole position: a heading, the last move, the table and the boards, then what the
     variant's plugins add: the secrets in ``state`` (give ``state.for_seat(seat)`` to show
     one seat's only: the others' read "hidden"; those of the ``sealed`` seats of a per-seat
-    copy of a record read "sealed"), each plugin's memory and the plugins' moves on offer."""
+    copy of a record read "sealed") and each plugin's memory, in the plugins' words as
+    ``reader`` (the seat at the keyboard; None: a watcher) reads them, and the plugins' moves
+    on offer."""
     heading = Text(title or state.rules.name, style="bold")
     heading.append(f"   round {state.round}", style="")
     if state.phase == OVER:
@@ -261,23 +263,28 @@ def draw_game(state, names: Sequence[str], last: str | None = None, title: str =
     if last:
         parts.append(Text(f"Last: {last}", style="italic"))
     parts += [draw_table(state), draw_boards(state, names)]
-    parts += draw_plugin_parts(state, names, sealed)
+    parts += draw_plugin_parts(state, names, sealed, reader)
     return Group(*parts)
 
 
-def draw_plugin_parts(state, names: Sequence[str], sealed: Sequence[int] = ()) -> list[Text]:
-    """Lines for what plugins add to a game: secrets, memory, the moves on offer."""
+def draw_plugin_parts(state, names: Sequence[str], sealed: Sequence[int] = (),
+                      reader: int | None = None) -> list[Text]:
+    """Lines for what plugins add to a game: secrets and memory in their plugins' words
+    (``players.plugin_words``), the moves on offer."""
     lines = []
     # Two seats of one bot in a simulated game's record share a name: the seat tells them apart.
     who = [name if names.count(name) == 1 else f"{name} (seat {seat + 1})" for seat, name in enumerate(names)]
+    for told in plugin_words(state):
+        if told.kind == "secret" and told.seat in sealed:
+            continue
+        text = told.text(who, reader)
+        if text is not None:
+            lines.append(Text(text, style="dim" if told.kind == "memory" else ""))
     for plugin, values in state.secrets.items():
-        shown = [f"{who[seat]}: " + ("sealed" if seat in sealed else
-                                     "hidden" if value is None and state.phase != OVER else _plain_text(value))
-                 for seat, value in enumerate(values)]
-        lines.append(Text(f"Secret ({plugin}): {'; '.join(shown)}"))
-    if state.memory:
-        lines.append(Text("Memory: " + "; ".join(f"{plugin} {_plain_text(value)}"
-                                                 for plugin, value in state.memory.items()), style="dim"))
+        unseen = [f"{who[seat]}: {'sealed' if seat in sealed else 'hidden'}"
+                  for seat, value in enumerate(values) if seat in sealed or value is None]
+        if unseen:
+            lines.append(Text(f"Secret ({plugin}): {'; '.join(unseen)}", style="dim"))
     moves = moves_on_offer(state)
     if moves and state.phase == CHOOSE:
         lines.append(Text(f"{names[state.to_move]}: choose one (number or move):", style="bold"))
@@ -300,13 +307,6 @@ def draw_moves(moves: Sequence[Move], numbered: bool = False) -> Text:
         text.append("\n")
     text.rstrip()
     return text
-
-
-def _plain_text(value) -> str:
-    """A plugin's memory or secret, as JSON text (short)."""
-    import json
-    shown = json.dumps(plain(value), ensure_ascii=False)
-    return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
 # ------------------------------------------------------------------ describing decisions
@@ -662,9 +662,22 @@ def _line_effect(state, decision: tuple) -> str:
 # ------------------------------------------------------------------ a round's account
 
 
+def tiling_laid_tiles(phase_before: str, round_before: int, points_before: Sequence[int], after) -> bool:
+    """Whether the decision that led to ``after`` tiled lines, told by the state before it: its
+    phase, round and each seat's ``placement_points``. A wall tile that appears otherwise was
+    put there by a plugin's move (a ``Transfer`` to a wall space): not laid by the tiling and
+    not scored, so no round's account lists it."""
+    return (phase_before == PLACE or after.round != round_before or after.phase == OVER
+            or any(board.placement_points != points for board, points in zip(after.players, points_before)))
+
+
 def new_placements(before, after) -> list[tuple[int, int, int, int, int]]:
     """The wall tiles laid between two states of one game, with their points:
-    ``(seat, row, column, colour, points)``, each seat's in tiling order (line 1 first)."""
+    ``(seat, row, column, colour, points)``, each seat's in tiling order (line 1 first). Between
+    the states before and after one decision, only those the tiling laid (``tiling_laid_tiles``)."""
+    if not tiling_laid_tiles(before.phase, before.round, [board.placement_points for board in before.players],
+                             after):
+        return []
     placed = []
     score = after.rules.placement_score
     for seat, (old, new) in enumerate(zip(before.players, after.players)):

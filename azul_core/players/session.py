@@ -308,7 +308,7 @@ class GameSession:
         state = self.state
         if state.secrets:
             state = state.for_seat(self._viewer())
-        self.console.print(draw_game(state, self.names, self.last))
+        self.console.print(draw_game(state, self.names, self.last, reader=self._viewer()))
 
     def _viewer(self) -> int | None:
         """The seat of the person at the keyboard (``None``: nobody's, bots only)."""

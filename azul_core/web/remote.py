@@ -27,7 +27,6 @@ from typing import Callable
 from urllib.parse import urlsplit
 
 from azul_core.colours import NAMES
-from azul_core.engine.moves import plain
 from azul_core.engine.notation import NotationError, is_ascii_number, parse_decision
 from azul_core.engine.state import CHOOSE, DRAFT, PLACE
 from azul_core.players.render import (
@@ -353,14 +352,10 @@ class RemoteSession:
                 self.say("Your seat is played by a bot now; you can watch.", "yellow")
 
     def _draw(self) -> None:
-        """The board, then the plugins' secrets this seat knows: its own (the record it was
-        sent seals the others'), everyone's once the game is over."""
-        self.console.print(draw_game(self.state, self.names, self._last_text()))
-        for plugin, values in self.state.secrets.items():
-            known = [f"{self.names[seat]}: {plain(value)}" for seat, value in enumerate(values)
-                     if value is not None]
-            if known:
-                self.say(f"Secret ({plugin}): {', '.join(known)}", "cyan")
+        """The board, then the plugins' secrets this seat knows (its own: the record it was
+        sent seals the others'; everyone's once the game is over) and their memory, in the
+        plugins' words as this seat reads them."""
+        self.console.print(draw_game(self.state, self.names, self._last_text(), reader=(self.message or {}).get("you")))
 
     def _offer(self) -> None:
         """The house rule's moves this seat may take now, with their notation."""

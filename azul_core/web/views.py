@@ -4,7 +4,8 @@ Everything here is read from the game state and its resolved ``Rules``
 (the printed wall, the floor's costs, which drafts are legal, what a
 placement scores); nothing names a variant and nothing re-implements a rule.
 The plugins' memory, secrets and moves are passed on as they are (plain
-values, labels and notation): the page needs no code of a plugin's. The
+values, labels and notation, and the plugins' words for their secrets and memory,
+``azul_describe``): the page needs no code of a plugin's. The
 state given is the one its client may know (``Table.seen_by``): the view
 shows every secret that state holds.
 The format is the protocol of ``docs/serve.md``.
@@ -13,15 +14,20 @@ The format is the protocol of ``docs/serve.md``.
 from __future__ import annotations
 
 import json
+import logging
 from typing import Sequence
 
 # Engine (azul_core.engine.* after the layout move) and the terminal's wording of moves.
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
 from azul_core.engine.moves import plain
 from azul_core.engine.notation import format_decision
+from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import CENTRE, CHOOSE, DRAFT, FLOOR, OVER, PLACE
+from azul_core.players.plugin_words import plugin_words
 from azul_core.players.render import effect_and_preview, floor_costs, placement_points, printed_wall, winner_line
 from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
+
+log = logging.getLogger("azul.web")
 
 COLOUR_LEGEND = [{"name": NAMES[c], "letter": LETTERS[c]} for c in COLOURS]
 
@@ -112,8 +118,19 @@ def _rest(state, offered, seats, last_round, variant_name: str) -> tuple[dict, d
         "final": build_final(state, [s.name for s in seats]) if over else None,
         "memory": {plugin: plain(value) for plugin, value in state.memory.items()},
         "secrets": {plugin: [plain(value) for value in values] for plugin, values in state.secrets.items()},
+        "words": _words(state) if state.secrets or state.memory else [],
     }
     return head, tail
+
+
+def _words(state) -> list[dict]:
+    """The secrets and memory ``state`` holds, in their plugins' words (``azul_describe``); a
+    plugin whose words fail is told plainly (the log names it) rather than stop the page."""
+    try:
+        return [told.to_dict() for told in plugin_words(state)]
+    except PluginError as exc:
+        log.warning("%s", exc)
+        return [told.to_dict() for told in plugin_words(state, ask=False)]
 
 
 def build_view(state, offered, seats, connected: Sequence[bool], last_round, variant_name: str,

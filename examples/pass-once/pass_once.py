@@ -38,3 +38,12 @@ def azul_offer_moves(stage, seat, memory):
 @hookimpl
 def azul_apply_move(seat, memory):
     return Outcome(memory=memory[:seat] + (True,) + memory[seat + 1:])
+
+
+@hookimpl
+def azul_describe(kind, value, seat, you):
+    if kind != "memory" or seat is None:
+        return None
+    if you:
+        return "You have passed this round" if value[seat] else "You may still pass this round"
+    return "has passed this round" if value[seat] else "may still pass this round"

@@ -7,7 +7,7 @@ the game is over; the game record keeps them all.
 """
 
 from azul_core import hookimpl
-from azul_core.colours import COLOURS
+from azul_core.colours import COLOURS, NAMES
 
 AZUL_API = 1
 __version__ = "1.0"
@@ -25,3 +25,11 @@ def azul_end_bonuses(wall, secret):
     if secret is None:  # asked by someone who may not see this seat's goal
         return None
     return [("secret goal", POINTS * sum(cell == secret for row in wall for cell in row))]
+
+
+@hookimpl
+def azul_describe(kind, value, you):
+    if kind != "secret":
+        return None
+    goal = f"{NAMES[value]}, {POINTS} points a tile"
+    return f"Your goal: {goal}" if you else f"had the goal {goal}"  # others see it at the end

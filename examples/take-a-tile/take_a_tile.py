@@ -50,3 +50,12 @@ def azul_apply_move(move, seat, game, memory):
     target = line(seat, row) if colour in game.accepts[seat][row] else floor(seat)
     return Outcome(memory=memory[:seat] + (True,) + memory[seat + 1:],
                    transfers=(Transfer(line(other, row), target, colour),))
+
+
+@hookimpl
+def azul_describe(kind, value, seat, you):
+    if kind != "memory" or seat is None:
+        return None
+    if you:
+        return "You have taken your tile" if value[seat] else "You may still take a tile"
+    return "has taken its tile" if value[seat] else "may still take a tile"

@@ -31,6 +31,8 @@ from test_browser import (
     shots,
 )
 
+from azul_core.colours import NAMES as COLOUR_NAMES
+
 pytestmark = pytest.mark.browser
 #: test_browser's fixtures, used here under their names
 FIXTURES = (browser, errors, shots)
@@ -125,7 +127,8 @@ def test_pass_once_game_with_move_buttons(browser, tmp_path, shots, errors):
         button = ann.page.locator("#plugin-moves button.plugin-move")
         assert button.inner_text() == "Pass this turn (once a round)"
         assert bob.page.locator("#plugin-moves").is_hidden(), "not Bob's turn: no button"
-        assert "pass_once remembers: [false,false]" in ann.page.inner_text("#plugin-info")
+        info = ann.page.inner_text("#plugin-info")
+        assert "You may still pass this round" in info and "Bob may still pass this round" in info
         button.click()
         ann.page.wait_for_selector("#confirm-bar:not([hidden])")
         ann.page.screenshot(path=str(shots / "plugin-move.png"))
@@ -135,7 +138,9 @@ def test_pass_once_game_with_move_buttons(browser, tmp_path, shots, errors):
         ann.wait_version_after(before)
         bob.wait_version_after(before)
         assert bob.my_turn() and "Ann: Pass this turn (once a round) (+pass)" in bob.page.inner_text("#last-move")
-        assert "pass_once remembers: [true,false]" in bob.page.inner_text("#plugin-info")
+        info = bob.page.inner_text("#plugin-info")
+        assert "Ann has passed this round" in info and "You may still pass this round" in info
+        assert "false" not in info and "true" not in info
         # Bob types his pass; Ann's second pass of the round is refused by the server, in words.
         bob.page.fill("input[name=move]", "+pass")
         bob.page.press("input[name=move]", "Enter")
@@ -237,10 +242,11 @@ def test_a_secret_stays_on_its_own_seats_page(browser, tmp_path, shots, errors):
 
         def check_hidden():
             ann_shown, bob_shown = secrets_shown(ann), secrets_shown(bob)
-            assert [seat for seat, _ in ann_shown] == [0] and ann_shown[0][1].startswith("Ann's secret (secret_goal): ")
-            assert [seat for seat, _ in bob_shown] == [1] and bob_shown[0][1].startswith("Bob's secret (secret_goal): ")
-            assert "Bob's secret" not in ann.page.inner_text("body")
-            assert "Ann's secret" not in bob.page.inner_text("body")
+            assert [seat for seat, _ in ann_shown] == [0] and ann_shown[0][1].startswith("Your goal: ")
+            assert [seat for seat, _ in bob_shown] == [1] and bob_shown[0][1].startswith("Your goal: ")
+            assert ann_shown[0][1].endswith(", 2 points a tile")
+            assert "had the goal" not in ann.page.inner_text("body")
+            assert "had the goal" not in bob.page.inner_text("body")
             assert secrets_shown(watcher) == [] and watcher.page.locator("#plugin-info").is_hidden()
             return ann_shown[0][1], bob_shown[0][1]
 
@@ -248,7 +254,7 @@ def test_a_secret_stays_on_its_own_seats_page(browser, tmp_path, shots, errors):
         ann_secret = table["seats"][0]["url"].split("#seat=")[1]
         record = fetched_record(ann, ann_secret)
         assert record["secrets"]["secret_goal"][1] == {"sealed": True}
-        assert str(record["secrets"]["secret_goal"][0]) == ann_goal.rsplit(" ", 1)[1]
+        assert ann_goal == f"Your goal: {COLOUR_NAMES[record['secrets']['secret_goal'][0]]}, 2 points a tile"
         watch_secret = table["watch_url"].split("#watch=")[1]
         assert fetched_record(watcher, watch_secret)["secrets"] == {"secret_goal": [{"sealed": True}] * 2}
         ann.page.screenshot(path=str(shots / "own-secret.png"))
@@ -260,9 +266,11 @@ def test_a_secret_stays_on_its_own_seats_page(browser, tmp_path, shots, errors):
             assert check_hidden() == (ann_goal, bob_goal)
         play_with_moves(people, game_over(people + [watcher]), lambda p: lambda _: None)
         # The game is over: every page shows both, the watcher's too, and the bonus they gave.
-        for person in (ann, bob, watcher):
-            shown = secrets_shown(person)
-            assert [text for _, text in shown] == [ann_goal, bob_goal]
+        ann_had, bob_had = (goal.replace("Your goal: ", f"{name} had the goal ")
+                            for goal, name in ((ann_goal, "Ann"), (bob_goal, "Bob")))
+        assert [text for _, text in secrets_shown(ann)] == [ann_goal, bob_had]
+        assert [text for _, text in secrets_shown(bob)] == [ann_had, bob_goal]
+        assert [text for _, text in secrets_shown(watcher)] == [ann_had, bob_had]
         assert "secret goal" in ann.page.inner_text("#final-panel")
         record = check_final(bob, shots, server, variant_folder=folder)
         assert set(map(str, record["secrets"]["secret_goal"])) <= {"0", "1", "2", "3", "4"}

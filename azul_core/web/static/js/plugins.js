@@ -14,29 +14,20 @@ export function drawMoves(moves, chosen, onPick) {
   }, move.label || move.move));
 }
 
-/** A plain value (a memory or a secret: null, true/false, numbers, text, lists) in a few words. */
-export function plainText(value) {
-  const text = JSON.stringify(value ?? null);
-  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
-}
-
-/** The plugins' memory (public) and the secrets this page may see: its seat's own while the
- * game is on, every seat's at the end (the server leaves out the rest). */
-export function drawPluginInfo(view) {
-  const memory = Object.entries(view.memory || {});
-  const secrets = [];
-  for (const [plugin, values] of Object.entries(view.secrets || {})) {
-    (values || []).forEach((value, seat) => {
-      if (value === null || value === undefined) return;
-      const name = view.seats[seat]?.name ?? `seat ${seat + 1}`;
-      secrets.push(el("li", { class: "plugin-secret", "data-plugin": plugin, "data-seat": seat },
-        `${name}'s secret (${plugin}): `, el("code", {}, plainText(value))));
-    });
-  }
-  if (!memory.length && !secrets.length) return null;
-  return [
-    secrets.length ? el("ul", { class: "plugin-secrets" }, secrets) : null,
-    memory.length ? el("ul", { class: "plugin-memory" }, memory.map(([plugin, value]) =>
-      el("li", { "data-plugin": plugin }, `${plugin} remembers: `, el("code", {}, plainText(value))))) : null,
-  ];
+/** The house rules' secrets and memory in their plugins' words (the view's `words`, made by
+ * the server from what this page may see: its seat's own secret while the game is on, every
+ * seat's at the end). `you`: this page's seat (null: a watcher). */
+export function drawPluginInfo(view, you) {
+  const names = (view.seats || []).map((seat) => seat.name);
+  const lines = (view.words || []).map((told) => {
+    const text = told.seat === null ? told.them
+      : told.seat === you && told.you !== null ? told.you
+        : told.them === null ? null : `${names[told.seat] ?? `seat ${told.seat + 1}`} ${told.them}`;
+    return text === null ? null : el("li", {
+      class: told.kind === "secret" ? "plugin-secret" : "plugin-memory",
+      "data-plugin": told.plugin,
+      "data-seat": told.seat ?? "",
+    }, text);
+  }).filter(Boolean);
+  return lines.length ? [el("ul", { class: "plugin-words" }, lines)] : null;
 }
