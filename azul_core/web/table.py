@@ -26,7 +26,7 @@ from azul_core.colours import NAMES
 from azul_core.engine.notation import NotationError, format_decision, is_ascii_number, parse_decision
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters, wall_with
-from azul_core.players.render import describe_decision, winner_line
+from azul_core.players.render import describe_decision, tiling_laid_tiles, winner_line
 from azul_core.records.game_record import GameRecord, ResultRecord, RoundRecord, sealed_for
 from azul_core.rules import Move
 from azul_core.web.capabilities import matches
@@ -593,11 +593,14 @@ def apply_decision(state: GameState, progress: Progress, decision: tuple | Move)
     """Apply a decision and note the wall tiles it placed, each with the points it scored, and
     the summary of a round it ended."""
     walls = [board.wall for board in state.players]  # read-only tuples: the state before
+    phase, round_number = state.phase, state.round
+    points = [board.placement_points for board in state.players]
     state.apply(decision)
     rules = state.rules
+    tiled = tiling_laid_tiles(phase, round_number, points, state)
     for seat, board in enumerate(state.players):
         wall = walls[seat]
-        if wall == board.wall:
+        if wall == board.wall or not tiled:
             continue
         # The engine tiles a seat's lines from the top: score them again in that order.
         for row in range(len(wall)):
