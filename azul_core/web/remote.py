@@ -164,7 +164,8 @@ class RemoteSession:
         self.waiting_shown = -1
         #: the rounds whose scoring was told (those finished when the player sat down are not)
         self.rounds_told: int | None = None
-        #: round number -> (the state after its deal, the state after its last action)
+        #: round number -> (the state after its deal, the state after its last action, the wall
+        #: tiles its actions placed: ``new_placements``)
         self.round_states: dict[int, tuple] = {}
 
     # ------------------------------------------------------------ output
@@ -277,9 +278,13 @@ class RemoteSession:
         state = None
         try:
             for step in iter_replay(record, self.variant):
-                state = step.state
-                first = rounds.get(step.round, (state,))[0]
-                rounds[step.round] = (first, state)
+                before, state = state, step.state
+                first, _last, placed = rounds.get(step.round, (state, None, []))
+                if step.action:
+                    # Action by action: a tile a plugin's move put on a wall is not one the
+                    # tiling laid (new_placements tells them apart only a decision apart).
+                    placed = placed + new_placements(before, state)
+                rounds[step.round] = (first, state, placed)
         except ReplayError as exc:
             raise SessionError(f"--join: the table's record does not replay here: {exc}") from None
         if state is None:
@@ -389,10 +394,10 @@ class RemoteSession:
             states = self.round_states.get(self.rounds_told)
             if states is None:
                 continue  # missed (a reconnection after the round): nothing to tell it from
-            start, end = states
+            start, end, placed = states
             terminal = self.console.is_terminal
             self.console.print(draw_round_summary(
-                self.rounds_told, new_placements(start, end),
+                self.rounds_told, placed,
                 [(board.score, board.penalty_points) for board in start.players], end, self.names,
                 wrap=terminal), soft_wrap=not terminal)
 
