@@ -1,7 +1,8 @@
 """examples/take-a-tile at the online table, in process (issue 40): a move on another seat's
 board. The take is offered with its label, judged by the server, and the update sent to every
 seat and to a watcher shows the other seat's line one tile shorter and the tile on the mover's
-board; the views the table builds from boards it kept are those built afresh."""
+board; the views the table builds from boards it kept are those built afresh; ``azul play
+--join`` takes a tile from the bot's line; the replay page steps through a take."""
 
 from __future__ import annotations
 
@@ -188,3 +189,32 @@ def test_a_terminal_player_joins_and_takes_a_tile_from_the_bots_line(config, cat
     assert [board.count(".") for board in drawn_line(shown[len(screens[taken["screens"] - 1]):], row + 1)] == \
         [line_capacity - count for line_capacity, count in zip([row + 1] * 2, after)]
     assert "Final scores" in text and taken["move"] in actions
+
+
+# ---------------------------------------------------------------------------- the replay page
+
+
+def test_the_replay_page_steps_through_a_take(tmp_path):
+    """``azul replay --web`` (and a finished table's replay): the step of the take tells it in
+    the plugin's words and draws the line taken from one tile shorter, the tile on the taker's."""
+    from typer.testing import CliRunner
+
+    import azul_core.cli.play  # noqa: F401  (registers the command)
+    from azul_core.cli.app import app
+    from azul_core.records.game_record import read_record
+    from azul_core.variants.loading import load_variant
+    from azul_core.web.replay_page import Replay
+
+    path = tmp_path / "game.json"
+    played = CliRunner().invoke(app, ["play", "--variant", str(FOLDER / f"{VARIANT}.yaml"), "--players",
+                                      "random,human", "--seed", "4", "--record", str(path)],
+                                input="+take:1:3\nquit\n", env={"TERMINAL_WIDTH": "200", "NO_COLOR": "1"})
+    assert played.exit_code == 0, played.output
+    replay = Replay(read_record(path), load_variant(str(FOLDER / f"{VARIANT}.yaml")), title="take")
+    steps = replay.index()["steps"]
+    at = next(i for i, step in enumerate(steps) if step["move"] == "+take:1:3")
+    assert steps[at]["text"] == "you: Take a tile from line 4 of the next player (+take:1:3)"
+    before, after = replay.step(at - 1)["view"], replay.step(at)["view"]
+    assert [seat["lines"][3]["count"] for seat in before["seats"]] == [2, 0]
+    assert [seat["lines"][3]["count"] for seat in after["seats"]] == [1, 1]
+    assert after["seats"][1]["lines"][3]["colour"] == "white"
