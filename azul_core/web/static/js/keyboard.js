@@ -6,6 +6,13 @@
 // sends it to the legal lines, a line picked to Confirm, a confirmed move back to the colours
 // when the turn comes round again. A whole turn is Enter, Enter, Enter, plus arrows to choose.
 //
+// Shortcuts make any turn short, whatever the table's size: a digit goes to that factory (0 or C
+// to the centre), a colour's letter (B Y R K W) takes that colour there, a digit (or - for the
+// floor) then takes that line, or that wall column; Enter confirms. So at most six keys: Tab,
+// 6, R, 3, Enter, and one more Enter when the move costs points: an Enter that would send tiles
+// to the floor, or to a line the preview marks with a cost, asks once more (a mouse click on
+// Confirm does not: the preview is under the pointer).
+//
 // Nothing here decides what is legal: the groups are the buttons the page drew from the
 // server's legal moves.
 import { el } from "./dom.js";
@@ -22,6 +29,13 @@ const remembered = { supply: null, targets: null, moves: null };
 let keyboardMode = false;
 let seenVersion = null;
 let app = null;
+// The costly move an Enter on Confirm asked about ({move, version}): the next Enter sends it.
+let asked = null;
+let spaceAsked = false;
+
+// In the protocol's drafts, line 5 is the floor (0-4 are the pattern lines).
+const FLOOR_LINE = 5;
+const COLOUR_OF_KEY = { b: "blue", y: "yellow", r: "red", k: "black", w: "white" };
 
 /** The key that finds a control again after a redraw. */
 function keyOf(button) {
@@ -62,7 +76,9 @@ function current(group) {
   if (!list.length) return null;
   return find(group, remembered[group])
     || list.find((b) => b.classList.contains("selected") || b.classList.contains("chosen"))
-    // A line that can't take the colour (duel: the tiles would fall to the floor) is never the default.
+    // The default place costs nothing where one does: Enter, Enter, Enter never throws tiles
+    // away unasked (and a line that can't take the colour, duel's, is never the default).
+    || (group === "targets" ? list.find((b) => !costs(draftOf(b))) : null)
     || list.find((b) => !b.classList.contains("misplaced"))
     || list[0];
 }
@@ -75,6 +91,106 @@ function rove() {
       button.tabIndex = button === stop ? 0 : -1;
     }
   }
+}
+
+/** The draft a place of your board stands for, with the colour picked (null: a wall space). */
+function draftOf(button) {
+  const selected = app?.selected;
+  if (!selected || button?.dataset.line === undefined) return null;
+  const line = button.dataset.line === "floor" ? FLOOR_LINE : Number(button.dataset.line);
+  return (app.legal?.drafts || []).find((d) => d.source === selected.source && d.colour === selected.colour
+    && d.line === line) || null;
+}
+
+/** Whether a draft costs points (tiles or the marker to the floor), as its preview says. */
+function costs(draft) {
+  return !!draft && (draft.line === FLOOR_LINE || !!draft.misplaced || !!draft.preview?.cost);
+}
+
+function pendingDraft() {
+  return app?.pending ? (app.legal?.drafts || []).find((d) => d.move === app.pending) || null : null;
+}
+
+function askWords(draft) {
+  const p = draft.preview || {};
+  const falling = [p.floor ? `${p.floor} ${p.floor === 1 ? "tile" : "tiles"}` : null, p.marker ? "the start marker" : null]
+    .filter(Boolean).join(" and ");
+  const cost = p.cost ? ` (${p.cost} ${Math.abs(p.cost) === 1 ? "point" : "points"})` : "";
+  return `${falling || "Tiles"} to the floor${cost}: Enter again to confirm, Escape to change.`;
+}
+
+/** Show the question an Enter on Confirm asked (a redraw clears the confirm bar's warning). */
+function showAsked() {
+  const warning = document.getElementById("pending-warning");
+  const draft = pendingDraft();
+  if (!warning) return;
+  if (!asked || !draft || asked.move !== app.pending || asked.version !== app.version) {
+    delete warning.dataset.ask;
+    return;
+  }
+  warning.textContent = askWords(draft);
+  warning.dataset.ask = "yes";
+  warning.hidden = false;
+}
+
+/** Enter (or Space) on Confirm for a move that costs points: the first asks, the second sends. */
+function confirmAsks(event) {
+  if ((event.key !== "Enter" && event.key !== " ") || event.target?.id !== "confirm") return false;
+  const draft = pendingDraft();
+  if (!costs(draft) || (asked && asked.move === app.pending && asked.version === app.version)) return false;
+  asked = { move: app.pending, version: app.version };
+  showAsked();
+  spaceAsked = event.key === " "; // a button is pressed by Space when it is let go
+  return true;
+}
+
+function typing(node) {
+  return node instanceof HTMLInputElement || node instanceof HTMLTextAreaElement
+    || node instanceof HTMLSelectElement || node?.isContentEditable;
+}
+
+/** A digit, C, - or a colour's letter: go to a factory, take a colour, take a line. */
+function shortcut(event) {
+  if (!myTurn() || typing(event.target) || event.shiftKey) return false;
+  const key = event.key.toLowerCase();
+  const group = groupOf(event.target);
+  const places = members("targets");
+  const onPlaces = places.length && (group === "targets" || group === null || event.target?.id === "confirm");
+  if (onPlaces && (/^[1-9]$/.test(key) || key === "-")) {
+    const wall = places[0].dataset.column !== undefined;
+    const place = places.find((b) => (key === "-" ? b.dataset.line === "floor"
+      : wall ? Number(b.dataset.column) === Number(key) - 1 : Number(b.dataset.line) === Number(key) - 1));
+    if (!place) return true; // no such place for this colour: nothing happens
+    remembered.targets = keyOf(place);
+    place.focus();
+    place.click();
+    return true;
+  }
+  const supply = members("supply");
+  if (!supply.length) return false;
+  if (/^[0-9c]$/.test(key) && group !== "targets") {
+    const source = key === "c" ? 0 : Number(key);
+    const first = supply.find((b) => Number(b.dataset.source) === source);
+    if (first) {
+      remembered.supply = keyOf(first);
+      rove();
+      first.focus();
+    }
+    return true;
+  }
+  const colour = COLOUR_OF_KEY[key];
+  if (colour) {
+    const at = group === "supply" ? event.target : current("supply");
+    const source = group === "targets" && app.selected ? app.selected.source : Number(at?.dataset.source);
+    const button = supply.find((b) => Number(b.dataset.source) === source && b.dataset.colour === colour);
+    if (button) {
+      remembered.supply = keyOf(button);
+      button.focus();
+      button.click();
+    }
+    return true;
+  }
+  return false;
 }
 
 function myTurn() {
@@ -112,6 +228,7 @@ export function afterRender() {
     remembered.moves = null;
   }
   rove();
+  showAsked();
   if (keyboardMode && focusLost()) nextStep()?.focus({ preventScroll: false });
 }
 
@@ -151,7 +268,21 @@ const KEYS = new Set([...ARROWS, "Tab", "Enter", " ", "Escape"]);
 function keydown(event) {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   if (KEYS.has(event.key)) keyboardMode = true;
+  if (event.key === "Escape") {
+    // Going back is choosing afresh: the place and the question go with the choice.
+    remembered.targets = null;
+    asked = null;
+  }
+  if (confirmAsks(event)) {
+    event.preventDefault();
+    return;
+  }
   if (ARROWS.has(event.key) && move(event)) {
+    event.preventDefault();
+    return;
+  }
+  if (event.key.length === 1 && !event.altKey && shortcut(event)) {
+    keyboardMode = true;
     event.preventDefault();
     return;
   }
@@ -167,6 +298,11 @@ function keydown(event) {
 }
 
 function keyup(event) {
+  if (event.key === " " && spaceAsked) {
+    spaceAsked = false;
+    event.preventDefault();
+    return;
+  }
   // Escape (handled in table.js) redraws without the choice: the focus goes back a step.
   if (event.key === "Escape" && focusLost()) afterRender();
 }
@@ -177,7 +313,10 @@ export function installKeyboard(state) {
   const prompt = document.getElementById("prompt");
   prompt?.after(el("p", { id: "keys-help", class: "keys-help" }, "Keys: ", el("kbd", {}, "Tab"), " to your move, ",
     el("kbd", {}, "←"), el("kbd", {}, "→"), el("kbd", {}, "↑"), el("kbd", {}, "↓"), " to choose, ",
-    el("kbd", {}, "Enter"), " to pick, ", el("kbd", {}, "Esc"), " to go back."));
+    el("kbd", {}, "Enter"), " to pick, ", el("kbd", {}, "Esc"), " to go back; ",
+    el("kbd", {}, "1"), "–", el("kbd", {}, "9"), " or ", el("kbd", {}, "C"), " a factory, ",
+    el("kbd", {}, "B"), el("kbd", {}, "Y"), el("kbd", {}, "R"), el("kbd", {}, "K"), el("kbd", {}, "W"), " a colour, ",
+    el("kbd", {}, "1"), "–", el("kbd", {}, "5"), " or ", el("kbd", {}, "-"), " a line."));
   document.addEventListener("keydown", keydown);
   document.addEventListener("keyup", keyup);
   document.addEventListener("pointerdown", () => { keyboardMode = false; }, true);
