@@ -225,3 +225,22 @@ def test_a_bot_thinks_once_per_move_however_many_processes_hold_its_table(postgr
         decisions = sum(len(entry["actions"]) for entry in record["rounds"])
         assert second.get(f"/api/tables/{created['table']}/record", headers=watch).json() == record
     assert len(chosen) == decisions
+
+
+def test_a_seat_arrives_once_whichever_process_its_pages_open_on(tmp_path, servers, postgres):
+    """At a table with a clock, a seat's first page is an ``arrive`` event (its clock may run
+    from then on): stored once though the seat opens pages on both processes, and heard by the
+    other process's clients."""
+    first, second = servers(tmp_path / "a"), servers(tmp_path / "b")
+    created = first.post("/api/tables", {"variant": "standard", "seats": [{"name": "Ana"}, {"name": "Bo"}],
+                                         "clock": {"mode": "move", "seconds": 600, "bot": "greedy"}})
+    table = created["table"]
+    ana = Player(first, table, secret_of(created["seats"][0]["url"]), changes=False)
+    ana_again = Player(second, table, secret_of(created["seats"][0]["url"]), changes=True)
+    bo = Player(second, table, secret_of(created["seats"][1]["url"]), changes=True)
+    ana.wait_version(bo.state["version"])  # Bo's arrival, committed by the other process
+    ana_again.wait_version(bo.state["version"])
+    arrivals = [(kind, seat) for _version, kind, seat, _text in stored_events(postgres, table) if kind == "arrive"]
+    assert arrivals == [("arrive", 0), ("arrive", 1)]
+    for player in (ana, ana_again, bo):
+        player.close()
