@@ -71,7 +71,7 @@ import pluggy
 if TYPE_CHECKING:  # for the annotations only
     import random
 
-    from azul_core.rules import MarkerRule, Move, Outcome, TableSetup
+    from azul_core.rules import MarkerRule, Move, Outcome, Phase, TableSetup
     from azul_core.settings import Setting, Settings
 
 hookspec = pluggy.HookspecMarker("azul")
@@ -330,6 +330,26 @@ def azul_declare_moves(settings: Settings) -> Sequence[Move]:
 
 
 @hookspec
+def azul_declare_phases(settings: Settings) -> Sequence[Phase]:
+    """Declare the phases of choices this plugin adds to the round.
+
+    Return ``azul_core.rules.Phase`` values: the stage (``"round_start"``,
+    ``"after_turn"``, ``"round_end"``, ``"game_end"``) and whether every seat
+    chooses at once, in secret (``at_once=True``). At a declared stage the
+    engine asks ``azul_offer_moves`` with that ``stage`` for each seat in
+    turn; a stage no plugin declares is never asked (it costs nothing).
+    ``None`` or ``[]``: none. Every plugin is asked; two plugins may declare
+    the same stage only alike.
+
+    Example, "at the round's end, after the wall tiling, each player may buy a tile"::
+
+        @hookimpl
+        def azul_declare_phases():
+            return [Phase("round_end")]
+    """
+
+
+@hookspec
 def azul_initial_memory(players: int, settings: Settings) -> Any:
     """Give this plugin's memory at the start of a game.
 
@@ -371,10 +391,13 @@ def azul_offer_moves(stage: str, seat: int, game: GameView, memory: Any, secret:
 
     ``stage`` is ``"turn"`` at the start of a drafting turn (the moves are
     offered beside the drafts; a move declared with ``exclusive=True`` is offered
-    instead of them) or ``"after_draft"`` right after ``seat`` drafted,
+    instead of them), ``"after_draft"`` right after ``seat`` drafted,
     before its turn passes (the moves offered then are the only choices, so
     offer a way to decline, such as ``Move("keep")``; the turn passes when no
-    plugin offers any). ``memory`` is this plugin's memory, ``secret`` the
+    plugin offers any), or the stage of a phase a plugin declared
+    (``azul_declare_phases``: ``"round_start"``, ``"after_turn"``,
+    ``"round_end"``, ``"game_end"``), where the moves offered are the seat's
+    only choices too. ``memory`` is this plugin's memory, ``secret`` the
     seat's own secret of this plugin (``None`` if it dealt none). Return the
     moves, each one declared by ``azul_declare_moves``; ``None`` or ``[]``:
     none. Every plugin is asked. When no plugin implements this hook it costs
@@ -767,7 +790,7 @@ CONTEXT_ARGUMENTS = {
 
 #: The hooks asked of each plugin about its own moves, memory and secrets (not compiled into
 #: one function: the engine calls each plugin's implementation with that plugin's memory).
-PER_PLUGIN_HOOKS = ("azul_declare_moves", "azul_initial_memory", "azul_deal_secrets",
+PER_PLUGIN_HOOKS = ("azul_declare_phases", "azul_declare_moves", "azul_initial_memory", "azul_deal_secrets",
                     "azul_offer_moves", "azul_apply_move", "azul_after_draft", "azul_round_start")
 
 #: The argument through which an implementation builds on the rest of the variant's answer.

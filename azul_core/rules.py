@@ -142,6 +142,34 @@ class Move:
         return self.label or self.notation
 
 
+#: The moments a plugin may add a phase of choices at (``Phase.stage``), beside the stages
+#: every variant has: ``"turn"`` (moves beside the drafts) and ``"after_draft"``.
+PHASE_STAGES = ("round_start", "after_turn", "round_end", "game_end")
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A phase of choices a plugin adds to the round (the answer of ``azul_declare_phases``).
+
+    ``stage``: when it comes: ``"round_start"`` (after the factories are
+    filled, before the first draft), ``"after_turn"`` (after each turn, its
+    tiling at the turn's end included, before the next seat's turn),
+    ``"round_end"`` (after the wall tiling, before the floors are paid) or
+    ``"game_end"`` (once the game is over, before the end bonuses). Each
+    seat in turn, from the round's first player (``after_turn``: from the
+    seat that just played), is offered the plugins' moves of that stage
+    (``azul_offer_moves``) and takes one (a seat offered none is passed
+    over); an ``Outcome(ends_turn=False)`` has the same seat choose again,
+    at most 16 times in a row. ``at_once``: every seat chooses once, in secret: each choice is
+    kept from the other seats (their pages, bots and records) until every
+    seat has chosen, then all are carried out together, in seat order (a
+    sealed bid, with no cryptography in the plugin).
+    """
+
+    stage: str
+    at_once: bool = False
+
+
 #: The kinds of place that hold tiles (``Place.what``).
 PLACE_KINDS = ("bag", "lid", "box", "factory", "centre", "line", "floor", "wall")
 
@@ -235,9 +263,10 @@ class Outcome:
     line(seat, to_line), colour, count)`` for the seat's own lines (``to_line``
     5: its floor; the colour is the line's). The engine checks every transfer
     (see ``Transfer``) and refuses the outcome as the plugin's error
-    otherwise. ``ends_turn``: for a move taken instead of a draft, whether the
-    turn passes to the next seat (``True``) or the same seat decides again
-    (``False``: after a choice that comes first). After a move offered after
+    otherwise. ``ends_turn``: for a move taken instead of a draft or in a
+    plugin's phase (``Phase``), whether the turn passes to the next seat
+    (``True``) or the same seat decides again (``False``: after a choice that
+    comes first). After a move offered after
     a draft, the engine asks for more such moves and passes the turn when
     none is offered.
     """

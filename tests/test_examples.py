@@ -37,6 +37,9 @@ HOUSE_RULES = {  # folder: (variant file, plugin file, the hook it uses)
     "wild-tiles": ("wild-tiles.yaml", "wild_tiles.py", "azul_stands_in"),
     # Tiles moved between places (tests/test_transfers.py).
     "take-a-tile": ("take-a-tile.yaml", "take_a_tile.py", "azul_apply_move"),
+    # Phases of choices a plugin adds (tests/test_phases.py).
+    "lid-market": ("lid-market.yaml", "lid_market.py", "azul_declare_phases"),
+    "colour-bid": ("colour-bid.yaml", "colour_bid.py", "azul_declare_phases"),
 }
 
 

@@ -20,7 +20,7 @@ from azul_core.colours import BLACK, BLUE, RED, YELLOW
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import CHOOSE, DRAFT, PLACE, IllegalDecision
 from azul_core.players.registry import available_bots, make_bot
-from azul_core.rules import ExtraTile, MarkerRule, Move, Outcome, TableSetup
+from azul_core.rules import ExtraTile, MarkerRule, Move, Outcome, Phase, TableSetup
 from azul_core.settings import Setting
 from azul_core.testing import (
     floor_of,
@@ -523,6 +523,72 @@ def test_hook_azul_declare_moves():
 
     with pytest.raises(PluginError, match="move name 'Pass!'"):
         new_game(plugins=[BadName()])
+
+
+class RoundEndKeep:
+    """At the round's end, each seat is offered +keep once a round (a phase of choices)."""
+
+    KEEP = Move("keep", label="Keep")
+
+    @hookimpl
+    def azul_declare_phases(self):
+        return [Phase("round_end")]
+
+    @hookimpl
+    def azul_declare_moves(self):
+        return [self.KEEP]
+
+    @hookimpl
+    def azul_initial_memory(self, players):
+        return ()
+
+    @hookimpl
+    def azul_round_start(self):
+        return ()
+
+    @hookimpl
+    def azul_offer_moves(self, stage, seat, memory):
+        return [self.KEEP] if stage == "round_end" and seat not in memory else None
+
+    @hookimpl
+    def azul_apply_move(self, seat, memory):
+        return Outcome(memory=memory + (seat,))
+
+
+def test_hook_azul_declare_phases():
+    game = new_game(plugins=[RoundEndKeep()])
+    assert game.rules.phases == {"round_end": Phase("round_end")}
+    assert new_game().rules.phases == {}
+    set_table(game, ["B"])
+    play(game, "1B1")                     # the round's last draft: tiling, then the phase
+    assert (game.phase, game.stage, game.to_move) == (CHOOSE, "round_end", 0)
+    assert game.players[0].score == 1     # the wall tiling came first
+    play(game, "+keep +keep")
+    assert game.phase == "deal" and game.stage is None
+
+    class Wrong(RoundEndKeep):
+        @hookimpl
+        def azul_declare_phases(self):
+            return [Phase("lunch")]
+
+    with pytest.raises(PluginError, match="expected a Phase of a stage among round_start, after_turn"):
+        new_game(plugins=[Wrong()])
+
+    class AtOnce:
+        @hookimpl
+        def azul_declare_phases(self):
+            return [Phase("round_end", at_once=True)]
+
+    with pytest.raises(PluginError, match="another plugin declares the round_end phase otherwise"):
+        new_game(plugins=[RoundEndKeep(), AtOnce()])
+
+    class NoMoves:
+        @hookimpl
+        def azul_declare_phases(self):
+            return [Phase("round_start")]
+
+    with pytest.raises(PluginError, match="declares phases but no plugin offers moves"):
+        new_game(plugins=[NoMoves()])
 
 
 def test_hook_azul_initial_memory():

@@ -18,7 +18,16 @@ import pluggy
 
 from azul_core.engine.plugins import PluginError, _call, _refused, implementations
 from azul_core.engine.transfers import MAX_TRANSFERS, transfer_problem
-from azul_core.rules import MAX_MOVE_ARG, MAX_MOVE_ARGS, MOVE_NAME_PATTERN, PATTERN_LINES, Move, Outcome
+from azul_core.rules import (
+    MAX_MOVE_ARG,
+    MAX_MOVE_ARGS,
+    MOVE_NAME_PATTERN,
+    PATTERN_LINES,
+    PHASE_STAGES,
+    Move,
+    Outcome,
+    Phase,
+)
 
 #: The most moves a variant's plugins may declare (the RL adapters give each an action).
 MAX_DECLARED_MOVES = 64
@@ -84,7 +93,8 @@ class PluginHooks:
     def __init__(self, pm: pluggy.PluginManager, settings: Any):
         self.settings = settings
         self.by_hook = {hook: implementations(pm, hook)
-                        for hook in ("azul_declare_moves", "azul_initial_memory", "azul_deal_secrets",
+                        for hook in ("azul_declare_phases", "azul_declare_moves", "azul_initial_memory",
+                                     "azul_deal_secrets",
                                      "azul_offer_moves", "azul_apply_move", "azul_after_draft",
                                      "azul_round_start")}
         #: every declared move -> the plugin that declared it (with its label)
@@ -119,6 +129,22 @@ class PluginHooks:
                                           "azul_apply_move")
             for impl in reversed(self.by_hook[hook])))
         self.secret_plugins = tuple(impl.plugin_name for impl in reversed(self.by_hook["azul_deal_secrets"]))
+        #: the phases of choices the plugins add, by stage
+        self.phases: dict[str, Phase] = {}
+        for impl in reversed(self.by_hook["azul_declare_phases"]):  # file order
+            for phase in _call(impl, "azul_declare_phases", {"settings": settings}) or ():
+                if not isinstance(phase, Phase) or phase.stage not in PHASE_STAGES or \
+                        phase.at_once.__class__ is not bool:
+                    raise _refused(impl, "azul_declare_phases", phase,
+                                   f"expected a Phase of a stage among {', '.join(PHASE_STAGES)}")
+                if self.phases.get(phase.stage, phase) != phase:
+                    raise _refused(impl, "azul_declare_phases", phase,
+                                   f"another plugin declares the {phase.stage} phase otherwise")
+                self.phases[phase.stage] = phase
+        if self.phases and not self.offers_moves:
+            impl = self.by_hook["azul_declare_phases"][0]
+            raise PluginError(f"plugin '{impl.plugin_name}' declares phases but no plugin offers moves "
+                              "(azul_offer_moves)", plugin=impl.plugin_name, hook="azul_declare_phases")
         if self.offers_moves and not self.declared:
             impl = self.by_hook["azul_offer_moves"][0]
             raise PluginError(f"plugin '{impl.plugin_name}' offers moves but declares none "

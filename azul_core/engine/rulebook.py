@@ -341,6 +341,8 @@ class Rules:
         self.offers_moves: bool = self.plugin_hooks.offers_moves
         self.remembers: bool = self.plugin_hooks.remembers
         self.deals_secrets: bool = self.plugin_hooks.deals_secrets
+        #: the phases of choices the plugins add, by stage (``rules.Phase``)
+        self.phases = self.plugin_hooks.phases
         #: a draft asks plugins something beyond the compiled rules (memory, follow-up moves)
         self.draft_asks_plugins: bool = (self.offers_moves or bool(self.plugin_hooks.by_hook["azul_after_draft"])
                                          or self.draft_takes is not None)

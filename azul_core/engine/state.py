@@ -9,8 +9,10 @@ Decisions are tuples:
   factories; line 0..4 a pattern line or ``FLOOR``;
 * a placement ``(row, column)``: where the tile of pattern line ``row`` goes;
 * a plugin's move, an ``azul_core.rules.Move`` (``+pass``): offered by the
-  plugins beside the drafts (phase ``DRAFT``) or after a draft, before the
-  turn passes (phase ``CHOOSE``).
+  plugins beside the drafts (phase ``DRAFT``), after a draft, before the
+  turn passes (phase ``CHOOSE``), or in a phase of choices a plugin adds
+  (phase ``CHOOSE`` too, ``stage`` naming it: ``round_start``, ``after_turn``,
+  ``round_end``, ``game_end``; ``rules.Phase``).
 
 Plugins may keep memory (``state.memory``: plugin name -> an immutable value)
 and deal per-seat secrets (``state.secrets``: plugin name -> a value per
@@ -36,7 +38,9 @@ FLOOR = 5
 CENTRE = 0
 
 DEAL, DRAFT, PLACE, OVER = "deal", "draft", "place", "over"
-#: after a draft, the drafter chooses among the moves the plugins offer before the turn passes
+#: the seat to move chooses among the moves the plugins offer: after its draft, before the
+#: turn passes, or in a phase of choices a plugin added (``rules.Phase``; ``state.stage`` says
+#: which: at the round's start, after a turn, at the round's end, at the game's end)
 CHOOSE = "choose"
 #: Moves taken instead of drafting (or chosen after one) before the plugins' moves stop being
 #: offered, so that no rule can stall a round: per seat, and in a row after one draft.
@@ -128,7 +132,8 @@ class GameState:
     __slots__ = ("rules", "table", "players", "bag", "lid", "sources", "tiles_on_table",
                  "colour_sources", "marker_in_centre", "marker_holder", "first_player", "current",
                  "round", "phase", "pending", "placing", "winners", "round_scores", "removed",
-                 "memory", "secrets", "choices", "idle", "kinds", "plain_drafts")
+                 "memory", "secrets", "choices", "idle", "kinds", "plain_drafts", "stage", "waiting",
+                 "sealed", "phase_from", "phase_choices")
 
     def __init__(self, rules: Rules | None = None, players: int = 2, first_player: int = 0):
         if rules is None:  # clone() fills every slot
@@ -171,6 +176,17 @@ class GameState:
         #: a draft asks no plugin beyond the compiled rules and takes one kind of tile: the
         #: fast path of random playouts
         self.plain_drafts = not (rules.draft_asks_plugins or kinds > 5)
+        #: in a plugin's phase (phase CHOOSE): its stage, the seats still to be asked (the one to
+        #: move first), and
+        #: in a phase chosen at once, the choices made so far ((seat, move) pairs, kept from
+        #: the other seats until every seat has chosen)
+        self.stage: str | None = None
+        self.waiting: tuple[int, ...] = ()
+        self.sealed: tuple[tuple[int, Move | None], ...] = ()
+        #: the seat the phase started from (after a turn: the seat that played), and the moves
+        #: the seat to move has taken in it in a row
+        self.phase_from = 0
+        self.phase_choices = 0
 
     # ------------------------------------------------------------------ views
 
@@ -218,15 +234,22 @@ class GameState:
         other.idle = self.idle
         other.kinds = self.kinds
         other.plain_drafts = self.plain_drafts
+        other.stage = self.stage
+        other.waiting = self.waiting
+        other.sealed = self.sealed
+        other.phase_from = self.phase_from
+        other.phase_choices = self.phase_choices
         return other
 
     def for_seat(self, seat: int | None) -> "GameState":
         """The game as ``seat`` may know it: without the other seats' secrets (``None``: a
-        watcher, who sees none) until the game is over. The game itself when nothing is secret."""
-        if not self.secrets or self.phase == OVER:
+        watcher, who sees none) until the game is over, nor their choices in a phase chosen at
+        once until every seat has chosen. The game itself when nothing is secret."""
+        if (not self.secrets and not self.sealed) or self.phase == OVER:
             return self
         other = self.clone()
         other.secrets = seen_secrets(self.secrets, seat)
+        other.sealed = tuple((chooser, move if chooser == seat else None) for chooser, move in self.sealed)
         return other
 
     def deal_secrets(self, rng) -> None:
@@ -349,9 +372,11 @@ class GameState:
             if self.rules.remembers:
                 self.idle = 0
                 self.rules.plugin_hooks.round_started(self)
+            if self.rules.phases:
+                self._phase("round_start", self.first_player)
         else:
             # Nothing could be dealt: nobody can ever move again, so the game ends.
-            self._finish_game()
+            self._end_game()
 
     # --------------------------------------------------------- decisions
 
@@ -461,13 +486,33 @@ class GameState:
             on_offer = ", ".join(m.notation for m in offered) or "none"
             raise IllegalDecision(f"{move.notation} is not on offer now (on offer: {on_offer})" if known
                                   else f"{move.notation} is not a move of this variant")
-        self._restored_on_plugin_error(self._carry_out, offered[offered.index(move)])
+        move = offered[offered.index(move)]
+        if self.stage is not None:
+            self._restored_on_plugin_error(self._chosen_in_phase, move)
+            return
+        self._restored_on_plugin_error(self._carry_out, move)
 
     def _carry_out(self, move: Move) -> None:
         """Carry out a plugin's move that is on offer: its outcome, then on with the turn."""
         seat, phase = self.current, self.phase
-        hooks = self.rules.plugin_hooks
-        outcome, owner = hooks.outcome(self, move, seat)
+        ends_turn = self._outcome(seat, move)
+        self.idle += 1
+        if phase == CHOOSE:
+            choices = self.rules.plugin_hooks.offered(self, "after_draft", seat) \
+                if self.idle < CHOICES_IN_A_ROW else []
+            if choices:
+                self.choices = tuple(choices)
+                return
+            self.choices = ()
+            self.phase = DRAFT
+            self._end_turn(seat)
+        elif ends_turn:
+            self._end_turn(seat)  # a line the outcome filled is tiled now where tiling is at the turn's end
+
+    def _outcome(self, seat: int, move: Move) -> bool:
+        """Carry out what ``seat`` taking ``move`` does (the plugin's memory, points and
+        transfers); whether the outcome ends the turn."""
+        outcome, owner = self.rules.plugin_hooks.outcome(self, move, seat)
         if outcome.memory is not None:
             self.memory = {**self.memory, owner: outcome.memory}
         board = self.players[seat]
@@ -485,17 +530,81 @@ class GameState:
             why = carry_out(self, transfer)
             if why:
                 raise self._refused_outcome(owner, move, f"a transfer ({describe_transfer(self, transfer)})", why)
-        self.idle += 1
-        if phase == CHOOSE:
-            choices = hooks.offered(self, "after_draft", seat) if self.idle < CHOICES_IN_A_ROW else []
-            if choices:
-                self.choices = tuple(choices)
-                return
-            self.choices = ()
-            self.phase = DRAFT
-            self._end_turn(seat)
-        elif outcome.ends_turn:
-            self._end_turn(seat)  # a line the outcome filled is tiled now where tiling is at the turn's end
+        return outcome.ends_turn
+
+    # ------------------------------------------------------------ the plugins' phases
+
+    def _phase(self, stage: str, first: int) -> bool:
+        """Start the plugins' phase ``stage`` (if one declares it), asking the seats in turn from
+        ``first``; False when it is over at once (nobody was offered anything: the caller goes
+        on), else the game goes on after it (``_after_phase``)."""
+        if stage not in self.rules.phases:
+            return False
+        players = len(self.players)
+        self.stage, self.phase_from, self.sealed, self.phase_choices = stage, first, (), 0
+        self.waiting = tuple((first + ahead) % players for ahead in range(players))
+        if self._ask_next_seat():
+            return True
+        self.stage = None
+        return False
+
+    def _ask_next_seat(self) -> bool:
+        """Offer the phase's moves to the next seat that has any; False when none is left
+        (the phase is over: sealed choices carried out)."""
+        hooks, stage = self.rules.plugin_hooks, self.stage
+        assert stage is not None  # set by _phase
+        while self.waiting:
+            seat = self.waiting[0]
+            moves = hooks.offered(self, stage, seat)
+            if moves:
+                self.phase, self.current, self.choices = CHOOSE, seat, tuple(moves)
+                return True
+            self.waiting = self.waiting[1:]
+            self.phase_choices = 0
+        for seat, move in self.sealed:  # every seat has chosen: all are carried out, in seat order
+            if move is not None:  # None: another seat's choice, unknown to the seat this game is for
+                self._outcome(seat, move)
+        self.sealed, self.choices = (), ()
+        return False
+
+    def _chosen_in_phase(self, move: Move) -> None:
+        """``move`` (on offer) taken by the seat to move in a phase; then on with the phase."""
+        seat, stage = self.current, self.stage
+        assert stage is not None
+        if self.rules.phases[stage].at_once:
+            self.sealed = self.sealed + ((seat, move),)
+            self.waiting = self.waiting[1:]
+        else:
+            # The seat's part of the phase is over unless its outcome says it decides again (a
+            # bounded number of times: a seat may not stall the game).
+            again = not self._outcome(seat, move)
+            self.phase_choices += 1
+            if not again or self.phase_choices >= CHOICES_IN_A_ROW:
+                self.waiting = self.waiting[1:]
+                self.phase_choices = 0
+        if not self._ask_next_seat():
+            self._after_phase()
+
+    def with_outcome(self, move: Move) -> "GameState":
+        """A copy of the game with what ``move`` (on offer in a plugin's phase) does for the
+        seat to move carried out, and the game taken no further: no other seat is asked, a
+        choice made at once is not kept sealed. What a bot values such a choice by, from its
+        own seat's view."""
+        other = self.clone()
+        other._outcome(self.to_move, move)
+        return other
+
+    def _after_phase(self) -> None:
+        """Go on with the game after the phase that just ended, where it had stopped."""
+        stage, self.stage = self.stage, None
+        if stage == "round_start":
+            self.phase, self.current = DRAFT, self.first_player
+        elif stage == "after_turn":
+            self._pass_turn(self.phase_from)
+        elif stage == "round_end":
+            self._pay_round()
+        else:
+            self._finish_game()
 
     def _refused_outcome(self, owner: str, move: Move, what: str, why: str) -> PluginError:
         """The plugin's error for an outcome the rules refuse (the game is restored by the caller)."""
@@ -675,11 +784,19 @@ class GameState:
         self._end_turn(seat)
 
     def _end_turn(self, seat: int) -> None:
-        """After ``seat``'s draft (and its choices): tile what the turn filled, pass the turn."""
+        """After ``seat``'s draft (and its choices): tile what the turn filled, then the
+        plugins' phase after a turn, then pass the turn."""
         if self.pending and not self._tile_pending():
             return
+        if self.rules.phases and self._phase("after_turn", seat):
+            return
+        self._pass_turn(seat)
+
+    def _pass_turn(self, seat: int) -> None:
+        """The turn passes from ``seat`` to the next (the round's tiling when no tile is left)."""
         if self.tiles_on_table:
             self.current = (seat + 1) % len(self.players)
+            self.phase = DRAFT
         else:
             self._next_turn()
 
@@ -800,7 +917,9 @@ class GameState:
             self.removed[colour] += count
 
     def _next_turn(self) -> None:
-        if self.tiles_on_table:
+        if self.tiles_on_table:  # a turn ends with the placement of the tile its draft filled
+            if self.rules.phases and self._phase("after_turn", self.current):
+                return
             self.current = (self.current + 1) % len(self.players)
             self.phase = DRAFT
             return
@@ -915,6 +1034,13 @@ class GameState:
         board.refresh_accept(self.rules, row)
 
     def _end_round(self) -> None:
+        """The wall tiling is done: the plugins' phase at the round's end, then the floors."""
+        if self.rules.phases and self._phase("round_end", self.first_player):
+            return
+        self._pay_round()
+
+    def _pay_round(self) -> None:
+        """Pay the floors, then end the game or prepare the next round."""
         rules = self.rules
         lid = self.lid
         to_lid = rules.floor_pile == "lid"
@@ -942,7 +1068,7 @@ class GameState:
             lines = PatternLines(self.players)
             supply = self._supply()
         if rules.game_over(tuple([board.wall for board in self.players]), self.round, lines, supply, self):
-            self._finish_game()
+            self._end_game()
             return
         holder = self.marker_holder
         if holder is None:
@@ -967,6 +1093,12 @@ class GameState:
                             any(stands_in(kind, colour, row, seat, self) for row, seat in lines):
                         supply[colour] += spare[kind]
         return supply
+
+    def _end_game(self) -> None:
+        """The game is over: the plugins' phase at the game's end, then the end bonuses."""
+        if self.rules.phases and self._phase("game_end", self.first_player):
+            return
+        self._finish_game()
 
     def _finish_game(self) -> None:
         rules = self.rules

@@ -26,8 +26,9 @@ from azul_core.rules import Move
 
 def seen_by_mover(state):
     """The game as the seat to move may know it: the state itself unless the variant deals
-    secrets, else a copy without the other seats' secrets (until the game is over)."""
-    if state.rules.deals_secrets:
+    secrets or the other seats have made choices still sealed (a phase chosen at once), else a
+    copy without them."""
+    if state.rules.deals_secrets or state.sealed:
         return state.for_seat(state.to_move)
     return state
 
@@ -46,7 +47,7 @@ class RandomBot:
     def play(self, state) -> tuple:
         """Choose and apply in one step, the same game as ``state.apply(self.choose(state))``
         but faster: a game runner calls ``play`` where a bot has it."""
-        if state.secrets:  # chosen from what this seat may know, applied to the game
+        if state.secrets or state.sealed:  # chosen from what this seat may know, applied to the game
             decision = self.choose(seen_by_mover(state))
             state.apply(decision)
             return decision

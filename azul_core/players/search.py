@@ -222,9 +222,13 @@ def move_gains(state, moves, memo: Memo) -> list[tuple[float, Move]]:
     seat = state.to_move
     before = mover_value(memo, state, seat)
     gains = []
+    in_phase = state.stage is not None
     for move in moves:
-        after = state.clone()
-        after.apply(move)
+        if in_phase:  # a plugin's phase: the move's own outcome, not the next seats' offers
+            after = state.with_outcome(move)
+        else:
+            after = state.clone()
+            after.apply(move)
         gains.append((mover_value(memo, after, seat) - before, move))
     return gains
 

@@ -761,13 +761,19 @@ class Positions:
             _apply(state, self.rules, position.round, position.action, position.text)
 
 
-def sealed_for(record: GameRecord, seat: int | None, finished: bool) -> GameRecord:
+def sealed_for(record: GameRecord, seat: int | None, finished: bool, unrevealed: int = 0) -> GameRecord:
     """The record as ``seat`` may see it (``None``: a watcher): while the game is not
-    ``finished``, the other seats' secrets are sealed (written ``{"sealed": true}``). A sealed
-    record replays and validates up to where secrets are needed."""
+    ``finished``, the other seats' secrets are sealed (written ``{"sealed": true}``), and the
+    record ends before the ``unrevealed`` last actions: choices of a phase chosen at once that
+    not every seat has made yet (``state.sealed``), which no seat may see before the others
+    have chosen. A sealed record replays and validates up to where secrets are needed."""
+    from dataclasses import replace
+    if unrevealed and not finished and record.rounds:
+        last = record.rounds[-1]
+        record = replace(record, rounds=[*record.rounds[:-1],
+                                         replace(last, actions=last.actions[:-unrevealed])])
     if finished or not record.secrets:
         return record
-    from dataclasses import replace
     hidden = tuple(s for s in range(len(record.players)) if s != seat)
     secrets = {plugin: tuple(None if s in hidden else v for s, v in enumerate(values))
                for plugin, values in record.secrets.items()}
