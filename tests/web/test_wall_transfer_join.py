@@ -15,39 +15,10 @@ pytest.importorskip("starlette")
 
 import test_plugin_moves_web as plugin_moves_web  # noqa: E402
 from test_plugin_moves_web import Game, join, serving  # noqa: E402
+from test_wall_transfer_summaries import WALL_GIFT  # noqa: E402  (the same house rule)
 
 from azul_core.web.app import Config  # noqa: E402
 from azul_core.web.catalog import build_catalog  # noqa: E402
-
-WALL_GIFT = '''"""Once a game, instead of drafting, a player may put a blue tile from the bag on their wall."""
-from azul_core import hookimpl
-from azul_core.rules import BAG, Move, Outcome, Transfer, wall
-
-AZUL_API = 1
-__version__ = "1.0"
-GIFT = Move("gift", label="Put a blue tile from the bag on your wall")
-
-
-@hookimpl
-def azul_declare_moves():
-    return [GIFT]
-
-
-@hookimpl
-def azul_initial_memory(players):
-    return (False,) * players
-
-
-@hookimpl
-def azul_offer_moves(stage, seat, memory, game):
-    return [GIFT] if stage == "turn" and not memory[seat] and game.bag[0] else None
-
-
-@hookimpl
-def azul_apply_move(seat, memory):
-    return Outcome(memory=memory[:seat] + (True,) + memory[seat + 1:],
-                   transfers=(Transfer(BAG, wall(seat, 0, 0), 0),))
-'''
 
 
 def test_the_joined_terminal_does_not_count_a_gifted_wall_tile_as_placed(tmp_path, monkeypatch):
