@@ -651,6 +651,7 @@ def test_a_server_that_lost_the_stores_notices_catches_up_when_it_hears_again(sh
                                               "clock": {"mode": "game", "seconds": 3600}}).json()
         north = join(a, created, 0)
         east = join(b, created, 1)
+        north.wait_for(lambda s: s["version"] >= east.state["version"])  # East's arrival (a clocked table)
         server_b.store.lose_notices()
         version = north.state["version"]
         north.move(a_draft(north.state))
