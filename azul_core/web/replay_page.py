@@ -118,7 +118,7 @@ class Replay:
                     # The table's own bookkeeping, on a copy: the tiles each placement scored.
                     apply_decision(before.clone(), progress, decision)
                     self.steps.append(_Step(step.round, step.action, step.text,
-                                            describe(before, decision, names), before.to_move,
+                                            describe(before, decision, names, hide_sealed=False), before.to_move,
                                             progress.last_round, progress.rounds_seen > seen))
                 before = step.state
                 self.over = before.over

@@ -26,6 +26,7 @@ from azul_core.colours import NAMES
 from azul_core.engine.notation import NotationError, format_decision, is_ascii_number, parse_decision
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters, wall_with
+from azul_core.players.phase_words import in_secret, revealed_words, sealed_choice_words
 from azul_core.players.render import describe_decision, tiling_laid_tiles, winner_line
 from azul_core.records.game_record import GameRecord, ResultRecord, RoundRecord, sealed_for
 from azul_core.rules import Move
@@ -211,7 +212,7 @@ class Table:
     def _secret_key(self, seat: int | None) -> int | None | str:
         """What a cached answer for ``seat`` depends on: the seat while there are secrets to
         hide, else nothing (one answer for every client)."""
-        return seat if self.state.secrets and not self.over else "all"
+        return seat if (self.state.secrets or self.state.sealed) and not self.over else "all"
 
     def view(self, seat: int | None) -> dict:
         """What the client at ``seat`` (None: watching) sees: the game as that seat may know it
@@ -222,7 +223,7 @@ class Table:
         if cached is None:
             cached = self._cache[key] = build_view(
                 self.seen_by(seat), self.offered, self.seats, self.connected(), self.progress.last_round,
-                self.offered.key, self._boards_seen)
+                self.offered.key, self._boards_seen, seat)
             if self.row.hints:
                 cached["hints"] = True  # the seat to move may ask for a hint (web.hints)
         return cached
@@ -317,7 +318,7 @@ class Table:
         description = describe(state, decision, [s.name for s in self.seats])
         events = [Event(MOVE, format_decision(decision), seat)]
         _note_move(progress, after, seat, state.round, events[0].text, description, rounds_before,
-                   [s.name for s in self.seats])
+                   [s.name for s in self.seats], _sealing(state, decision))
         self._follow_up(after, progress, events)
         _stamp(events, self.now())
         if not store.append(self.id, self.version, events, after.phase == OVER):
@@ -476,12 +477,15 @@ def _round_rng(seed: str, round_number: int) -> random.Random:
     return random.Random(f"{seed}:round:{round_number}")
 
 
-def describe(state: GameState, decision: tuple | Move, names: list[str]) -> str:
+def describe(state: GameState, decision: tuple | Move, names: list[str], hide_sealed: bool = True) -> str:
     """What a decision does, in a sentence, from the state before it: the words of the last
     move and of the game log, which every seat and watcher reads. A plugin's move is told by
     the label its plugin declared (the plugins' words, shown as text), with its notation: the
     label it was offered with may be made from the mover's secret. A placement the server
-    made itself (one legal space) says so."""
+    made itself (one legal space) says so. A choice made in secret is told by who made it
+    only, unless not ``hide_sealed`` (a replay of a record, which holds revealed choices only)."""
+    if isinstance(decision, Move) and hide_sealed and in_secret(state):
+        return sealed_choice_words(names[state.to_move])  # what was chosen is told once all have chosen
     if isinstance(decision, Move):
         label = state.rules.plugin_hooks.by_notation[decision.notation].label  # every move offered is declared
         return f"{names[state.to_move]}: {label or 'plays'} ({decision.notation})"
@@ -491,12 +495,30 @@ def describe(state: GameState, decision: tuple | Move, names: list[str]) -> str:
     return text
 
 
+def _sealing(state: GameState, decision: tuple | Move) -> tuple | None:
+    """Before ``decision``: if it is a choice made in secret (a phase chosen at once), the
+    phase's choices with it ((seat, move) pairs), to be told once every seat has chosen."""
+    if isinstance(decision, Move) and in_secret(state):
+        return (*state.sealed, (state.to_move, decision))
+    return None
+
+
 def _note_move(progress: Progress, after: GameState, seat: int, round_number: int, move: str, text: str,
-               rounds_before: int, names: list[str]) -> None:
+               rounds_before: int, names: list[str], sealing: tuple | None = None) -> None:
     """A decision taken: the last move, and the game log's entries for it (and for the round
-    or the game it ended)."""
-    progress.last = {"seat": seat, "move": move, "text": text}
-    progress.log.append({"round": round_number, "seat": seat, "move": move, "text": text})
+    or the game it ended). A choice made in secret (``sealing``: the phase's choices so far)
+    is logged without its notation, which every seat and watcher reads; the phase's choices
+    are told together once every seat has chosen."""
+    if sealing is not None:
+        progress.last = {"seat": seat, "move": None, "text": text}
+        progress.log.append({"round": round_number, "seat": seat, "move": None, "sealed": True, "text": text})
+        if not after.sealed:  # the phase is over: its choices were carried out, and may be told
+            told = revealed_words(after, sealing, names)
+            progress.log.append({"round": round_number, "seat": None, "revealed": True, "text": told})
+            progress.last = {"seat": seat, "move": None, "text": f"{text}. {told}"}
+    else:
+        progress.last = {"seat": seat, "move": move, "text": text}
+        progress.log.append({"round": round_number, "seat": seat, "move": move, "text": text})
     if progress.rounds_seen > rounds_before:
         scores = after.round_scores[-1]
         start = progress.score_at_start  # set when the round was dealt
@@ -581,8 +603,9 @@ def _apply_event(state: GameState, progress: Progress, event: Event, seats: list
         names = [s.name for s in seats]
         text = describe(state, decision, names)
         round_number, rounds_before = state.round, progress.rounds_seen
+        sealing = _sealing(state, decision)
         apply_decision(state, progress, decision)
-        _note_move(progress, state, mover, round_number, event.text, text, rounds_before, names)
+        _note_move(progress, state, mover, round_number, event.text, text, rounds_before, names, sealing)
     else:
         # Events about seats change no game state (the seat rows and ``SeatState`` follow
         # them): the log tells the bot handed a seat, the stand-in, the reclaim, the rematch.

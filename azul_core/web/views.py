@@ -23,6 +23,7 @@ from azul_core.engine.moves import plain
 from azul_core.engine.notation import format_decision
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import CENTRE, CHOOSE, DRAFT, FLOOR, OVER, PLACE
+from azul_core.players.phase_words import chosen_seats, in_secret, own_choice, phase_title, stage_of
 from azul_core.players.plugin_words import plugin_words
 from azul_core.players.render import effect_and_preview, floor_costs, placement_points, printed_wall, winner_line
 from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
@@ -88,7 +89,21 @@ def _board_key(state, seat: int, seats, connected: Sequence[bool], over: bool) -
             bool(connected[seat]), tuple(board.line_extra) if state.kinds > len(COLOURS) else None)
 
 
-def _rest(state, offered, seats, last_round, variant_name: str) -> tuple[dict, dict]:
+def _stage(state, reader: int | None) -> dict | None:
+    """The plugins' phase the game is in, as the page tells it (None: not in one): its stage and
+    wording, and in a phase chosen at once the seats that have chosen and the reader's own
+    choice; ``state`` is the reader's (``for_seat``): another seat's choice is not in it."""
+    stage = stage_of(state)
+    if stage is None:
+        return None
+    secret = in_secret(state)
+    mine = own_choice(state, reader) if secret else None
+    return {"name": stage, "at_once": secret, "text": phase_title(state),
+            "chosen": chosen_seats(state) if secret else [],
+            "yours": None if mine is None else {"move": mine.notation, "label": mine.label or mine.notation}}
+
+
+def _rest(state, offered, seats, last_round, variant_name: str, seen_by: int | None = None) -> tuple[dict, dict]:
     """The parts of the view before and after ``seats``."""
     over = state.phase == OVER
     placing = None
@@ -103,6 +118,7 @@ def _rest(state, offered, seats, last_round, variant_name: str) -> tuple[dict, d
         "phase": state.phase,
         "to_move": None if over else state.to_move,
         "placing": placing,
+        "stage": _stage(state, seen_by),
         "colours": COLOUR_LEGEND,
     }
     names = NAMES
@@ -134,14 +150,15 @@ def _words(state) -> list[dict]:
 
 
 def build_view(state, offered, seats, connected: Sequence[bool], last_round, variant_name: str,
-               boards_seen: dict | None = None) -> dict:
+               boards_seen: dict | None = None, seen_by: int | None = None) -> dict:
     """The whole table as the page draws it (``seats``: the table's seat records). A move
     changes one or two boards: given ``boards_seen`` (seat -> (key, board), kept up to date
-    here), the others are the same objects as before, cheap to diff and never rebuilt."""
+    here), the others are the same objects as before, cheap to diff and never rebuilt.
+    ``seen_by``: the seat ``state`` is the view of (None: a watcher)."""
     costs = floor_costs(state.rules)
     printed = [printed_wall(state.rules, seat, state) for seat in range(state.num_players)]
     over = state.phase == OVER
-    head, tail = _rest(state, offered, seats, last_round, variant_name)
+    head, tail = _rest(state, offered, seats, last_round, variant_name, seen_by)
     boards = []
     for seat in range(state.num_players):
         if boards_seen is None:

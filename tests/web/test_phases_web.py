@@ -1,0 +1,179 @@
+"""The plugins' phases at the online table, in process (issue 40): examples/lid-market (a phase
+at the round's end) and examples/colour-bid (a phase at the round's start chosen at once, in
+secret). The view names the phase; every message a seat, or a watcher, is sent before every
+seat has chosen (its view, the last move, the game log, the record, the download) holds no
+other seat's pick; once all have chosen the log tells every pick."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+pytest.importorskip("starlette")
+
+# The in-process server's helpers (pytest puts this folder on sys.path).
+from test_server import Seat, create, make_config, secret_of, serving  # noqa: E402
+from test_updates import ChangesSeat  # noqa: E402
+
+
+@pytest.fixture
+def config(tmp_path):
+    return make_config(tmp_path)
+
+
+class Heard:
+    """Every message a client was sent, as text (its ``legal``, the offer to the seat to move,
+    left out: it lists every pick on offer, which is not anybody's choice)."""
+
+    def __init__(self):
+        self.texts = []
+
+    def keep(self, message: dict) -> None:
+        self.texts.append(json.dumps({key: value for key, value in message.items() if key != "legal"}))
+
+
+class HeardChanges(ChangesSeat):
+    def __init__(self, *args, heard: Heard, **kwargs):
+        self.heard = heard
+        super().__init__(*args, **kwargs)
+
+    def next_message(self):
+        message = super().next_message()
+        self.heard.keep(message)
+        return message
+
+
+class HeardWhole(Seat):
+    def __init__(self, *args, heard: Heard, **kwargs):
+        self.heard = heard
+        super().__init__(*args, **kwargs)
+
+    def next_message(self):
+        message = super().next_message()
+        self.heard.keep(message)
+        return message
+
+
+def picks_told(texts) -> list[str]:
+    """The texts that name a pick: its notation or its label's words."""
+    return [text for text in texts if "+pick:" in text or "Pick " in text]
+
+
+def download(client, table: str, secret: str) -> str:
+    answer = client.get(f"/api/tables/{table}/record", headers={"authorization": f"Bearer {secret}"})
+    assert answer.status_code == 200
+    return answer.text
+
+
+def test_no_message_to_another_seat_tells_a_pick_before_every_seat_has_picked(config, catalog):
+    with serving(config, catalog) as client:
+        created = create(client, "colour-bid", seats=[{"name": "Ann"}, {"name": "Bob"}]).json()
+        table = created["table"]
+        secrets = [secret_of(created["seats"][seat]["url"]) for seat in (0, 1)]
+        watch = secret_of(created["watch_url"])
+        heard = {who: Heard() for who in (0, 1, "watch")}
+        # (a client of changes asks for the log or the record: test_updates' client checks the
+        # order of the changes against a document of the view, the last move, then the record)
+        clients = {seat: [HeardChanges(client, table, secrets[seat], log=True, heard=heard[seat]),
+                          HeardChanges(client, table, secrets[seat], record=True, heard=heard[seat]),
+                          HeardWhole(client, table, secrets[seat], heard=heard[seat])] for seat in (0, 1)}
+        clients["watch"] = [HeardChanges(client, table, watch, log=True, heard=heard["watch"]),
+                            HeardChanges(client, table, watch, record=True, heard=heard["watch"])]
+        view = clients[0][0].state["view"]
+        assert view["phase"] == "choose" and view["stage"]["name"] == "round_start"
+        assert view["stage"]["at_once"] is True
+        assert view["stage"]["text"].startswith("Round's start: choose before the first draft, in secret")
+        first = view["to_move"]
+        second = 1 - first
+        assert picks_told(heard[second].texts + heard["watch"].texts) == []
+
+        legal = clients[first][0].state["legal"]
+        assert [move["label"] for move in legal["moves"]][2] == "Pick red: double points for it this round"
+        clients[first][0].move("+pick:2")  # red
+        version = clients[first][0].state["version"] + 1
+        for seat_clients in clients.values():
+            for seat_client in seat_clients:
+                seat_client.wait_version(version)
+        # The chooser sees its own pick, sealed; the other seat and the watcher that it has chosen.
+        mine = clients[first][0].state["view"]["stage"]
+        assert mine["chosen"] == [first] and mine["yours"]["move"] == "+pick:2"
+        theirs = clients[second][0].state
+        assert theirs["view"]["stage"]["chosen"] == [first] and theirs["view"]["stage"]["yours"] is None
+        assert theirs["view"]["to_move"] == second
+        name = ["Ann", "Bob"][first]
+        assert theirs["last"] == {"seat": first, "move": None, "text": f"{name} has chosen, in secret"}
+        assert theirs["log"][-1]["text"] == f"{name} has chosen, in secret"
+        told = picks_told(heard[second].texts + heard["watch"].texts)
+        assert told == [], told[0][:2000] if told else None
+        for secret in (secrets[second], watch, secrets[first]):
+            assert "+pick" not in download(client, table, secret)
+        assert "pick" not in json.dumps(clients[second][1].state["record"])
+
+        clients[second][0].move("+pick:0")  # blue
+        version += 1
+        for seat_clients in clients.values():
+            for seat_client in seat_clients:
+                seat_client.wait_for(lambda state: state["version"] >= version)
+        for who in (0, 1, "watch"):
+            state = clients[who][0].state
+            assert state["view"]["stage"] is None and state["view"]["phase"] == "draft"
+            revealed = [entry for entry in state["log"] if entry.get("revealed")]
+            assert len(revealed) == 1
+            picks = {first: "Pick red: double points for it this round (+pick:2)",
+                     second: "Pick blue: double points for it this round (+pick:0)"}
+            assert revealed[0]["text"] == ("Everyone has chosen: " +
+                                           "; ".join(f"{['Ann', 'Bob'][seat]}: {picks[seat]}" for seat in (0, 1)))
+            assert state["view"]["memory"]["colour_bid"] == ([0, 2] if first == 1 else [2, 0])
+        assert "+pick:2" in download(client, table, watch)
+
+
+def test_a_bot_that_picks_first_is_not_told_to_the_person_before_they_pick(config, catalog):
+    """The bot sits at the seat that picks first: its pick is sealed when the person's page
+    first hears of the phase."""
+    with serving(config, catalog) as client:
+        for attempt in range(8):
+            created = create(client, "colour-bid", seats=[{"bot": "greedy"}, {"name": "Ann"}]).json()
+            heard = Heard()
+            ann = HeardChanges(client, created["table"], secret_of(created["seats"][1]["url"]),
+                               log=True, heard=heard)
+            state = ann.wait_for(lambda s: s["view"]["to_move"] == 1 or s["view"]["phase"] == "draft")
+            if state["view"]["phase"] == "choose" and state["view"]["stage"]["chosen"] == [0]:
+                break
+        else:
+            pytest.fail("no table where the bot picks first")
+        assert state["legal"]["moves"] and not picks_told(heard.texts)
+        assert "greedy has chosen, in secret" in [entry["text"] for entry in state["log"]]
+        ann.move("+pick:4")
+        after = ann.wait_for(lambda s: s["view"]["phase"] == "draft")
+        assert after["log"][-1]["text"].startswith("Everyone has chosen: greedy: Pick ")
+        assert after["log"][-1]["text"].endswith("Ann: Pick white: double points for it this round (+pick:4)")
+
+
+def test_the_lid_market_at_the_rounds_end_is_named_and_played(config, catalog):
+    with serving(config, catalog) as client:
+        created = create(client, "lid-market", seats=[{"name": "Ann"}, {"bot": "random"}]).json()
+        ann = Seat(client, created["table"], secret_of(created["seats"][0]["url"]))
+        rng = random.Random(4)
+        for _ in range(300):
+            state = ann.wait_for(lambda s: s["view"]["to_move"] == 0 or s["view"]["phase"] == "over")
+            view = state["view"]
+            assert view["phase"] != "over", "Ann was never offered the market"
+            if view["phase"] == "choose" and view["stage"]:
+                break
+            legal = state["legal"]
+            ann.move(rng.choice(legal["columns"] or legal["drafts"])["move"])
+            ann.wait_version(state["version"] + 1)
+        stage = view["stage"]
+        assert stage == {"name": "round_end", "at_once": False, "chosen": [], "yours": None,
+                         "text": "Round's end: choose after the wall tiling, before the floors are paid"}
+        moves = state["legal"]["moves"]
+        assert moves[0] == {"move": "+no-buy", "name": "no-buy", "args": [], "label": "Buy nothing",
+                            "exclusive": False}
+        buy = moves[1]
+        assert buy["label"].startswith("Buy a ") and buy["label"].endswith("(2 points)")
+        ann.move(buy["move"])
+        after = ann.wait_version(state["version"] + 1)
+        assert after["last"]["move"] == buy["move"]
+        assert after["last"]["text"] == f"Ann: {buy['label']} ({buy['move']})"
