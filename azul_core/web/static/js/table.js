@@ -5,6 +5,7 @@ import { TableConnection } from "./connection.js";
 import { drawSupply, drawBoard, drawKindsLegend, sourceName } from "./board.js";
 import { drawRoundSummary, drawFinal } from "./summary.js";
 import { drawMoves, drawPluginInfo } from "./plugins.js";
+import { drawPhaseNote } from "./phases.js";
 import { applyChanges } from "./patches.js";
 import { onSeating, awayLongEnough, arrived, drawSeats } from "./seats.js";
 import { installKeyboard, afterRender as keysAfterRender } from "./keyboard.js";
@@ -219,7 +220,7 @@ function render() {
   const drafts = mine ? app.legal.drafts || [] : [];
   const picks = new Set(drafts.map((d) => `${d.source}:${d.colour}`));
   $("supply").hidden = view.phase === "over";
-  fill($("supply"), drawSupply(view, picks, mine ? app.selected : null, pick),
+  fill($("supply"), drawPhaseNote(view, app.you, mine), drawSupply(view, picks, mine ? app.selected : null, pick),
     el("p", { class: "bag" }, `bag ${view.bag} · lid ${view.lid}`), drawKindsLegend());
 
   const targets = mine ? boardTargets() : null;
@@ -295,6 +296,8 @@ function prompt() {
   if (!myTurn()) {
     const mover = view.to_move === null ? null : view.seats[view.to_move];
     if (!mover) return "";
+    // In a phase chosen at once the others wait for every seat, not one (the phase's note says).
+    if (view.stage?.at_once) return "Waiting for the others to choose, in secret.";
     const what = view.phase === "place" ? "choose a wall space" : view.phase === "choose" ? "choose" : "move";
     return mover.bot ? `${mover.name} (bot) is about to ${what}…` : `Waiting for ${mover.name} to ${what}.`;
   }
@@ -305,7 +308,8 @@ function prompt() {
       : `Your pattern line ${row + 1} is full: choose where its tile goes on your wall (the highlighted spaces).`;
   }
   if (app.legal.moves?.length && !app.legal.drafts?.length) {
-    return app.pending ? "Confirm your choice, or click another one." : "Choose one of the moves on offer.";
+    const secret = view.stage?.at_once ? " Nobody sees it until everyone has chosen." : "";
+    return app.pending ? `Confirm your choice, or click another one.${secret}` : `Choose one of the moves on offer.${secret}`;
   }
   if (!app.selected) {
     const also = app.legal.moves?.length ? ", or a move of the house rule" : "";
