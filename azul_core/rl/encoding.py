@@ -50,7 +50,7 @@ import numpy as np
 from azul_core.colours import COLOURS, MARKER
 from azul_core.engine.moves import seen_secrets
 from azul_core.engine.state import CHOOSE, DEAL, FLOOR, OVER, PLACE
-from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
+from azul_core.rules import PATTERN_LINES, PHASE_STAGES, WALL_SIZE, Move
 
 MAX_FACTORIES = 9
 SOURCES = MAX_FACTORIES + 1
@@ -305,7 +305,7 @@ def plugin_layout(players: int, rules, memory_size: int = MEMORY_SIZE) -> list[t
     variant without plugin moves, memory or secrets):
 
     * ``choosing`` (where plugins declare moves): 1 while the seat to move must choose
-      among the moves offered after its draft (phase ``choose``);
+      among the moves offered after its draft or in a plugin's phase (phase ``choose``);
     * ``viewer_seat`` (where plugins keep memory): one-hot, the viewer's own seat number,
       since a memory speaks of seats by number (0 = the first seat), not relative to the viewer;
     * ``memory.PLUGIN``: each plugin's memory (public), in ``memory_size`` numbers;
@@ -313,7 +313,14 @@ def plugin_layout(players: int, rules, memory_size: int = MEMORY_SIZE) -> list[t
       ``memory_size`` numbers (another seat's secret is never shown);
     * ``first_player`` (where a plugin draws who starts round 1, ``azul_first_player``):
       one-hot, relative to the viewer as ``to_move`` is: the seat that starts the round
-      (public; once a round is over, the seat that starts the next).
+      (public; once a round is over, the seat that starts the next);
+    * ``stage`` (where plugins add phases, ``rules.Phase``): one-hot over the variant's
+      phases (``phase_stages``): the phase under way, zeros outside one;
+    * ``sealed_seats`` and ``own_choice`` (where a phase is chosen at once, in secret):
+      relative to the viewer, the seats whose choice in the phase under way is made but
+      sealed (public: they choose in seat order), and one-hot over the declared moves
+      (``rules.plugin_hooks.moves``), the viewer's own sealed choice. Another seat's sealed
+      choice is never shown: it is read through ``seen_choices``, whatever state is given.
 
     Memory and secrets are coded by ``value_numbers``."""
     hooks = rules.plugin_hooks
@@ -326,7 +333,30 @@ def plugin_layout(players: int, rules, memory_size: int = MEMORY_SIZE) -> list[t
     parts += [(f"secret.{plugin}", memory_size) for plugin in hooks.secret_plugins]
     if rules.first_player is not None:
         parts.append(("first_player", players))
+    if rules.phases:
+        parts.append(("stage", len(phase_stages(rules))))
+        if chosen_at_once(rules):
+            parts += [("sealed_seats", players), ("own_choice", len(hooks.moves))]
     return parts
+
+
+def phase_stages(rules) -> tuple[str, ...]:
+    """The stages of the phases ``rules``' plugins add, in the order of play (``PHASE_STAGES``)."""
+    return tuple(stage for stage in PHASE_STAGES if stage in rules.phases)
+
+
+def chosen_at_once(rules) -> bool:
+    """Whether one of ``rules``' phases is chosen at once, in secret (``Phase.at_once``): then
+    a seat's choice is hidden from the others until every seat has chosen."""
+    return any(phase.at_once for phase in rules.phases.values())
+
+
+def seen_choices(sealed: tuple, viewer: int | None) -> tuple:
+    """The sealed choices of a phase chosen at once as ``viewer`` may know them: every
+    ``(seat, move)`` pair, with the move of every other seat replaced by ``None`` (what
+    ``GameState.for_seat`` does), so that an encoding given the whole game still can't show
+    another seat's choice."""
+    return tuple((seat, move if seat == viewer else None) for seat, move in sealed)
 
 
 def check_memory_size(memory_size: Any) -> int:
@@ -366,8 +396,10 @@ def value_numbers(value: Any, size: int = MEMORY_SIZE) -> list[float]:
 
 def plugin_numbers(state, viewer: int, memory_size: int = MEMORY_SIZE) -> list[float]:
     """The numbers of ``plugin_layout`` for ``state`` as ``viewer`` sees it: the secrets are
-    read through ``seen_secrets(state.secrets, viewer)`` (the engine's hiding, as in
-    ``state.for_seat``), so another seat's secret is never in them, whatever state is given."""
+    read through ``seen_secrets(state.secrets, viewer)`` and the sealed choices of a phase
+    chosen at once through ``seen_choices(state.sealed, viewer)`` (the engine's hiding, as in
+    ``state.for_seat``), so another seat's secret or sealed choice is never in them, whatever
+    state is given."""
     hooks = state.rules.plugin_hooks
     numbers: list[float] = []
     if hooks.moves:
@@ -381,9 +413,22 @@ def plugin_numbers(state, viewer: int, memory_size: int = MEMORY_SIZE) -> list[f
     for plugin in hooks.secret_plugins:
         values = secrets.get(plugin)
         numbers += value_numbers(None if values is None else values[viewer], memory_size)
-    if state.rules.first_player is not None:
+    rules = state.rules
+    if rules.first_player is not None:
         players = len(state.players)
         numbers += _one_hot(players, (state.first_player - viewer) % players)
+    if rules.phases:
+        numbers += _one_hot(len(phase_stages(rules)), phase_stages(rules).index(state.stage)
+                            if state.stage is not None else None)
+        if chosen_at_once(rules):
+            players = len(state.players)
+            chosen = [0.0] * players
+            own = [0.0] * len(hooks.moves)
+            for seat, move in seen_choices(state.sealed, viewer):
+                chosen[(seat - viewer) % players] = 1.0
+                if move is not None:
+                    own[move_numbers(rules)[move] - MOVE_BASE] = 1.0
+            numbers += chosen + own
     return numbers
 
 
@@ -521,7 +566,8 @@ def _board_observation(state, viewer: int, bag: list[int] | None) -> np.ndarray:
 
 def observation_text(state, viewer: int) -> str:
     """The same information as ``observation`` in a short text (OpenSpiel's observation string).
-    As there, of the secrets it shows the viewer's own only (none that ``state`` hides: give
+    As there, of the secrets and of the sealed choices of a phase chosen at once it shows the
+    viewer's own only (``sealed seat+0:+pick:2 seat+1:?``; none that ``state`` hides: give
     ``state.for_seat(None)`` to show none). Tiles are written with the variant's letters
     (``table.kind_letters``: ``J`` for the wild tile of examples/wild-tiles); a pattern line
     holding extra tiles that stand in for its colour shows them after a colon (``R3:J``: three
@@ -535,7 +581,11 @@ def observation_text(state, viewer: int) -> str:
     if state.phase == PLACE:
         parts.append(f"placing line {state.placing[1] + 1}")
     if state.phase == CHOOSE:
-        parts.append("choosing " + " ".join(move.notation for move in state.choices))
+        during = f" in {state.stage}" if state.stage is not None else ""
+        parts.append(f"choosing{during} " + " ".join(move.notation for move in state.choices))
+    if state.sealed:
+        parts.append("sealed " + " ".join(f"seat+{(seat - viewer) % players}:{'?' if move is None else move.notation}"
+                                          for seat, move in seen_choices(state.sealed, viewer)))
     factories = " ".join(letters(s, kind_letters) or "-" for s in state.sources[1:])
     centre = letters(state.sources[0], kind_letters) + \
         ("M" if state.marker_in_centre and state.phase != "deal" else "")

@@ -40,6 +40,16 @@ information state hold its own secret and nobody else's;
 ``resample_from_infostate`` (OpenSpiel's ``ISMCTSBot``) deals the others'
 secrets again, consistently with what the player knows: its own secret and
 who started (public), so only seeds that give both are drawn.
+
+A phase chosen at once, in secret (``rules.Phase(..., at_once=True)``) is
+played as hidden sequential choices: the seats choose one after the other, as
+the engine asks them, and a player's observation and information state show
+its own choice and which seats have chosen, never another seat's choice,
+until every seat has chosen and the choices are carried out together. Such a
+variant is a game of imperfect information too (a sequential one: OpenSpiel's
+simultaneous-move games would need every seat to act at every node), and
+``resample_from_infostate`` draws the other seats' sealed choices again, each
+uniformly among the moves that seat was offered.
 """
 
 from __future__ import annotations
@@ -94,10 +104,39 @@ def _game_type(information) -> pyspiel.GameType:
     )
 
 
-#: Registered: perfect information. A variant that deals secrets loads as a game whose own
-#: type says imperfect information (``game.get_type()``).
+#: Registered: perfect information. A variant that deals secrets or has a phase chosen at
+#: once, in secret, loads as a game whose own type says imperfect information
+#: (``game.get_type()``; ``hidden_from_others``).
 _GAME_TYPE = _game_type(pyspiel.GameType.Information.PERFECT_INFORMATION)
 _SECRET_GAME_TYPE = _game_type(pyspiel.GameType.Information.IMPERFECT_INFORMATION)
+
+
+def hidden_from_others(rules) -> bool:
+    """Whether a seat of ``rules``' games may know what another does not: a secret dealt to it
+    (``azul_deal_secrets``), or its choice in a phase chosen at once before every seat has
+    chosen (``Phase.at_once``)."""
+    return rules.deals_secrets or encoding.chosen_at_once(rules)
+
+
+def max_decisions(rules, players: int, tiles_per_round: int, max_rounds: int) -> int:
+    """A bound on the players' decisions in a game of ``max_rounds`` rounds (OpenSpiel's
+    ``max_game_length``). A draft takes at least one tile, and each tile reaches a wall at
+    most once; plugin moves come between drafts, as many as the engine's limits on them (so
+    that no rule can stall a round) let them: a turn's moves, the choices after a draft, and
+    a phase's, at most ``CHOICES_IN_A_ROW`` in a row per seat. (A phase whose transfers
+    deal tiles onto the table again makes more drafts than this counts.)"""
+    moves = CHOICES_IN_A_ROW * players  # one phase: each seat's choices in a row
+    turns_per_draft = 1
+    decisions_per_draft = 1
+    if rules.offers_moves:
+        turns_per_draft += IDLE_TURNS_PER_SEAT * players
+        decisions_per_draft += CHOICES_IN_A_ROW + IDLE_TURNS_PER_SEAT * players
+    if "after_turn" in rules.phases:
+        decisions_per_draft += turns_per_draft * moves
+    per_round = (decisions_per_draft + 1) * tiles_per_round
+    per_round += moves * sum(stage in rules.phases for stage in ("round_start", "round_end"))
+    at_the_end = moves if "game_end" in rules.phases else 0
+    return max_rounds * per_round + at_the_end
 
 
 class AzulGame(pyspiel.Game):
@@ -119,12 +158,6 @@ class AzulGame(pyspiel.Game):
             low, high = -1.0 / (players - 1), 1.0
         else:
             low, high = -SCORE_BOUND, SCORE_BOUND
-        # A draft takes at least one tile, and each tile reaches a wall at most once; plugin
-        # moves come between drafts, as many as the engine's limits on them (so that no rule
-        # can stall a round) let them: these bound the length of a game.
-        decisions_per_draft = 1
-        if rules.offers_moves:
-            decisions_per_draft += CHOICES_IN_A_ROW + IDLE_TURNS_PER_SEAT * players
         # Who starts (where the variant draws it) and the secrets: one opening chance node.
         # Its outcomes count in max_chance_outcomes; OpenSpiel's max_game_length counts the
         # players' decisions only.
@@ -136,9 +169,9 @@ class AzulGame(pyspiel.Game):
             min_utility=low,
             max_utility=high,
             utility_sum=0.0,
-            max_game_length=max_rounds * (decisions_per_draft + 1) * tiles_per_round,
+            max_game_length=max_decisions(rules, players, tiles_per_round, max_rounds),
         )
-        super().__init__(_SECRET_GAME_TYPE if rules.deals_secrets else _GAME_TYPE, info, params)
+        super().__init__(_SECRET_GAME_TYPE if hidden_from_others(rules) else _GAME_TYPE, info, params)
         self.rules = rules
         self.memory_size = memory_size
         self.variant_ref = ref
@@ -423,28 +456,42 @@ class AzulState(pyspiel.State):
         those that deal ``player_id`` its own secrets and under which every action taken so
         far is still legal, uniformly (the odds of the chance node, whatever the players'
         policies); where the variant draws who starts, only seeds that start with the seat
-        that did (everybody saw it). ``probability_sampler()`` gives numbers in [0, 1).
-        Without secrets (or once the game is over) every seat knows the state: a clone."""
+        that did (everybody saw it). In a phase chosen at once, each other seat's sealed
+        choice is drawn again, uniformly among the moves it was offered (the player's own is
+        kept). ``probability_sampler()`` gives numbers in [0, 1). When the player knows
+        everything (no secrets and no other seat's sealed choice, or the game is over): a
+        clone."""
         state = self.episode.state
-        if not state.secrets or state.phase == OVER:
+        unseen = [seat != player_id for seat, _move in state.sealed]
+        if state.phase == OVER or not (state.secrets or any(unseen)):
             return self.clone()
         game = self.get_game()
-        own = {plugin: values[player_id] for plugin, values in state.secrets.items()}
-        seats = game.opening_seats()
-        seeds = [seed for seed, secrets in enumerate(game.secret_deals())
-                 if seats[seed] == self.episode.opening_seat
-                 and all(secrets[plugin][player_id] == value for plugin, value in own.items())]
         history = self.history()
+        # The sealed choices are the last actions: a phase chosen at once draws no tile.
+        redrawn = {len(history) - len(unseen) + index for index, hidden in enumerate(unseen) if hidden}
+        seeds: list = [None]  # the secrets as they are (none are dealt)
+        if state.secrets:
+            own = {plugin: values[player_id] for plugin, values in state.secrets.items()}
+            seats = game.opening_seats()
+            seeds = [seed for seed, secrets in enumerate(game.secret_deals())
+                     if seats[seed] == self.episode.opening_seat
+                     and all(secrets[plugin][player_id] == value for plugin, value in own.items())]
         while seeds:
             seed = seeds.pop(min(int(probability_sampler() * len(seeds)), len(seeds) - 1))
             world = game.new_initial_state()
             try:
-                world.apply_action(seed)
-                for action in history[1:]:
+                for index, action in enumerate(history):
+                    if index == 0 and seed is not None:
+                        action = seed
+                    elif index in redrawn:
+                        offered = world.legal_actions()
+                        action = offered[min(int(probability_sampler() * len(offered)), len(offered) - 1)]
                     world.apply_action(action)
             except (IllegalDecision, ValueError):  # a move taken was legal only with the true secrets
                 continue
             return world
+        # Never reached: the true deal is among the seeds, and a sealed choice drawn again
+        # can't make a later one illegal (no plugin sees another seat's sealed choice).
         raise AssertionError("no deal of the secrets is consistent with the game, not even its own")
 
     def is_terminal(self):
@@ -487,6 +534,7 @@ class AzulState(pyspiel.State):
             text += f"\nfilling: {drawn} ({episode.draws_left} to draw)"
         for plugin, values in state.secrets.items():
             text += f"\nsecrets {plugin}: {values!r}"
+        text += _sealed_text(state)
         return text + f"\nfirst player {state.first_player}, pending {state.pending}"
 
 
@@ -494,11 +542,13 @@ class AzulObserver:
     """OpenSpiel's observer: ``tensor`` is ``azul_core.rl.encoding.observation`` of the state
     as ``player`` sees it; ``dict`` splits it by ``observation_layout``.
 
-    Secrets follow ``iig_obs_type.private_info``: ``SINGLE_PLAYER`` (the observation and the
-    information state) shows ``player`` its own, ``NONE`` (a public observer) none,
-    ``ALL_PLAYERS``: the string lists every seat's (the tensor, laid out per viewer, holds
-    ``player``'s). Everything else is public. The information state is the observation, not
-    a history: the position holds all that matters from the past (memory included).
+    Secrets and the sealed choices of a phase chosen at once follow
+    ``iig_obs_type.private_info``: ``SINGLE_PLAYER`` (the observation and the information
+    state) shows ``player`` its own, ``NONE`` (a public observer) none, ``ALL_PLAYERS``: the
+    string lists every seat's (the tensor, laid out per viewer, holds ``player``'s).
+    Everything else is public. The information state is the observation, not a history: the
+    position holds all that matters from the past (memory, and the player's own sealed
+    choice, included).
     """
 
     def __init__(self, game: AzulGame, iig_obs_type=None):
@@ -528,7 +578,15 @@ class AzulObserver:
         if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             for plugin, values in seen.secrets.items():
                 text += f"\nsecrets {plugin}: {values!r}"
+            text += _sealed_text(seen)
         return text
+
+
+def _sealed_text(state) -> str:
+    """Every seat's sealed choice in a phase chosen at once (the whole game's view)."""
+    if not state.sealed:
+        return ""
+    return "\nsealed choices: " + ", ".join(f"seat {seat} {move.notation}" for seat, move in state.sealed)
 
 
 pyspiel.register_game(_GAME_TYPE, AzulGame)

@@ -20,6 +20,13 @@ the 305 of every variant; its plugins' memory and the agent's own secrets are
 numbers after the boards. An agent's observation holds its own secret and
 never another seat's (the encoding reads them through the engine's
 ``seen_secrets``, as ``GameState.for_seat(seat)`` does).
+
+A phase of choices a plugin adds (``rules.Phase``) is played as the engine asks
+it: each seat's choice is an action of that seat's agent, in turn. A phase
+chosen at once, in secret, is played the same way, as hidden sequential
+choices (this is an AEC environment: no parallel API): until every seat has
+chosen, an agent's observation shows which seats have chosen and its own
+choice, never another seat's (``encoding.seen_choices``).
 """
 
 from __future__ import annotations
@@ -180,9 +187,9 @@ class AzulEnv(AECEnv):
             self._mask = (self.steps, mask.tobytes())  # a copy: the agent may write to its mask
         else:
             mask = self._no_mask.copy()
-        # Of the secrets, the encoding reads the seat's own only, through the engine's
-        # seen_secrets (what state.for_seat(seat) does, without copying the whole state:
-        # that copy cost half as much again as a step).
+        # Of the secrets and the sealed choices of a phase chosen at once, the encoding reads
+        # the seat's own only (seen_secrets, seen_choices: what state.for_seat(seat) does,
+        # without copying the whole state: that copy cost half as much again as a step).
         return {"observation": encoding.observation(state, seat, self._bag, self.memory_size),
                 "action_mask": mask}
 

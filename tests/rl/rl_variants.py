@@ -53,3 +53,12 @@ SEEDED_START = str(ROOT / "examples" / "seeded-start" / "seeded-start.yaml")
 #: secret-goal's secrets and seeded-start's first player together
 #: (tests/rl/house_rules/seeded-secret-goal.yaml)
 SEEDED_SECRET_GOAL = str(Path(__file__).resolve().parent / "house_rules" / "seeded-secret-goal.yaml")
+
+#: phases of choices a plugin adds (issue 40): at the round's end, each seat in turn (a tile
+#: bought from the lid), and at the round's start, at once in secret (a colour picked)
+LID_MARKET = str(ROOT / "examples" / "lid-market" / "lid-market.yaml")
+COLOUR_BID = str(ROOT / "examples" / "colour-bid" / "colour-bid.yaml")
+PHASES = [(LID_MARKET, 2), (LID_MARKET, 3), (COLOUR_BID, 2), (COLOUR_BID, 3)]
+#: every phase stage, each seat choosing as many times in a row as the engine lets it
+#: (tests/rl/house_rules/ponder.py): the longest games a variant's phases make
+PONDER = str(Path(__file__).resolve().parent / "house_rules" / "ponder.yaml")
