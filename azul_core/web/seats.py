@@ -288,16 +288,22 @@ class SeatService:
         ``client_key(host)``: the client a limit counts."""
         server = self.server
 
-        async def own_seat(request: Request, what: str) -> tuple[Any, int] | Response:
-            """The table and seat of a request that only the seat's own link may make, or the
-            error answer."""
+        async def table_asked(request: Request) -> Any:
+            """The table a request names, its body read and its Origin checked, or the error
+            answer."""
             try:
                 await read_json(request)
             except Exception as exc:
                 return _http_error(exc)
             table = server.table(request.path_params["table"])
-            if table is None:
-                return _error(404, "no such table")
+            return _error(404, "no such table") if table is None else table
+
+        async def own_seat(request: Request, what: str) -> tuple[Any, int] | Response:
+            """The table and seat of a request that only the seat's own link may make, or the
+            error answer."""
+            table = await table_asked(request)
+            if isinstance(table, Response):
+                return table
             seat = request.path_params["seat"]
             if not 0 <= seat < len(table.seats):
                 return _error(404, f"no seat {seat} at this table")
@@ -323,13 +329,9 @@ class SeatService:
             return JSONResponse({"seat": seat, "bot": None})
 
         async def rematch(request: Request) -> Response:
-            try:
-                await read_json(request)
-            except Exception as exc:
-                return _http_error(exc)
-            table = server.table(request.path_params["table"])
-            if table is None:
-                return _error(404, "no such table")
+            table = await table_asked(request)
+            if isinstance(table, Response):
+                return table
             secret = bearer(request.headers.get("authorization"))
             known, seat = table.seat_of(secret)
             if not known or (seat is None and not table.is_admin(secret)):
@@ -359,13 +361,9 @@ class SeatService:
             return JSONResponse({"seat": seat, "url": f"{root.rstrip('/')}/t/{table.id}#seat={secret}"})
 
         async def start(request: Request) -> Response:
-            try:
-                await read_json(request)
-            except Exception as exc:
-                return _http_error(exc)
-            table = server.table(request.path_params["table"])
-            if table is None:
-                return _error(404, "no such table")
+            table = await table_asked(request)
+            if isinstance(table, Response):
+                return table
             if not table.is_admin(bearer(request.headers.get("authorization"))):
                 return _error(401, "only the creator's link starts the game: "
                                    "send the admin secret as 'Authorization: Bearer SECRET'")
