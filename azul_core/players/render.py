@@ -20,6 +20,7 @@ from azul_core.engine.notation import is_ascii_number
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import CENTRE, CHOOSE, DEAL, FLOOR, OVER, PLACE, IllegalDecision, wall_with
 from azul_core.players.move_words import declared, labelled, moves_on_offer
+from azul_core.players.phase_words import STAGE_NAMES, in_secret, phase_title, stage_of, waiting_words
 from azul_core.players.plugin_words import plugin_words
 from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
 
@@ -254,6 +255,11 @@ def draw_game(state, names: Sequence[str], last: str | None = None, title: str =
     elif state.phase == PLACE:
         name = names[state.to_move]
         heading.append(f"   wall tiling: {name} {'place' if name == 'you' else 'places'} a tile")
+    elif state.phase == CHOOSE and stage_of(state) is not None:
+        name = names[state.to_move]
+        secretly = " in secret" if in_secret(state) else ""
+        heading.append(f"   {STAGE_NAMES.get(state.stage, state.stage)}: {name} "
+                       f"{'choose' if name == 'you' else 'chooses'}{secretly}")
     elif state.phase == CHOOSE:
         name = names[state.to_move]
         heading.append(f"   {name} {'choose' if name == 'you' else 'chooses'} after the draft")
@@ -285,6 +291,12 @@ def draw_plugin_parts(state, names: Sequence[str], sealed: Sequence[int] = (),
                   for seat, value in enumerate(values) if seat in sealed or value is None]
         if unseen:
             lines.append(Text(f"Secret ({plugin}): {'; '.join(unseen)}", style="dim"))
+    title = phase_title(state)
+    if title is not None:
+        lines.append(Text(f"{title}.", style="bold"))
+        waiting = waiting_words(state, who, reader)
+        if waiting:
+            lines.append(Text(waiting))
     moves = moves_on_offer(state)
     if moves and state.phase == CHOOSE:
         lines.append(Text(f"{names[state.to_move]}: choose one (number or move):", style="bold"))

@@ -23,6 +23,7 @@ from azul_core.engine.notation import NotationError, is_ascii_number, parse_deci
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import CHOOSE, DEAL, DRAFT, PLACE, Decision, GameState, IllegalDecision
 from azul_core.players.move_words import match_move, move_text
+from azul_core.players.phase_words import in_secret, revealed_words, sealed_choice_words
 from azul_core.players.registry import HUMAN, BotError, ask_bot, available_bots, broken_bots, build_bot
 from azul_core.players.render import (
     LegalFilterError,
@@ -306,7 +307,7 @@ class GameSession:
     def draw(self) -> None:
         """The position as the person at the keyboard may see it: their own secrets only."""
         state = self.state
-        if state.secrets:
+        if state.secrets or state.sealed:
             state = state.for_seat(self._viewer())
         self.console.print(draw_game(state, self.names, self.last, reader=self._viewer()))
 
@@ -443,13 +444,18 @@ class GameSession:
                 self._take(decision, " (the only legal space)")
                 state_changed = True
                 continue
-            if self.rules.deals_secrets and len(self.humans) > 1 and seat != self.at_keyboard:
+            if self._hides_from_others() and len(self.humans) > 1 and seat != self.at_keyboard:
                 self._hand_over(seat)
                 state_changed = True
             if state_changed:
                 self.draw()
                 state_changed = False
             state_changed = self._human_turn(seat)
+
+    def _hides_from_others(self) -> bool:
+        """Whether a seat may hold what the others must not see: a secret, or a choice made in
+        secret (a phase chosen at once)."""
+        return self.rules.deals_secrets or any(phase.at_once for phase in self.rules.phases.values())
 
     def _hand_over(self, seat: int) -> None:
         """Hot-seat with secrets: clear the screen (the last player's secret with it) and
@@ -472,11 +478,18 @@ class GameSession:
         forced = state.phase == PLACE and len(state.legal_decisions()) == 1
         round_index = len(self.recorder.rounds) - 1
         action_index = len(self.recorder.rounds[-1].actions)
+        # A choice made in secret joins the phase's choices, told together once all have chosen.
+        sealing = (*before.sealed, (seat, decision)) if isinstance(decision, Move) and in_secret(before) else None
         state.apply(decision)  # IllegalDecision: nothing changed, nothing recorded
         # Told to whoever sits at the keyboard next too (hot-seat): a label made from the
-        # mover's secret is shown only to a lone person's own moves.
+        # mover's secret, or a choice made in secret, is shown only to a lone person's own moves.
         for_mover = not self.rules.deals_secrets or self.humans == [seat]
         text = describe_decision(before, decision, self.names, for_mover)
+        if sealing is not None:
+            if self.humans != [seat]:
+                text = sealed_choice_words(self.names[seat])
+            if not state.sealed:  # every seat has chosen: all the choices may be told
+                text += ". " + revealed_words(state, sealing, self.names)
         self.log.append((round_index, action_index, seat, forced))
         self.recorder.decided(decision, state)
         self.last = text
@@ -503,7 +516,8 @@ class GameSession:
             options = ", ".join(str(c + 1) for c in columns)
             return f"{self.names[seat]}: wall column for the {colour} tile of line {row + 1} ({options})> "
         if state.phase == CHOOSE:
-            return f"{self.names[seat]}: choose 1-{len(state.choices)} or a move> "
+            secretly = " in secret" if in_secret(state) else ""
+            return f"{self.names[seat]}: choose 1-{len(state.choices)} or a move{secretly}> "
         return f"{who}> "
 
     def _human_turn(self, seat: int) -> bool:
@@ -599,7 +613,8 @@ class GameSession:
             self.say(str(exc))
             return None
         if not isinstance(decision, Move):
-            self.say(f"'{line}' is none of the choices after your draft: {listed}.")
+            when = "now" if self.state.stage is not None else "after your draft"
+            self.say(f"'{line}' is none of the choices {when}: {listed}.")
             return None
         return decision
 
