@@ -62,3 +62,6 @@ PHASES = [(LID_MARKET, 2), (LID_MARKET, 3), (COLOUR_BID, 2), (COLOUR_BID, 3)]
 #: every phase stage, each seat choosing as many times in a row as the engine lets it
 #: (tests/rl/house_rules/ponder.py): the longest games a variant's phases make
 PONDER = str(Path(__file__).resolve().parent / "house_rules" / "ponder.yaml")
+#: secret-goal's secrets and colour-bid's sealed picks together
+#: (tests/rl/house_rules/secret-goal-bid.yaml)
+SECRET_GOAL_BID = str(Path(__file__).resolve().parent / "house_rules" / "secret-goal-bid.yaml")

@@ -17,7 +17,7 @@ np = pytest.importorskip("numpy")
 
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
-from rl_variants import COLOUR_BID, LID_MARKET, PHASES, PONDER, label, trust  # noqa: E402
+from rl_variants import COLOUR_BID, LID_MARKET, PHASES, PONDER, SECRET_GOAL_BID, label, trust  # noqa: E402
 
 import azul_core.rl as rl  # noqa: E402
 import azul_core.rl.openspiel  # noqa: E402,F401  (registers python_azul)
@@ -132,8 +132,10 @@ def test_the_observation_says_which_phase_is_under_way():
 def pettingzoo_game(variant, players, seed, policy, tmp_path):
     env = rl.env(variant, players)
     env.reset(seed=seed)
+    low, high = encoding.observation_bounds(players, env.unwrapped.rules)
     for _agent in env.agent_iter():
         observation, _reward, terminated, truncated, _info = env.last()
+        assert np.all(low <= observation["observation"]) and np.all(observation["observation"] <= high)
         if terminated or truncated:
             env.step(None)
             continue
@@ -294,6 +296,28 @@ def test_resampling_draws_the_other_seats_sealed_picks_again_and_keeps_the_playe
     # Before a pick, and once all are revealed, a player knows every choice made: a clone.
     first = openspiel_after_picks(3, [])
     assert str(first.resample_from_infostate(1, sampler)) == str(first)
+
+
+def test_with_secrets_too_resampling_deals_them_again_and_draws_the_sealed_picks_again():
+    game = load_game(SECRET_GOAL_BID, 2)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    state = to_first_decision(game.new_initial_state(), np.random.RandomState(2))
+    state.apply_action(encoding.encode(pick(3), state.engine_state.rules))   # seat 0 picks black
+    assert game.get_type().information == IMPERFECT
+    sampler = pyspiel.UniformProbabilitySampler(0., 1.)
+    own_secret = state.engine_state.secrets["secret_goal"][1]
+    others = set()
+    for _ in range(20):
+        world = state.resample_from_infostate(1, sampler)
+        assert world.information_state_string(1) == state.information_state_string(1)
+        assert world.engine_state.secrets["secret_goal"][1] == own_secret
+        others.add((world.engine_state.secrets["secret_goal"][0], world.engine_state.sealed))
+    assert len({secret for secret, _sealed in others}) > 1 and len({sealed for _secret, sealed in others}) > 1
+    # Seat 0 knows its pick and its secret; only seat 1's secret is drawn again.
+    for _ in range(5):
+        world = state.resample_from_infostate(0, sampler)
+        assert world.engine_state.sealed == ((0, pick(3)),)
+        assert world.engine_state.secrets["secret_goal"][0] == state.engine_state.secrets["secret_goal"][0]
 
 
 def test_ismcts_plays_rounds_of_sealed_picks():
