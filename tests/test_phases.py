@@ -303,3 +303,22 @@ def test_a_game_with_phases_plays_out_at_random():
     game = play_out(new_game(BID, players=3), seed=4)
     assert game.over and sum(game.tile_counts()) == 100
     assert None not in game.memory["colour_bid"]      # every seat picked in the last round
+
+
+# ---------------------------------------------------------------- told in words
+
+
+@pytest.mark.parametrize("variant, told", [
+    (MARKET, "at each round's end, after the wall tiling, before the floors are paid (each player in turn)"),
+    (BID, "at each round's start, before the first draft (every player at once, in secret)"),
+], ids=["lid-market", "colour-bid"])
+def test_azul_rules_and_the_tables_words_tell_the_phase(variant, told):
+    from azul_core.cli.app import _register, app
+    from azul_core.variants.loading import load_variant
+    from azul_core.variants.words import rules_in_words
+    _register()
+    result = CliRunner(env=ENV).invoke(app, ["rules", str(variant)])
+    assert result.exit_code == 0, result.output
+    assert f"- phases of choices the plugins add: {told} (standard: none)" in result.stdout
+    standard = load_variant(EXAMPLES.parent / "variants" / "standard.yaml")
+    assert f"The round has a phase of choices of its own: {told}." in rules_in_words(load_variant(variant), standard)

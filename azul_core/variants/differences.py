@@ -240,6 +240,7 @@ def differences(variant, standard) -> list[Difference]:
     compare("who starts round 1", _starters(rules, variant.players), _starters(base, variant.players))
     compare("which drafts are legal", _draft_rule(rules), _draft_rule(base))
     compare("moves besides the drafts", _moves(rules), _moves(base))
+    compare("phases of choices the plugins add", _phases(rules), _phases(base))
     compare("what the rules remember during a game", _remembering(rules), _remembering(base))
     compare("secrets", _secrets(rules), _secrets(base))
     compare("what a draft takes", _decided_by(rules, "azul_draft_takes", "every tile of its colour"),
@@ -290,6 +291,20 @@ def _moves(rules) -> str:
         return "none"
     return "; ".join(f"{move.label or move.notation} ({move.notation}, plugin "
                      f"'{rules.plugin_hooks.declared[move]}')" for move in moves)
+
+
+#: A phase's stage in words (``rules.Phase``).
+PHASE_WHEN = {"round_start": "at each round's start, before the first draft",
+              "after_turn": "after each turn",
+              "round_end": "at each round's end, after the wall tiling, before the floors are paid",
+              "game_end": "at the game's end, before the end bonuses"}
+
+
+def _phases(rules) -> str:
+    if not rules.phases:
+        return "none"
+    return "; ".join(f"{PHASE_WHEN[stage]} ({'every player at once, in secret' if phase.at_once else 'each player in turn'})"
+                     for stage, phase in rules.phases.items())
 
 
 def _remembering(rules) -> str:

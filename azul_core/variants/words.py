@@ -98,6 +98,8 @@ def _one(difference: Difference, rules) -> str | None:
     if rule == "moves besides the drafts":
         labels = [move.label or move.notation for move in rules.plugin_hooks.moves]
         return _sentence(f"Besides taking tiles, a turn may offer: {'; '.join(labels)} (a button on the table)")
+    if rule == "phases of choices the plugins add":
+        return _sentence(f"The round has a phase of choices of its own: {mine}")
     if rule == "what the rules remember during a game":
         return None  # the table shows it as the game goes (a house rule's notes)
     if rule == "secrets":
