@@ -418,8 +418,8 @@ def plugin_numbers(state, viewer: int, memory_size: int = MEMORY_SIZE) -> list[f
         players = len(state.players)
         numbers += _one_hot(players, (state.first_player - viewer) % players)
     if rules.phases:
-        numbers += _one_hot(len(phase_stages(rules)), phase_stages(rules).index(state.stage)
-                            if state.stage is not None else None)
+        stages = phase_stages(rules)
+        numbers += _one_hot(len(stages), stages.index(state.stage) if state.stage is not None else None)
         if chosen_at_once(rules):
             players = len(state.players)
             chosen = [0.0] * players
