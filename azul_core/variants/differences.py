@@ -303,8 +303,8 @@ PHASE_WHEN = {"round_start": "at each round's start, before the first draft",
 def _phases(rules) -> str:
     if not rules.phases:
         return "none"
-    return "; ".join(f"{PHASE_WHEN[stage]} ({'every player at once, in secret' if phase.at_once else 'each player in turn'})"
-                     for stage, phase in rules.phases.items())
+    who = {True: "every player at once, in secret", False: "each player in turn"}
+    return "; ".join(f"{PHASE_WHEN[stage]} ({who[phase.at_once]})" for stage, phase in rules.phases.items())
 
 
 def _remembering(rules) -> str:
