@@ -79,6 +79,29 @@ def waiting_words(state, names: Sequence[str], reader: int | None) -> str | None
     return " ".join(parts)
 
 
+def with_sealed_choices(state, chosen: Sequence[int], yours: Move | None, seat: int | None):
+    """The game as ``seat`` may know it in a phase chosen at once, from ``state``, the game
+    before the phase's choices (where a record copy for the seat ends, ``sealed_for``), and who
+    has chosen since (``chosen``, in order; ``yours``: the seat's own choice): each other
+    seat's choice stands in as unknown (``for_seat``), so the seat to move is the one that is.
+    ``ValueError`` if the choices don't follow from ``state``."""
+    if not chosen:
+        return state
+    state = state.clone()
+    for chooser in chosen:
+        if not in_secret(state) or state.to_move != chooser or not state.choices:
+            raise ValueError(f"seat {chooser + 1} is not choosing in secret here")
+        if chooser == seat:
+            if yours is None:
+                raise ValueError("the seat's own choice is missing")
+            state.apply(yours)
+        else:
+            # Any move on offer holds its place: nothing is carried out before every seat has
+            # chosen, and the seat's view below keeps none of the others' choices.
+            state.apply(state.choices[0])
+    return state.for_seat(seat)
+
+
 def sealed_choice_words(name: str) -> str:
     """A choice made in secret, as every other seat is told it: who, not what."""
     return f"{name} has chosen, in secret"
@@ -101,4 +124,4 @@ def _joined(names: Sequence[str]) -> str:
 
 
 __all__ = ["STAGE_NAMES", "chosen_seats", "in_secret", "own_choice", "phase_title", "revealed_words",
-           "sealed_choice_words", "stage_of", "waiting_words"]
+           "sealed_choice_words", "stage_of", "waiting_words", "with_sealed_choices"]

@@ -28,7 +28,9 @@ from urllib.parse import urlsplit
 
 from azul_core.colours import NAMES
 from azul_core.engine.notation import NotationError, is_ascii_number, parse_decision
-from azul_core.engine.state import CHOOSE, DRAFT, PLACE
+from azul_core.engine.state import CHOOSE, DRAFT, PLACE, IllegalDecision
+from azul_core.players.move_words import match_move
+from azul_core.players.phase_words import in_secret, with_sealed_choices
 from azul_core.players.render import (
     draw_game,
     draw_legal,
@@ -289,12 +291,27 @@ class RemoteSession:
             raise SessionError(f"--join: the table's record does not replay here: {exc}") from None
         if state is None:
             raise SessionError("--join: the table's record has no round yet")
-        self.state = state
+        self.state = self._with_sealed_choices(state, message)
         self.names = [from_server(name, MAX_NAME_SHOWN) for name in record.players]
         told = len(state.round_scores) if self.rounds_told is None else self.rounds_told
         self.round_states = {number: states for number, states in rounds.items() if number > told}
         if self.rounds_told is None:
             self.rounds_told = told
+
+    @staticmethod
+    def _with_sealed_choices(state, message: dict):
+        """In a phase chosen at once the record sent ends before the choices made so far (no
+        seat may read them): the view says who has chosen, and this seat's own choice."""
+        stage = (message.get("view") or {}).get("stage")
+        if not isinstance(stage, dict) or not stage.get("chosen"):
+            return state
+        yours = stage.get("yours")
+        try:
+            own = parse_decision(yours["move"]) if isinstance(yours, dict) else None
+            chosen = [int(seat) for seat in stage["chosen"]]
+            return with_sealed_choices(state, chosen, own if isinstance(own, Move) else None, message.get("you"))
+        except (NotationError, IllegalDecision, KeyError, TypeError, ValueError) as exc:
+            raise SessionError(f"--join: the table's choices made in secret don't follow its record: {exc}") from None
 
     def run(self) -> int:
         self.open(None)
@@ -352,7 +369,10 @@ class RemoteSession:
                 self.waiting_shown = message["version"]
                 if first:
                     self._draw()
-                self.say(f"Waiting for {self.names[self.state.to_move]}...", "dim")
+                if in_secret(self.state):  # who has chosen, and this seat's own choice: the board says
+                    self.say("Waiting for the others to choose, in secret...", "dim")
+                else:
+                    self.say(f"Waiting for {self.names[self.state.to_move]}...", "dim")
             elif you is not None and message.get("legal") is None and self.state.to_move == you:
                 self.say("Your seat is played by a bot now; you can watch.", "yellow")
 
@@ -443,10 +463,27 @@ class RemoteSession:
             line = self.read(self._prompt(you)).strip()
             if not line or self._command(line):
                 continue
+            line = self._choice_named(line)
             if not self._looks_sendable(line, you):
                 continue
             self.socket.send(json.dumps({"type": "move", "version": self.message["version"], "move": line}))
             return
+
+    def _choice_named(self, line: str) -> str:
+        """Where the only choices are the plugins' moves (a phase, or after a draft): a choice
+        typed as its number in the list or by words of its label, as ``azul play`` takes it, in
+        notation; any other line as typed (the server judges it)."""
+        state = self.state
+        if state.phase != CHOOSE or line.startswith("+"):
+            return line
+        choices = list(state.choices)
+        if is_ascii_number(line) and len(line) < 4:
+            return choices[int(line) - 1].notation if 1 <= int(line) <= len(choices) else line
+        try:
+            move = match_move(line, state)
+        except NotationError:
+            return line
+        return move.notation if move is not None else line
 
     def _command(self, line: str) -> bool:
         """At the player's turn: a command (not a move) answered; False for anything else."""

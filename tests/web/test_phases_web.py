@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,8 @@ pytest.importorskip("starlette")
 # The in-process server's helpers (pytest puts this folder on sys.path).
 from test_server import Seat, create, make_config, secret_of, serving  # noqa: E402
 from test_updates import ChangesSeat  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -177,3 +180,122 @@ def test_the_lid_market_at_the_rounds_end_is_named_and_played(config, catalog):
         after = ann.wait_version(state["version"] + 1)
         assert after["last"]["move"] == buy["move"]
         assert after["last"]["text"] == f"Ann: {buy['label']} ({buy['move']})"
+
+
+# ---------------------------------------------------------------- azul play --join
+
+
+def test_join_a_bot_that_picks_first_is_not_shown_before_the_seat_picks(config, catalog, monkeypatch):
+    """``azul play --join`` at Ann's seat: the record it is sent ends before the bot's pick;
+    the board names the phase, tells that the bot has chosen, never what, until Ann has picked
+    (typed by words of its label), then every pick."""
+    from test_plugin_moves_web import join
+    folder = ROOT / "examples" / "colour-bid"
+    monkeypatch.setenv("AZUL_VARIANTS_PATH", str(folder))
+    with serving(config, catalog) as client:
+        for _attempt in range(8):
+            created = create(client, "colour-bid", seats=[{"bot": "greedy"}, {"name": "Ann"}]).json()
+            watcher = Seat(client, created["table"], secret_of(created["watch_url"]))
+            state = watcher.wait_for(lambda s: s["view"]["to_move"] == 1 or s["view"]["phase"] == "draft")
+            if state["view"]["phase"] == "choose" and state["view"]["stage"]["chosen"] == [0]:
+                break
+        else:
+            pytest.fail("no table where the bot picks first")
+        prompts: list[str] = []
+        screens: list[str] = []
+        session = None
+
+        def read(prompt):
+            prompts.append(prompt)
+            screens.append(output.getvalue())
+            return "red" if len(prompts) == 1 else "quit"
+
+        session, output = join(client, created["seats"][1]["url"], read, "colour-bid", folder)
+        assert session.run() == 0
+        before = screens[0]
+        assert "round 1   Round's start: Ann chooses in secret" in before
+        assert "Round's start: choose before the first draft, in secret" in before
+        assert "greedy has chosen, in secret" in before
+        shown = "\n".join(line for line in before.splitlines() if "+pick:" not in line)
+        assert "Pick " not in shown, shown
+        assert prompts[0].startswith("choose (+pick:0, ")
+        after = output.getvalue()[len(before):]
+        assert "Everyone has chosen: greedy: Pick " in after
+        assert "Ann: Pick red: double points for it this round (+pick:2)" in after
+
+
+def test_join_a_seat_that_picked_waits_for_the_others_and_sees_its_own_pick(config, catalog, monkeypatch):
+    """Ann picks first (typed by its number); the bot picks next: Ann's client says whom it waits
+    for without naming a pick but her own."""
+    from test_plugin_moves_web import join
+
+    from azul_core.players.phase_words import own_choice
+    folder = ROOT / "examples" / "colour-bid"
+    monkeypatch.setenv("AZUL_VARIANTS_PATH", str(folder))
+    with serving(config, catalog) as client:
+        created = create(client, "colour-bid", seats=[{"name": "Ann"}, {"name": "Bob"}]).json()
+        watcher = Seat(client, created["table"], secret_of(created["watch_url"]))
+        first = watcher.state["view"]["to_move"]
+        seen = []
+
+        def read(prompt):
+            if not seen:
+                seen.append(prompt)
+                return "5"  # white
+            raise EOFError  # leave once the pick is sent and the client has heard the answer
+
+        session, output = join(client, created["seats"][first]["url"], read, "colour-bid", folder)
+        session.open(None)
+        try:  # (a socket left open would keep the server from stopping)
+            session.update(session.receive())
+            session._turn(first)  # the pick, typed as its number
+            heard = session.receive()
+            while heard.get("type") != "state":
+                heard = session.receive()
+            session.update(heard)
+            session._draw()
+        finally:
+            session.socket.close()
+        mine = own_choice(session.state, first)
+        assert session.state.to_move == 1 - first and session.state.sealed == ((first, mine),)
+        assert mine.notation == "+pick:4"
+        text = output.getvalue()
+        assert "You chose: Pick white: double points for it this round." in text
+        assert f"Round's start: {['Ann', 'Bob'][1 - first]} chooses in secret" in text
+
+
+def test_join_the_lid_market_is_played_by_typing(config, catalog, monkeypatch):
+    from test_plugin_moves_web import join
+
+    from azul_core.engine.notation import format_decision
+    from azul_core.engine.state import CHOOSE
+    folder = ROOT / "examples" / "lid-market"
+    monkeypatch.setenv("AZUL_VARIANTS_PATH", str(folder))
+    with serving(config, catalog) as client:
+        created = create(client, "lid-market", seats=[{"name": "Ann"}, {"bot": "random"}]).json()
+        rng = random.Random(2)
+        typed: list[str] = []
+        session = None
+
+        def read(prompt):
+            state = session.state
+            if len(typed) > 2:
+                return "quit"  # a choice typed in words the client can't send: typed again and again
+            if state.phase == CHOOSE and state.stage == "round_end":
+                buys = [move for move in state.choices if move.name == "buy"]
+                typed.append(buys[0].label.lower().removesuffix(" (2 points)") if buys else "buy nothing")
+                return typed[-1]
+            if typed or state.round > 3:
+                return "quit"
+            return format_decision(rng.choice(state.legal_decisions()))
+
+        session, output = join(client, created["seats"][0]["url"], read, "lid-market", folder)
+        assert session.run() == 0
+        text = output.getvalue()
+        assert typed, "Ann was never offered the market"
+        assert "Round's end: Ann chooses" in text
+        assert "Choose one: Buy nothing (type +no-buy); Buy a " in text
+        record = json.loads(download(client, created["table"], secret_of(created["watch_url"])))
+        actions = [action for entry in record["rounds"] for action in entry["actions"]]
+        bought = [action for action in actions if action.startswith("+buy:") or action == "+no-buy"]
+        assert bought and (bought[0] == "+no-buy") == (typed[0] == "buy nothing")
