@@ -529,7 +529,8 @@ class Server:
                     # replays the record and gives the bot the game as this seat may know it.
                     ref = str(table.offered.path)
                     text = await self.bot_pool.choose(ref, table.record(seat).to_dict(), name,
-                                                      f"{table.row.seed}:seat:{seat}:version:{version}")
+                                                      f"{table.row.seed}:seat:{seat}:version:{version}",
+                                                      table.sealed_choices(seat))
                 else:
                     bot = table.bots.get(seat)
                     if bot is None:

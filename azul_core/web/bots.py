@@ -62,9 +62,11 @@ class BotPool:
                 initializer=_worker_start, initargs=(os.getpid(),))
         return self._executor
 
-    async def choose(self, variant_ref: str, record: dict, bot: str, seed: str) -> str:
-        """The bot's decision (record notation) at the end of ``record``. Tables wait for a free
-        worker in the order they asked."""
+    async def choose(self, variant_ref: str, record: dict, bot: str, seed: str,
+                     sealed: tuple = ((), None, None)) -> str:
+        """The bot's decision (record notation) at the end of ``record`` (and the choices made
+        in secret since: ``sealed``, as ``think`` takes them). Tables wait for a free worker in
+        the order they asked."""
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
         await self._slots.acquire()
@@ -72,7 +74,7 @@ class BotPool:
         try:
             for attempt in range(2):
                 try:
-                    future = self._pool().submit(think, variant_ref, record, bot, seed, self.think)
+                    future = self._pool().submit(think, variant_ref, record, bot, seed, self.think, sealed)
                     return await asyncio.wrap_future(future)
                 except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh, once
                     self.close()
@@ -108,9 +110,15 @@ class BotPool:
 _VARIANTS: dict[str, Any] = {}
 
 
-def think(variant_ref: str, record: dict, bot: str, seed: str, think_time: float | None) -> str:
-    """In a worker: the decision of bot ``bot`` at the end of ``record`` (record notation)."""
-    from azul_core.engine.notation import format_decision
+def think(variant_ref: str, record: dict, bot: str, seed: str, think_time: float | None,
+          sealed: tuple = ((), None, None)) -> str:
+    """In a worker: the decision of bot ``bot`` at the end of ``record`` (record notation).
+    In a phase chosen at once the record a seat may see ends before the phase's choices:
+    ``sealed`` is (the seats that have chosen since, in order; the bot's seat's own choice in
+    notation, or None; the bot's seat: ``Table.sealed_choices``), put back with the others'
+    unknown (``with_sealed_choices``), so that the bot decides for its own seat."""
+    from azul_core.engine.notation import format_decision, parse_decision
+    from azul_core.players.phase_words import with_sealed_choices
     from azul_core.players.registry import make_bot
     from azul_core.records.game_record import record_from_data, replay_state
     from azul_core.variants import load_variant
@@ -119,6 +127,9 @@ def think(variant_ref: str, record: dict, bot: str, seed: str, think_time: float
     if variant is None:
         variant = _VARIANTS[variant_ref] = load_variant(variant_ref)
     state = replay_state(record_from_data(record, "the table"), variant)
+    chosen, own, seat = sealed
+    if chosen:
+        state = with_sealed_choices(state, list(chosen), None if own is None else parse_decision(own), seat)
     # The game as the seat to move may know it: a bot never sees another seat's secret.
     seen = state.for_seat(state.to_move)
     return format_decision(make_bot(bot, variant.rules, seed=seed, think=think_time).choose(seen))

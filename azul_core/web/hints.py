@@ -107,7 +107,7 @@ async def _think(server, table, seat: int, version: int) -> tuple | Move:
     seed = f"{table.row.seed}:hint:{seat}:version:{version}"
     if is_search_bot(bot):
         ref = str(table.offered.path)
-        text = await server.bot_pool.choose(ref, table.record(seat).to_dict(), bot, seed)
+        text = await server.bot_pool.choose(ref, table.record(seat).to_dict(), bot, seed, table.sealed_choices(seat))
         return parse_decision(text)
     player = make_bot(bot, table.offered.variant.rules, seed=seed, think=server.config.think)
     return await asyncio.to_thread(player.choose, table.seen_by(seat).clone())

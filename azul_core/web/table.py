@@ -306,6 +306,13 @@ class Table:
                             secrets=dict(state.secrets), memory=dict(state.memory) or None)
         return sealed_for(record, seat, self.over, len(state.sealed))
 
+    def sealed_choices(self, seat: int) -> tuple:
+        """What ``record(seat)`` leaves out in a phase chosen at once, as ``web.bots.think``
+        puts it back: the seats that have chosen, in order; ``seat``'s own choice (notation, or
+        None); ``seat``. Nothing of another seat's choice but that it was made."""
+        own = next((move.notation for chooser, move in self.state.sealed if chooser == seat), None)
+        return tuple(chooser for chooser, _move in self.state.sealed), own, seat
+
     # ------------------------------------------------------------ deciding
 
     def decide(self, seat: int | None, version: Any, text: Any, store: TableStore, by_bot: bool = False) -> None:

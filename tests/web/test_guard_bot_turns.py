@@ -123,7 +123,7 @@ def test_a_search_bot_is_given_the_game_as_its_seat_knows_it(tmp_path, catalog, 
     given the record with the bot's own goal and the other seat's sealed."""
     asked = []
 
-    async def choose(self, variant_ref, record, bot, seed):
+    async def choose(self, variant_ref, record, bot, seed, sealed=((), None, None)):
         asked.append((variant_ref, record, bot, seed))
         return await asyncio.to_thread(web_bots.think, variant_ref, record, "greedy", seed, None)
 

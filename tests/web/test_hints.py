@@ -107,7 +107,7 @@ def test_hints_think_in_the_worker_pool_from_what_the_seat_may_know_one_at_a_tim
         asked: list[tuple] = []
         release = asyncio.Event()
 
-        async def choose(ref, record, bot, seed):
+        async def choose(ref, record, bot, seed, sealed=((), None, None)):
             asked.append((ref, record, bot, seed))
             await release.wait()
             return legal_now[0]
@@ -163,7 +163,7 @@ def test_a_second_question_of_the_same_seat_is_answered_by_the_same_search(tmp_p
         server = client.app.server
         asked, release = [], asyncio.Event()
 
-        async def choose(ref, record, bot, seed):
+        async def choose(ref, record, bot, seed, sealed=((), None, None)):
             asked.append(seed)
             await release.wait()
             return legal_now[0]
@@ -192,7 +192,7 @@ def test_a_hint_whose_table_moved_on_is_cancelled_and_never_told(tmp_path, catal
         server = client.app.server
         started, stopped = [], []
 
-        async def choose(ref, record, bot, seed):
+        async def choose(ref, record, bot, seed, sealed=((), None, None)):
             started.append(seed)
             try:
                 await asyncio.Event().wait()  # a search that ends only when stopped
@@ -222,7 +222,7 @@ class HeldWorkers:
         self.seeds: list[str] = []
         self.futures: list[concurrent.futures.Future] = []
 
-    def submit(self, function, variant_ref, record, bot, seed, think):
+    def submit(self, function, variant_ref, record, bot, seed, think, sealed=((), None, None)):
         future: concurrent.futures.Future = concurrent.futures.Future()
         future.set_running_or_notify_cancel()  # in a worker: cancelling it can't stop it
         self.seeds.append(seed)

@@ -299,3 +299,44 @@ def test_join_the_lid_market_is_played_by_typing(config, catalog, monkeypatch):
         actions = [action for entry in record["rounds"] for action in entry["actions"]]
         bought = [action for action in actions if action.startswith("+buy:") or action == "+no-buy"]
         assert bought and (bought[0] == "+no-buy") == (typed[0] == "buy nothing")
+
+
+# ---------------------------------------------------------------- a search bot's worker
+
+
+def test_a_bot_in_a_worker_decides_for_its_own_seat_knowing_only_that_the_other_has_picked(catalog, monkeypatch):
+    """A search bot (and a hint) decides in a worker process from the record its seat may see,
+    which ends before the picks made so far: they are put back, the others' unknown, so the
+    worker's game has the bot's seat to move."""
+    from azul_core.players import registry
+    from azul_core.web import bots
+    from azul_core.web.store import SeatRow, TableRow
+    from azul_core.web.table import Table
+
+    class Accepting:
+        def append(self, *args):
+            return True
+
+    offered = catalog.get("colour-bid")
+    row = TableRow("T", "colour-bid", "seed", 0.0, 0.0, None, 0, "w", "a",
+                   [SeatRow(seat, name, None, "h") for seat, name in enumerate(("Ann", "Bob"))])
+    table, _events = Table.new(row, offered)
+    first = table.state.to_move
+    other = 1 - first
+    table.decide(first, table.version, "+pick:2", Accepting())
+    assert table.sealed_choices(other) == ((first,), None, other)
+    assert table.sealed_choices(first) == ((first,), "+pick:2", first)
+    assert "+pick" not in json.dumps(table.record(other).to_dict())
+
+    seen = []
+
+    class Spy:
+        def choose(self, state):
+            seen.append(state)
+            return state.legal_decisions()[0]
+
+    monkeypatch.setattr(registry, "make_bot", lambda *args, **kwargs: Spy())
+    answer = bots.think(str(offered.path), table.record(other).to_dict(), "mcts", "seed", 0.01,
+                        table.sealed_choices(other))
+    assert answer == "+pick:0"
+    assert seen[0].to_move == other and seen[0].sealed == ((first, None),)
