@@ -277,3 +277,20 @@ def test_the_greedy_bot_judges_seat_ones_draft_on_seat_ones_wall():
     # out from the line, and tried on a clone, alike.
     assert draft_gains(game, [(1, BLUE, 0)], whole_game=False) == [2]
     assert tried_gains(game, [(1, BLUE, 0)], whole_game=False) == [(2, (1, BLUE, 0))]
+
+
+# ---------------------------------------------------------------- secrets laid by a test
+
+
+@pytest.mark.parametrize("values, why", [
+    ((0, [4]), "a list is not a plain immutable value"),
+    ((0.5, 4), "a float is not a plain immutable value"),
+    ((0, "x" * 201), "a string longer than 200 characters"),
+])
+def test_secrets_a_test_lays_are_checked_as_a_plugin_s_would_be(values, why):
+    from azul_core.engine.state import IllegalDecision
+    game = new_game(EXAMPLES / "secret-goal" / "secret-goal.yaml")
+    with pytest.raises(IllegalDecision, match=f"the secrets of plugin 'secret_goal' hold {why}"):
+        game.set_secrets({"secret_goal": values})
+    game.set_secrets({"secret_goal": (0, 4)})
+    assert game.for_seat(1).secrets == {"secret_goal": (None, 4)}

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
-from azul_core.engine.moves import seen_secrets
+from azul_core.engine.moves import memory_problem, seen_secrets
 from azul_core.engine.plugins import PluginError, hook_location
 from azul_core.engine.rulebook import Rules
 from azul_core.engine.transfers import carry_out, describe_transfer, shift_transfer, wall_with
@@ -265,6 +265,9 @@ class GameState:
         for plugin, values in secrets.items():
             if values.__class__ is not tuple or len(values) != len(self.players):
                 raise IllegalDecision(f"the secrets of plugin '{plugin}' must be one per seat")
+            why = memory_problem(values)
+            if why:  # what no plugin's azul_deal_secrets could deal
+                raise IllegalDecision(f"the secrets of plugin '{plugin}' hold {why}")
         self.secrets = dict(secrets)
 
     def tile_counts(self) -> list[int]:
