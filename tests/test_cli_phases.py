@@ -107,3 +107,17 @@ def test_the_lid_market_at_the_rounds_end_is_played_by_typing(tmp_path):
     assert any(action.startswith("+buy:") for action in actions)
     replayed = replay_state(record, load_variant(str(LID_MARKET)))  # the record replays, the buy with it
     assert replayed.scores() == session.state.scores()
+
+
+def test_hot_seat_hands_the_keyboard_over_and_shows_nobody_the_others_pick(tmp_path):
+    result = run("play", "--variant", COLOUR_BID, "--players", "human,human", "--seed", 4,
+                 "--record", tmp_path / "game.json", input="\n3\n\n5\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    handed = "player 2's turn: the screen will show player 2's choices made in secret; player 2, press Enter>"
+    assert handed in out
+    second = out[out.index(handed):out.index("Everyone has chosen")]
+    assert "player 1 has chosen, in secret" in second
+    assert "Pick " not in without_the_offer(second) and "+pick" not in without_the_offer(second)
+    assert "Everyone has chosen: player 1: Pick red: double points for it this round (+pick:2); " \
+           "player 2: Pick white: double points for it this round (+pick:4)" in out

@@ -463,7 +463,8 @@ class GameSession:
         if self.console.is_terminal:
             self.console.clear()
         name = self.names[seat]
-        line = self.read(f"{name}'s turn: the screen will show {name}'s secret; "
+        shown = "secret" if self.rules.deals_secrets else "choices made in secret"
+        line = self.read(f"{name}'s turn: the screen will show {name}'s {shown}; "
                          f"{name}, press Enter> ").strip().lower()
         if line in QUIT_WORDS:
             raise _Quit
