@@ -340,3 +340,29 @@ def test_a_bot_in_a_worker_decides_for_its_own_seat_knowing_only_that_the_other_
                         table.sealed_choices(other))
     assert answer == "+pick:0"
     assert seen[0].to_move == other and seen[0].sealed == ((first, None),)
+
+
+def test_the_replay_page_tells_the_picks_its_record_holds(catalog):
+    """A record holds the choices every seat has made (a copy of a game in progress ends before
+    the others): the replay page steps through each pick told in full."""
+    from azul_core.web.replay_page import Replay
+    from azul_core.web.store import SeatRow, TableRow
+    from azul_core.web.table import Table
+
+    class Accepting:
+        def append(self, *args):
+            return True
+
+    offered = catalog.get("colour-bid")
+    row = TableRow("T", "colour-bid", "seed", 0.0, 0.0, None, 0, "w", "a",
+                   [SeatRow(seat, name, None, "h") for seat, name in enumerate(("Ann", "Bob"))])
+    table, _events = Table.new(row, offered)
+    first = table.state.to_move
+    table.decide(first, table.version, "+pick:2", Accepting())
+    assert [step.move for step in Replay(table.record(None), offered.variant).steps] == [None]
+    table.decide(1 - first, table.version, "+pick:0", Accepting())
+    steps = Replay(table.record(None), offered.variant).steps
+    names = ["Ann", "Bob"]
+    assert [step.text for step in steps[1:]] == [
+        f"{names[first]}: Pick red: double points for it this round (+pick:2)",
+        f"{names[1 - first]}: Pick blue: double points for it this round (+pick:0)"]
