@@ -176,3 +176,32 @@ def test_colour_bid_each_page_sees_its_own_pick_alone_until_all_have_picked(brow
             person.page.screenshot(path=str(shots / f"{person.label}-all-picked.png"), full_page=True)
     finally:
         server.stop()
+
+
+def test_colour_bid_a_bot_that_picks_first_is_not_shown_before_the_person_picks(browser, tmp_path, shots, errors):
+    """At this seed the bot (seat 0) picks first in round 1: Ann's page says it has chosen,
+    names no pick until hers is made, then tells both."""
+    _need_browser()
+    server = Server(tmp_path / "data", seed="browser-colour-bid-bot", extra=("--variants", str(COLOUR_BID)))
+    server.start()
+    try:
+        table = server.create("colour-bid", [{"bot": "greedy"}, {"name": "Ann"}])
+        ann = Person(browser.new_context(viewport=DESKTOP), table["seats"][1]["url"], "Ann", errors)
+        page = ann.page
+        page.wait_for_function("() => document.body.dataset.myTurn === 'yes'")
+        assert in_phase(ann, "round_start")
+        assert page.inner_text("#last-move") == "Last move: greedy has chosen, in secret"
+        note = page.inner_text("#phase-note")
+        assert "greedy has chosen." in note and "You chose" not in note
+        assert picks_shown(ann) == set()
+        assert page.inner_text("#prompt") == "Choose one of the moves on offer. Nobody sees it until everyone has chosen."
+        page.screenshot(path=str(shots / "ann-to-pick-after-the-bot.png"), full_page=True)
+        choose(ann, "+pick:1")  # yellow
+        page.wait_for_function(
+            "() => document.getElementById('last-move').textContent.includes('Everyone has chosen: ')")
+        last = page.inner_text("#last-move")
+        assert last.startswith("Last move: Ann has chosen, in secret. Everyone has chosen: greedy: Pick ")
+        assert last.endswith("Ann: Pick yellow: double points for it this round (+pick:1)")
+        page.screenshot(path=str(shots / "ann-after-both-picked.png"), full_page=True)
+    finally:
+        server.stop()
