@@ -65,3 +65,21 @@ PONDER = str(Path(__file__).resolve().parent / "house_rules" / "ponder.yaml")
 #: secret-goal's secrets and colour-bid's sealed picks together
 #: (tests/rl/house_rules/secret-goal-bid.yaml)
 SECRET_GOAL_BID = str(Path(__file__).resolve().parent / "house_rules" / "secret-goal-bid.yaml")
+
+
+def play_with_ismcts(game, seed: int = 3):
+    """Play an OpenSpiel ``game`` to its end, every seat an ISMCTS bot of a few simulations and
+    chance drawn at random (both seeded); the final state."""
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+    rng = np.random.RandomState(seed)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng), 2.0,
+                           max_simulations=3, random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probabilities = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probabilities)))
+        else:
+            state.apply_action(bot.step(state))
+    return state

@@ -15,9 +15,17 @@ pytest.importorskip("pettingzoo")
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
-from rl_variants import COLOUR_BID, LID_MARKET, PHASES, PONDER, SECRET_GOAL_BID, label, trust  # noqa: E402
+from rl_variants import (  # noqa: E402
+    COLOUR_BID,
+    LID_MARKET,
+    PHASES,
+    PONDER,
+    SECRET_GOAL_BID,
+    label,
+    play_with_ismcts,
+    trust,
+)
 
 import azul_core.rl as rl  # noqa: E402
 import azul_core.rl.openspiel  # noqa: E402,F401  (registers python_azul)
@@ -321,17 +329,7 @@ def test_with_secrets_too_resampling_deals_them_again_and_draws_the_sealed_picks
 
 
 def test_ismcts_plays_rounds_of_sealed_picks():
-    game = load_game(COLOUR_BID, 2, max_rounds=2)
-    rng = np.random.RandomState(3)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng), 2.0,
-                           max_simulations=3, random_state=rng)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probabilities = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=probabilities)))
-        else:
-            state.apply_action(bot.step(state))
+    state = play_with_ismcts(load_game(COLOUR_BID, 2, max_rounds=2))
     assert state.engine_state.round == 3
 
 

@@ -18,7 +18,7 @@ pytest.importorskip("pettingzoo")
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from open_spiel.python.algorithms import mcts  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 from rl_variants import (  # noqa: E402
     FACTORY_ONE_SHIFT,
@@ -28,6 +28,7 @@ from rl_variants import (  # noqa: E402
     SECRET_PASS,
     SECRET_WORDS,
     label,
+    play_with_ismcts,
     trust,
 )
 
@@ -493,18 +494,7 @@ def test_resampling_keeps_only_the_deals_under_which_the_moves_taken_were_legal(
 
 
 def test_ismcts_plays_a_whole_game_with_secrets():
-    game = load_game(SECRET_GOAL, 2)
-    rng = np.random.RandomState(3)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng), 2.0,
-                           max_simulations=3, random_state=rng)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probabilities = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=probabilities)))
-        else:
-            state.apply_action(bot.step(state))
-    assert state.engine_state.over
+    assert play_with_ismcts(load_game(SECRET_GOAL, 2)).engine_state.over
 
 
 # ------------------------------------------------------------------ records
