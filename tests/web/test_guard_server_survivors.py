@@ -257,9 +257,9 @@ def test_search_bots_think_as_long_as_the_server_was_told(tmp_path, catalog, mon
     asked: list = []
     real_think = bots.think
 
-    def think(variant_ref, record, bot, seed, think_time):
+    def think(variant_ref, record, bot, seed, think_time, *sealed):
         asked.append((bot, think_time))
-        return real_think(variant_ref, record, bot, seed, think_time)
+        return real_think(variant_ref, record, bot, seed, think_time, *sealed)
 
     pool = ThreadPoolExecutor(1)  # in this process, so that ``think`` above is the one called
     monkeypatch.setattr(bots, "think", think)
