@@ -334,8 +334,9 @@ def azul_declare_phases(settings: Settings) -> Sequence[Phase]:
     """Declare the phases of choices this plugin adds to the round.
 
     Return ``azul_core.rules.Phase`` values: the stage (``"round_start"``,
-    ``"after_turn"``, ``"round_end"``, ``"game_end"``) and whether every seat
-    chooses at once, in secret (``at_once=True``). At a declared stage the
+    ``"after_turn"``, ``"round_end"``, ``"game_end"``), whether every seat
+    chooses at once, in secret (``at_once=True``), and what the seats choose
+    in players' words (``words``, told after the stage's name). At a declared stage the
     engine asks ``azul_offer_moves`` with that ``stage`` for each seat in
     turn; a stage no plugin declares is never asked (it costs nothing).
     ``None`` or ``[]``: none. Every plugin is asked; two plugins may declare
@@ -345,7 +346,7 @@ def azul_declare_phases(settings: Settings) -> Sequence[Phase]:
 
         @hookimpl
         def azul_declare_phases():
-            return [Phase("round_end")]
+            return [Phase("round_end", words="Buy a tile from the lid, or nothing")]
     """
 
 

@@ -163,11 +163,15 @@ class Phase:
     at most 16 times in a row. ``at_once``: every seat chooses once, in secret: each choice is
     kept from the other seats (their pages, bots and records) until every
     seat has chosen, then all are carried out together, in seat order (a
-    sealed bid, with no cryptography in the plugin).
+    sealed bid, with no cryptography in the plugin). ``words``: what the
+    seats choose, in players' words ("Buy a tile from the lid for 2 points,
+    or nothing"), told after the stage's name on every front end (at most
+    120 printable characters; "" tells the stage alone).
     """
 
     stage: str
     at_once: bool = False
+    words: str = ""
 
 
 #: The kinds of place that hold tiles (``Place.what``).

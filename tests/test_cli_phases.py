@@ -98,7 +98,8 @@ def test_the_lid_market_at_the_rounds_end_is_played_by_typing(tmp_path):
     screen = out.getvalue()
     assert typed, "the market was never offered"
     assert "Round's end: you choose" in screen
-    assert "Round's end: choose after the wall tiling, before the floors are paid." in screen
+    assert "Round's end: choose after the wall tiling, before the floors are paid. Buy a tile from the lid " \
+           "for 2 points, or nothing." in screen
     assert "   1 +no-buy   Buy nothing" in screen
     label = typed[0]
     assert "you play +buy:" in screen and label in screen.lower()

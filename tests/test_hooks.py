@@ -582,6 +582,14 @@ def test_hook_azul_declare_phases():
     with pytest.raises(PluginError, match="another plugin declares the round_end phase otherwise"):
         new_game(plugins=[RoundEndKeep(), AtOnce()])
 
+    class Unprintable(RoundEndKeep):
+        @hookimpl
+        def azul_declare_phases(self):
+            return [Phase("round_end", words="Buy\x1b[2J")]
+
+    with pytest.raises(PluginError, match="a phase's words are printable text of at most 120 characters"):
+        new_game(plugins=[Unprintable()])
+
     class NoMoves:
         @hookimpl
         def azul_declare_phases(self):

@@ -137,6 +137,9 @@ class PluginHooks:
                         phase.at_once.__class__ is not bool:
                     raise _refused(impl, "azul_declare_phases", phase,
                                    f"expected a Phase of a stage among {', '.join(PHASE_STAGES)}")
+                if phase.words.__class__ is not str or len(phase.words) > 120 or not phase.words.isprintable():
+                    raise _refused(impl, "azul_declare_phases", phase,
+                                   "a phase's words are printable text of at most 120 characters")
                 if self.phases.get(phase.stage, phase) != phase:
                     raise _refused(impl, "azul_declare_phases", phase,
                                    f"another plugin declares the {phase.stage} phase otherwise")

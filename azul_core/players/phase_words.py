@@ -37,12 +37,15 @@ def in_secret(state) -> bool:
 
 def phase_title(state) -> str | None:
     """"Round's end: choose after the wall tiling, before the floors are paid", with ", in
-    secret" for a phase chosen at once; None outside a plugin's phase."""
+    secret" for a phase chosen at once, then the plugin's words for the phase (``Phase.words``)
+    as a sentence of their own; None outside a plugin's phase."""
     stage = stage_of(state)
     if stage is None:
         return None
     secret = ", in secret: nobody sees a choice until everyone has chosen" if in_secret(state) else ""
-    return f"{STAGE_NAMES.get(stage, stage)}: choose {STAGE_WHEN.get(stage, 'now')}{secret}"
+    title = f"{STAGE_NAMES.get(stage, stage)}: choose {STAGE_WHEN.get(stage, 'now')}{secret}"
+    words = state.rules.phases[stage].words  # the plugin's own, checked printable when declared
+    return f"{title}. {words.rstrip('.')}" if words else title
 
 
 def chosen_seats(state) -> list[int]:

@@ -20,7 +20,7 @@ PICKS = [Move("pick", (colour,), label=f"Pick {name}: double points for it this 
 
 @hookimpl
 def azul_declare_phases():
-    return [Phase("round_start", at_once=True)]
+    return [Phase("round_start", at_once=True, words="Choose a colour whose tiles score double for you this round")]
 
 
 @hookimpl

@@ -21,7 +21,7 @@ BUYS = {(colour, row): Move("buy", (colour, row), label=f"Buy a {name} tile for 
 
 @hookimpl
 def azul_declare_phases():
-    return [Phase("round_end")]
+    return [Phase("round_end", words="Buy a tile from the lid for 2 points, or nothing")]
 
 
 @hookimpl

@@ -110,7 +110,8 @@ def test_the_lid_market_is_named_and_bought_from_by_click(browser, tmp_path, sho
             else:
                 time.sleep(0.03)
         note = page.inner_text("#phase-note")
-        assert note == "Round's end: choose after the wall tiling, before the floors are paid."
+        assert note == ("Round's end: choose after the wall tiling, before the floors are paid. "
+                        "Buy a tile from the lid for 2 points, or nothing.")
         assert page.inner_text("#prompt") == "Choose one of the moves on offer."
         moves = offered(ann)
         assert moves[0] == "+no-buy" and all(move.startswith("+buy:") for move in moves[1:]) and moves[1:]

@@ -170,7 +170,8 @@ def test_the_lid_market_at_the_rounds_end_is_named_and_played(config, catalog):
             ann.wait_version(state["version"] + 1)
         stage = view["stage"]
         assert stage == {"name": "round_end", "at_once": False, "chosen": [], "yours": None,
-                         "text": "Round's end: choose after the wall tiling, before the floors are paid"}
+                         "text": "Round's end: choose after the wall tiling, before the floors are paid. "
+                                 "Buy a tile from the lid for 2 points, or nothing"}  # the plugin's words last
         moves = state["legal"]["moves"]
         assert moves[0] == {"move": "+no-buy", "name": "no-buy", "args": [], "label": "Buy nothing",
                             "exclusive": False}
