@@ -17,7 +17,7 @@ from typing import Any
 import pluggy
 
 from azul_core.engine.plugins import PluginError, _call, _refused, implementations
-from azul_core.engine.transfers import MAX_TRANSFERS, transfer_problem
+from azul_core.engine.transfers import MAX_TRANSFERS, SHIFT_TO_FLOOR, transfer_problem
 from azul_core.rules import (
     MAX_MOVE_ARG,
     MAX_MOVE_ARGS,
@@ -40,7 +40,6 @@ MAX_MEMORY_NUMBER = 10**9
 MAX_OUTCOME_POINTS = 10**6
 
 _MOVE_NAME = re.compile(f"^{MOVE_NAME_PATTERN}$")
-FLOOR_LINE = 5
 
 
 def memory_problem(value: Any) -> str | None:
@@ -263,7 +262,7 @@ def outcome_problem(outcome: Any) -> str | None:
     shift = outcome.shift
     if shift is not None:
         if (shift.__class__ is not tuple or len(shift) != 3 or any(v.__class__ is not int for v in shift)
-                or not 0 <= shift[0] < PATTERN_LINES or not 0 <= shift[1] <= FLOOR_LINE
+                or not 0 <= shift[0] < PATTERN_LINES or not 0 <= shift[1] <= SHIFT_TO_FLOOR
                 or shift[0] == shift[1] or shift[2] < 1):
             return "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"
     transfers = outcome.transfers

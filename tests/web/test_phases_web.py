@@ -37,26 +37,25 @@ class Heard:
         self.texts.append(json.dumps({key: value for key, value in message.items() if key != "legal"}))
 
 
-class HeardChanges(ChangesSeat):
+class Hearing:
+    """A seat's client that keeps every message it is sent in ``heard``."""
+
     def __init__(self, *args, heard: Heard, **kwargs):
         self.heard = heard
         super().__init__(*args, **kwargs)
 
     def next_message(self):
-        message = super().next_message()
+        message = super().next_message()  # type: ignore[misc]  # the client class mixed in
         self.heard.keep(message)
         return message
 
 
-class HeardWhole(Seat):
-    def __init__(self, *args, heard: Heard, **kwargs):
-        self.heard = heard
-        super().__init__(*args, **kwargs)
+class HeardChanges(Hearing, ChangesSeat):
+    """A client that applies updates, keeping what it hears."""
 
-    def next_message(self):
-        message = super().next_message()
-        self.heard.keep(message)
-        return message
+
+class HeardWhole(Hearing, Seat):
+    """A client that asks for whole states, keeping what it hears."""
 
 
 def picks_told(texts) -> list[str]:
