@@ -322,3 +322,19 @@ def test_azul_rules_and_the_tables_words_tell_the_phase(variant, told):
     assert f"- phases of choices the plugins add: {told} (standard: none)" in result.stdout
     standard = load_variant(EXAMPLES.parent / "variants" / "standard.yaml")
     assert f"The round has a phase of choices of its own: {told}." in rules_in_words(load_variant(variant), standard)
+
+
+def test_the_picks_read_in_words_once_revealed():
+    from azul_core.players.plugin_words import plugin_words
+    game = bid_round()
+
+    def told(reader):
+        return [text for item in plugin_words(game.for_seat(reader))
+                if (text := item.text(["Ann", "Bob"], reader))]
+
+    assert told(0) == ["You have picked no colour yet this round", "Bob has picked no colour yet this round"]
+    play(game, "+pick:2")                     # sealed: the memory, and so the words, are unchanged
+    assert told(1) == ["Ann has picked no colour yet this round", "You have picked no colour yet this round"]
+    play(game, "+pick:4")
+    assert told(0) == ["Your colour this round: red, double points",
+                       "Bob picked white this round: double points for it"]

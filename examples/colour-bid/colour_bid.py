@@ -53,3 +53,15 @@ def azul_placement_score(wall, row, column, seat, memory, answer):
     if answer is None or memory is None or memory[seat] != wall[row][column]:
         return None
     return 2 * answer
+
+
+@hookimpl
+def azul_describe(kind, value, seat, you):
+    if kind != "memory" or seat is None:
+        return None
+    picked = value[seat]  # set only once every seat has picked: nothing sealed is told
+    if picked is None:
+        return "You have picked no colour yet this round" if you else "has picked no colour yet this round"
+    if you:
+        return f"Your colour this round: {COLOURS[picked]}, double points"
+    return f"picked {COLOURS[picked]} this round: double points for it"
