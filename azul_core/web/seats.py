@@ -15,6 +15,10 @@ clock, who has been away for how long, and the ``seating`` message that tells th
   game waits for that seat; after **Start now**, a seat nobody opened is given to the stand-in
   when its clock or its away time runs out, counted from the start, and the log says its player
   "has not arrived yet".
+- **A new link**: a seat's owner, or the table's creator (whose friend lost the link), asks for
+  a new secret for the seat, ``POST /api/tables/{table}/seats/{seat}/link``: a ``link`` event
+  stores its hash, the old link stops opening the table and its pages are closed, here and on
+  every process sharing the store.
 - **seating**: sent to every page of a table after each state and each coming and going: the
   clock, who plays each seat and why, how long each seat has been away, the rematch.
 
@@ -254,13 +258,17 @@ class SeatService:
         table.append_seat_events([Event(RECLAIM, "", seat)], self.server.store)
 
     def new_link(self, table: Table, seat: int) -> str:
-        """A new secret for the seat, asked for by its owner: the old one no longer opens this
+        """A new secret for the seat, asked for by its owner or by the table's creator (whose
+        friend lost the link): the old one no longer opens this
         table (it still opens a finished table the link came from), and the seat's open pages
         are closed. Only the hash is stored; the secret goes to the asker alone. ``Refused`` at
         a finished table: nothing is left to play there, and a link changed there would not
-        be changed at a rematch made already (the old one would still open it)."""
+        be changed at a rematch made already (the old one would still open it). ``Refused``
+        for a seat made for a bot: a link there would let a person take the bot's seat."""
         if table.over:
             raise Refused("the game is over: ask for a new link at the rematch's table")
+        if table.seats[seat].secret_hash is None:
+            raise Refused(f"seat {seat + 1} was made for a bot: it has no link")
         secret = new_token()
         table.append_seat_events([Event(LINK, digest(secret), seat)], self.server.store)
         self._close_old_link(table, seat)
@@ -298,18 +306,22 @@ class SeatService:
             table = server.table(request.path_params["table"])
             return _error(404, "no such table") if table is None else table
 
-        async def own_seat(request: Request, what: str) -> tuple[Any, int] | Response:
-            """The table and seat of a request that only the seat's own link may make, or the
-            error answer."""
+        async def own_seat(request: Request, what: str, or_creator: bool = False) -> tuple[Any, int] | Response:
+            """The table and seat of a request that only the seat's own link may make (or, with
+            ``or_creator``, the creator's admin secret too), or the error answer."""
             table = await table_asked(request)
             if isinstance(table, Response):
                 return table
             seat = request.path_params["seat"]
             if not 0 <= seat < len(table.seats):
                 return _error(404, f"no seat {seat} at this table")
-            known, holder = table.seat_of(bearer(request.headers.get("authorization")))
+            secret = bearer(request.headers.get("authorization"))
+            if or_creator and table.is_admin(secret):
+                return table, seat
+            known, holder = table.seat_of(secret)
             if not known or holder != seat:
-                return _error(401, f"only the seat's own link {what}: "
+                who = "the seat's own link or the creator's" if or_creator else "the seat's own link"
+                return _error(401, f"only {who} {what}: "
                                    "send its secret as 'Authorization: Bearer SECRET'")
             return table, seat
 
@@ -345,7 +357,7 @@ class SeatService:
             return JSONResponse({"table": made.id, "url": f"/t/{made.id}"}, status_code=201 if created else 200)
 
         async def link(request: Request) -> Response:
-            found = await own_seat(request, "asks for a new one")
+            found = await own_seat(request, "asks for a new one", or_creator=True)
             if isinstance(found, Response):
                 return found
             table, seat = found
