@@ -5,6 +5,7 @@ import { el, fill } from "./dom.js";
 import { showClock } from "./clock.js";
 import { showRematch, drawRematch } from "./rematch.js";
 import { drawArrivals } from "./arrivals.js";
+import { drawSeatLinks, reopenWithSeatOf } from "./seat-links.js";
 
 const WHY_WORDS = {
   creator: "the table's creator handed it over while you were away",
@@ -105,10 +106,16 @@ export function drawSeats(app) {
   drawLinkBox(app);
 }
 
-/** A seat's page may ask for a new link for its seat (the old one stops opening this table). */
+/** A seat's page may ask for a new link for its seat (the old one stops opening this table);
+ * the creator's page lists every seat instead, its own among them. */
 function drawLinkBox(app) {
   const box = document.getElementById("seat-link");
-  if (!box || app.you === null) return;
+  if (!box) return;
+  if (app.admin) {
+    drawSeatLinks(app, seating.message, box, arrived);
+    return;
+  }
+  if (app.you === null) return;
   // The server changes no link at a finished table: its seat asks at the rematch.
   if (app.view?.phase === "over") {
     box.hidden = true;
@@ -138,9 +145,7 @@ async function newLink(app, button, status) {
     if (!response.ok) throw new Error(data.error || `${response.status}`);
     // The new secret replaces the old one in this tab's address (and its history), then the page
     // opens the table with it.
-    const url = new URL(data.url);
-    history.replaceState(null, "", `${location.pathname}${url.hash}`);
-    location.reload();
+    reopenWithSeatOf(data.url);
   } catch (failure) {
     status.textContent = `No new link: ${failure.message}`;
     button.disabled = false;
