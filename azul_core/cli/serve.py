@@ -64,7 +64,9 @@ def serve_command(
         help="Days a finished table (and its record) stays after its last move.")] = 30.0,
     keep_idle: Annotated[float, typer.Option(
         "--keep-idle", metavar="DAYS",
-        help="Days an unfinished table nobody moves in stays.")] = 30.0,
+        help="Days an unfinished table nobody moves in stays; a table with a turn clock stays "
+             "its clock's time longer (a slow game of days a move is kept while a player may "
+             "still think).")] = 30.0,
     ws_max_size: Annotated[int, typer.Option(
         "--ws-max-size", metavar="BYTES", help="Largest WebSocket message uvicorn accepts.")] = 16384,
     durable: Annotated[bool, typer.Option(

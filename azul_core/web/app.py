@@ -51,6 +51,7 @@ from azul_core.web.seats import SeatService
 from azul_core.web.storage import open_store
 from azul_core.web.store import CLOCK, Event, SeatRow, TableRow, TableStore
 from azul_core.web.table import Refused, Stale, Table
+from azul_core.web.turn_status import turn_status_routes
 
 log = logging.getLogger("azul.web")
 
@@ -1032,6 +1033,7 @@ def create_app(config: Config, catalog: Catalog | None = None, store: TableStore
         *server.seats.routes(read_json, client_key),
         WebSocketRoute("/ws/{table}", websocket_endpoint),
         *table_replay_routes(server),  # /t/{table}/replay, once the game is over
+        *turn_status_routes(server),  # the home page's My tables: whose turn, for a seat's own link
         Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,

@@ -14,7 +14,8 @@ event) or once the table's creator has started the game (a ``start`` event, the 
 the log says the player has not arrived (``NOT_ARRIVED``), never that they left.
 
 When a clock runs out, or when the seat to move has had nobody at the table for the clock's
-``away`` seconds, the table's stand-in bot (chosen at creation) plays the seat until its
+``away`` seconds (unless away is off, ``AWAY_OFF``: a slow game's players close the page
+between moves), the table's stand-in bot (chosen at creation) plays the seat until its
 owner takes it back (``web.seats``). Taken back before the stand-in moved, the turn goes on
 with ``RECLAIM_GRACE`` seconds at most, not a clock afresh: else taking the seat back within
 the bot delay, again and again, would hold the table for good. When that runs out too, the
@@ -41,9 +42,12 @@ RESTART_GRACE = 30.0
 #: a seat taken back from the stand-in before it moved has this long (at most its turn's
 #: allowance) to finish the turn, then the stand-in takes it again and moves
 RECLAIM_GRACE = 10.0
-#: the longest clock: a day a move, a week a game
-LONGEST = {"move": 86400.0, "game": 7 * 86400.0}
-LONGEST_AWAY = 86400.0
+DAY = 86400.0
+#: the longest clock: two weeks a move (a slow game among friends), sixty days a game
+LONGEST = {"move": 14 * DAY, "game": 60 * DAY}
+LONGEST_AWAY = 14 * DAY
+#: the ``away`` of a clock whose stand-in plays only when the time runs out ("away": "off")
+AWAY_OFF = 0.0
 #: why the stand-in took a seat nobody has opened yet (a ``standin`` event's second word)
 NOT_ARRIVED = "not-arrived"
 
@@ -51,7 +55,7 @@ NOT_ARRIVED = "not-arrived"
 @dataclass(frozen=True)
 class ClockRule:
     """A table's clock: ``mode`` "move" or "game", its ``seconds``, the stand-in ``bot``, and
-    how long (``away``, seconds) the seat to move may have nobody at the table."""
+    how long (``away``, seconds; ``AWAY_OFF``: for ever) the seat to move may have nobody at the table."""
 
     mode: str
     seconds: float
@@ -69,8 +73,8 @@ class ClockRule:
 
 def parse_clock(value: Any, bots: Iterable[str]) -> ClockRule | None:
     """The ``clock`` of a ``POST /api/tables`` body: None, "off" or {"mode": "off"} for no
-    clock, else {"mode": "move"|"game", "seconds": N, "bot": NAME, "away": N}. ``ValueError``
-    says what is wrong, in words."""
+    clock, else {"mode": "move"|"game", "seconds": N, "bot": NAME, "away": N or "off"}.
+    ``ValueError`` says what is wrong, in words."""
     if value is None or value == "off":
         return None
     if not isinstance(value, dict):
@@ -80,8 +84,9 @@ def parse_clock(value: Any, bots: Iterable[str]) -> ClockRule | None:
         return None
     if mode not in MODES:
         raise ValueError(f"clock mode {str(mode)[:20]!r}: 'off', 'move' (seconds a move) or 'game' (seconds a game)")
-    seconds = _number(value.get("seconds"), "clock seconds", 1, LONGEST[mode])
-    away = _number(value.get("away", DEFAULT_AWAY), "clock away", 1, LONGEST_AWAY)
+    seconds = _number(value.get("seconds"), "clock seconds", 1, LONGEST[mode], f" a {mode}")
+    away = value.get("away", DEFAULT_AWAY)
+    away = AWAY_OFF if away == "off" else _number(away, "clock away", 1, LONGEST_AWAY, ', or "off"')
     offered = list(bots)
     bot = value.get("bot")
     if bot is None:
@@ -91,13 +96,14 @@ def parse_clock(value: Any, bots: Iterable[str]) -> ClockRule | None:
     return ClockRule(mode, seconds, bot, away)
 
 
-def _number(value: Any, what: str, least: float, most: float) -> float:
+def _number(value: Any, what: str, least: float, most: float, after: str = "") -> float:
     # An int is never converted before it is compared: a JSON integer of 400 digits has no float.
     if isinstance(value, bool) or not isinstance(value, (int, float)) or (
             isinstance(value, float) and not math.isfinite(value)):
         raise ValueError(f"{what}: a number of seconds")
     if not least <= value <= most:
-        raise ValueError(f"{what}: from {least:g} to {most:g} seconds")
+        days = f" ({most / DAY:g} days)" if most >= DAY else ""
+        raise ValueError(f"{what}: from {least:g} to {most:.15g} seconds{days}{after}")
     return float(value)
 
 

@@ -39,7 +39,7 @@ from starlette.routing import Route
 
 from azul_core.web import paths  # noqa: F401  (registers the {...:index} of the routes below)
 from azul_core.web.capabilities import bearer, digest, new_token
-from azul_core.web.clocks import NOT_ARRIVED
+from azul_core.web.clocks import AWAY_OFF, NOT_ARRIVED
 from azul_core.web.closing import close_with_reason
 from azul_core.web.rematch import make_rematch
 from azul_core.web.store import ARRIVE, LINK, RECLAIM, STANDIN, START, Event
@@ -137,7 +137,7 @@ class SeatService:
         arrived = clocks.mover in clocks.arrived
         found = (deadline, "clock" if arrived else NOT_ARRIVED)
         left = table.seating.left_at.get(clocks.mover)
-        if left is not None:
+        if left is not None and clocks.rule.away != AWAY_OFF:
             if not arrived and clocks.begun is not None:
                 left = max(left, clocks.begun)  # nobody is away from a game not yet started
             away = max(left + clocks.rule.away, clocks.floor)

@@ -177,7 +177,9 @@ class TableStore(abc.ABC):
     def purge(self, finished_before: float, idle_before: float, unjoined_before: float | None = None) -> int:
         """Delete finished tables untouched since ``finished_before``, unfinished ones
         untouched since ``idle_before``, and tables created before ``unjoined_before`` that no
-        person ever joined; how many."""
+        person ever joined; how many. A game in play with a clock is kept for its clock's seconds
+        longer: the longest one turn may take (a move clock's turn, a game clock's bank), so a
+        slow game is not deleted while a player still has time to think."""
 
     @abc.abstractmethod
     def mark_joined(self, table_id: str, when: float) -> None:
@@ -338,14 +340,17 @@ class SQLiteStore(TableStore):
 
     def purge(self, finished_before: float, idle_before: float, unjoined_before: float | None = None) -> int:
         """Delete finished tables untouched since ``finished_before``, unfinished ones
-        untouched since ``idle_before``, and tables created before ``unjoined_before`` whose
-        seats no person ever opened (all-bot tables too); how many."""
+        untouched since ``idle_before`` (a game in play with a clock: for its seconds longer),
+        and tables created before ``unjoined_before`` whose seats no person ever opened
+        (all-bot tables too); how many."""
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
             ids = [r[0] for r in db.execute(
                 "SELECT id FROM tables WHERE (finished IS NOT NULL AND updated < ?) "
-                "OR (finished IS NULL AND updated < ?) OR (joined IS NULL AND created < ?)",
+                "OR (finished IS NULL AND updated + COALESCE((SELECT json_extract(text, '$.seconds') "
+                "FROM events WHERE table_id = tables.id AND version = 1 AND kind = 'clock'), 0) < ?) "
+                "OR (joined IS NULL AND created < ?)",
                 (finished_before, idle_before, -1.0 if unjoined_before is None else unjoined_before))]
             for table_id in ids:
                 db.execute("DELETE FROM tables WHERE id = ?", (table_id,))

@@ -240,7 +240,9 @@ class PostgresStore(TableStore):
     def purge(self, finished_before: float, idle_before: float, unjoined_before: float | None = None) -> int:
         cursor = self._live().execute(
             "DELETE FROM azul_tables WHERE (finished IS NOT NULL AND updated < %s) "
-            "OR (finished IS NULL AND updated < %s) OR (joined IS NULL AND created < %s)",
+            "OR (finished IS NULL AND updated + COALESCE((SELECT (e.text::jsonb ->> 'seconds')::float8 "
+            "FROM azul_events e WHERE e.table_id = azul_tables.id AND e.version = 1 AND e.kind = 'clock'), 0) < %s) "
+            "OR (joined IS NULL AND created < %s)",
             (finished_before, idle_before, -1.0 if unjoined_before is None else unjoined_before))
         return cursor.rowcount
 
