@@ -93,7 +93,7 @@ def test_nonsense_gets_a_one_line_reason_and_the_prompt_again(tmp_path):
     assert result.exit_code == 0
     out = result.stdout
     assert "'hello' is not a move" in out
-    assert "Not legal: there is no factory 9. Type ? for the legal moves." in out
+    assert "There is no factory 9: the factories are numbered 1 to 5. Type ? for the legal moves." in out
     assert "It is time to take tiles" in out
     assert out.count("your move> ") == 5
     assert "Traceback" not in out
@@ -105,7 +105,7 @@ def test_a_colour_the_factory_lacks_is_refused(tmp_path):
     missing = next(c for c in range(5) if not state.sources[1][c])
     move = f"1{'BYRKW'[missing]}1"
     result = run("play", "--resume", path, input=f"{move}\nquit\n")
-    assert f"Not legal: factory 1 has no {['blue', 'yellow', 'red', 'black', 'white'][missing]} tiles" \
+    assert f"Factory 1 has no {['blue', 'yellow', 'red', 'black', 'white'][missing]} tiles" \
         in result.stdout
     assert read_record(path).rounds[0].actions == []
 
@@ -169,7 +169,7 @@ def test_a_misplaced_draft_is_refused_in_standard(tmp_path):
     state = position(path)
     moves = _line_5_clash(state)
     result = run("play", "--resume", path, input="\n".join(moves) + "\nquit\n")
-    assert "Not legal: pattern line 5 holds" in result.stdout
+    assert "Line 5 already holds" in result.stdout
     assert read_record(path).rounds[0].actions == moves[:2]
 
 
@@ -191,7 +191,7 @@ def test_a_misplaced_draft_falls_to_the_floor_with_a_warning_in_duel(tmp_path):
     moves = _line_5_clash(state)
     result = run("play", "--resume", path, input="\n".join(moves) + "\nquit\n")
     assert result.exit_code == 0
-    assert "Careful: pattern line 5 holds" in result.stdout
+    assert "Careful: line 5 already holds" in result.stdout
     assert "tiles fall to the floor" in result.stdout
     assert read_record(path).rounds[0].actions == moves
     after = position(path)

@@ -60,7 +60,7 @@ def test_play_shows_the_pass_on_offer_and_accepts_its_name(tmp_path):
     assert "You may still pass this round" in out and "You have passed this round" in out
     assert "[true, false]" not in out and "Memory:" not in out
     # Once a round: the second pass is refused by the rule, by name or by notation.
-    assert out.count("Not legal: +pass is not on offer now (on offer: none)") == 2
+    assert out.count("Pass this turn (once a round) (+pass) is not on offer now. Type ?") == 2
     saved = read_record(path)
     assert saved.rounds[0].actions[0] == "+pass" and len(saved.rounds[0].actions) == 2
     assert saved.memory == {"pass_once": (True, False)}
@@ -71,7 +71,7 @@ def test_resume_restores_the_plugins_memory(tmp_path):
     result = run("play", "--resume", path, "--variant", example("pass-once"), input="pass\nquit\n")
     assert result.exit_code == 0, result.output
     assert "You have passed this round" in result.stdout
-    assert "Not legal: +pass is not on offer now" in result.stdout
+    assert "Pass this turn (once a round) (+pass) is not on offer now" in result.stdout
     assert read_record(path).rounds[0].actions[0] == "+pass"
 
 

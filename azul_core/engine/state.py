@@ -45,6 +45,14 @@ CHOOSE = "choose"
 #: Moves taken instead of drafting (or chosen after one) before the plugins' moves stop being
 #: offered, so that no rule can stall a round: per seat, and in a row after one draft.
 IDLE_TURNS_PER_SEAT = 4
+#: The engine's words for each reason a pattern line refuses a colour (``GameState.line_refusal``).
+_LINE_REFUSALS = {
+    "line_closed": "pattern line {number} was tiled this round and takes tiles again next round",
+    "line_full": "pattern line {number} is full",
+    "line_holds": "pattern line {number} holds {name}",
+    "wall_has": "wall row {number} already has {name}",
+    "line_rule": "the rules ({plugin}) refuse {name} on pattern line {number}",
+}
 CHOICES_IN_A_ROW = 16
 
 _EMPTY_ROW: tuple[int | None, ...] = (None,) * WALL_SIZE
@@ -56,7 +64,15 @@ Decision = tuple | Move
 
 
 class IllegalDecision(Exception):
-    """A decision the rules forbid; the message says which rule."""
+    """A decision the rules forbid; the message says which rule. ``kind`` and ``facts`` say it
+    as data (engine indices: ``line`` 0-4, ``colour`` 0-4, ``source`` 0 for the centre), from
+    which a front end makes a player's words (``players.refusal_words``); ``kind`` is None for
+    a refusal no player meets at a table (a record's or a test's)."""
+
+    def __init__(self, message: str, kind: str | None = None, **facts):
+        super().__init__(message)
+        self.kind = kind
+        self.facts = facts
 
 
 class PlayerBoard:
@@ -460,19 +476,21 @@ class GameState:
             self._plugin_move(decision)
         elif self.phase == DRAFT:
             if len(decision) != 3:
-                raise IllegalDecision("a draft is expected now (source, colour, line)")
+                raise IllegalDecision("a draft is expected now (source, colour, line)", "draft_expected")
             self._draft(decision)
         elif self.phase == CHOOSE:
             raise IllegalDecision(f"choose one of {', '.join(str(m) for m in self.choices)} "
-                                  f"({', '.join(m.notation for m in self.choices)}) first")
+                                  f"({', '.join(m.notation for m in self.choices)}) first",
+                                  "choose_first", moves=tuple(self.choices))
         elif self.phase == PLACE:
             if len(decision) != 2:
-                raise IllegalDecision("a wall placement is expected now (row, column)")
+                raise IllegalDecision("a wall placement is expected now (row, column)", "placement_expected",
+                                      row=self.placing[1] if self.placing else None)
             self._place_chosen(*decision)
         elif self.phase == DEAL:
-            raise IllegalDecision("the factories must be filled first")
+            raise IllegalDecision("the factories must be filled first", "not_dealt")
         else:
-            raise IllegalDecision("the game is over")
+            raise IllegalDecision("the game is over", "game_over")
 
     def _plugin_move(self, move: Move) -> None:
         if self.phase == DRAFT:
@@ -483,12 +501,18 @@ class GameState:
             raise IllegalDecision(f"{move.notation} can't be taken now: "
                                   + ("the game is over" if self.phase == OVER else
                                      "a wall placement is expected" if self.phase == PLACE else
-                                     "the factories must be filled first"))
+                                     "the factories must be filled first"),
+                                  "game_over" if self.phase == OVER else
+                                  "placement_expected" if self.phase == PLACE else "not_dealt",
+                                  move=move, row=self.placing[1] if self.placing else None)
         if move not in offered:
             known = move in self.rules.plugin_hooks.declared
             on_offer = ", ".join(m.notation for m in offered) or "none"
-            raise IllegalDecision(f"{move.notation} is not on offer now (on offer: {on_offer})" if known
-                                  else f"{move.notation} is not a move of this variant")
+            if known:
+                raise IllegalDecision(f"{move.notation} is not on offer now (on offer: {on_offer})",
+                                      "move_not_on_offer", move=self.rules.plugin_hooks.by_notation.get(
+                                          move.notation, move), offered=tuple(offered))
+            raise IllegalDecision(f"{move.notation} is not a move of this variant", "move_unknown", move=move)
         move = offered[offered.index(move)]
         if self.stage is not None:
             self._restored_on_plugin_error(self._chosen_in_phase, move)
@@ -628,17 +652,24 @@ class GameState:
 
     def why_not(self, seat: int, colour: int, line: int) -> str:
         """In words, why pattern line ``line`` of ``seat`` does not accept ``colour``."""
+        kind, facts = self.line_refusal(seat, colour, line)
+        return _LINE_REFUSALS[kind].format(number=line + 1, name=NAMES[facts["colour"]], **facts)
+
+    def line_refusal(self, seat: int, colour: int, line: int) -> tuple[str, dict]:
+        """Why pattern line ``line`` of ``seat`` does not accept ``colour``, as data: the kind
+        (``line_closed``, ``line_full``, ``line_holds``, ``wall_has``, ``line_rule``) and its facts
+        (``line``, ``colour``: the line's own colour for ``line_holds``; ``plugin``)."""
         board = self.players[seat]
         if board.closed >> line & 1:
-            return f"pattern line {line + 1} was tiled this round and takes tiles again next round"
+            return "line_closed", {"line": line, "colour": colour}
         if board.line_full(line, self.rules.capacity[line]):
-            return f"pattern line {line + 1} is full"
+            return "line_full", {"line": line, "colour": colour}
         if board.line_count[line] and board.line_colour[line] != colour:
-            return f"pattern line {line + 1} holds {NAMES[board.line_colour[line]]}"
+            return "line_holds", {"line": line, "colour": board.line_colour[line]}
         if board.wall_rows[line] >> colour & 1:
-            return f"wall row {line + 1} already has {NAMES[colour]}"
-        return f"the rules ({self.rules.deciders.get('azul_line_accepts', '?')}) refuse " \
-               f"{NAMES[colour]} on pattern line {line + 1}"
+            return "wall_has", {"line": line, "colour": colour}
+        return "line_rule", {"line": line, "colour": colour,
+                             "plugin": self.rules.deciders.get("azul_line_accepts", "?")}
 
     def is_misplaced(self, decision: Decision) -> bool:
         """Whether a draft names a line that can't take its colour (legal only where the
@@ -667,33 +698,37 @@ class GameState:
         source, colour, line = decision
         sources = self.sources
         if not 0 <= source < len(sources):
-            raise IllegalDecision(f"there is no factory {source}" if source else "no such source")
+            raise IllegalDecision(f"there is no factory {source}" if source else "no such source",
+                                  "no_source", source=source, factories=len(sources) - 1)
         if colour not in COLOURS:
-            raise IllegalDecision(f"no such colour {colour!r}")
+            raise IllegalDecision(f"no such colour {colour!r}", "no_colour")
         taken = sources[source][colour]
         if not taken:
             where = "the centre" if source == CENTRE else f"factory {source}"
-            raise IllegalDecision(f"{where} has no {NAMES[colour]} tiles")
+            raise IllegalDecision(f"{where} has no {NAMES[colour]} tiles", "no_tiles", source=source, colour=colour)
         seat = self.current
         board = self.players[seat]
         rules = self.rules
         if line != FLOOR:
             if not 0 <= line < PATTERN_LINES:
-                raise IllegalDecision(f"there is no pattern line {line + 1}")
+                raise IllegalDecision(f"there is no pattern line {line + 1}", "no_line", line=line)
             if not board.accept[line] >> colour & 1:
                 if not rules.misplaced_to_floor:
-                    raise IllegalDecision(self.why_not(seat, colour, line))
+                    kind, facts = self.line_refusal(seat, colour, line)
+                    raise IllegalDecision(self.why_not(seat, colour, line), kind, **facts)
                 line = FLOOR
         allowed = rules.draft_allowed
         if allowed is not None and allowed(source, colour, taken, line, seat, self) is False:
             drafts = self.legal_decisions()
             if (source, colour, line) not in drafts:
                 raise IllegalDecision(f"the rules ({rules.deciders.get('azul_draft_allowed', '?')}) "
-                                      f"forbid this draft now")
+                                      f"forbid this draft now", "draft_forbidden",
+                                      plugin=rules.deciders.get("azul_draft_allowed", "?"))
         if rules.offers_moves and rules.plugin_hooks.any_exclusive and \
                 any(move.exclusive for move in self.turn_moves()):
-            raise IllegalDecision("choose first: " + ", ".join(
-                f"{move} ({move.notation})" for move in self.turn_moves() if move.exclusive))
+            first = tuple(move for move in self.turn_moves() if move.exclusive)
+            raise IllegalDecision("choose first: " + ", ".join(f"{move} ({move.notation})" for move in first),
+                                  "choose_first", moves=first)
         ends_round = taken == self.tiles_on_table
         fills = line != FLOOR and rules.tile_at_turn_end and \
             board.line_count[line] + taken >= rules.capacity[line]
@@ -968,12 +1003,13 @@ class GameState:
         seat, placing_row, columns = self.placing
         if row != placing_row:
             raise IllegalDecision(f"the tile of pattern line {placing_row + 1} is being placed, "
-                                  f"not line {row + 1}")
+                                  f"not line {row + 1}", "placement_expected", row=placing_row)
         if column not in columns:
             legal = ", ".join(str(c + 1) for c in columns)
             raise IllegalDecision(f"wall column {column + 1} is not legal for the "
                                   f"{NAMES[self.players[seat].line_colour[row]]} tile of line "
-                                  f"{row + 1} (legal: {legal})")
+                                  f"{row + 1} (legal: {legal})", "wall_column", row=row, column=column,
+                                  colour=self.players[seat].line_colour[row], columns=tuple(columns))
         self._restored_on_plugin_error(self._place_at, row, column)
 
     def _place_at(self, row: int, column: int) -> None:

@@ -24,6 +24,7 @@ from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import CHOOSE, DEAL, DRAFT, PLACE, Decision, GameState, IllegalDecision
 from azul_core.players.move_words import match_move, move_text
 from azul_core.players.phase_words import in_secret, revealed_words, sealed_choice_words
+from azul_core.players.refusal_words import line_refusal_words, refusal_words
 from azul_core.players.registry import HUMAN, BotError, ask_bot, available_bots, broken_bots, build_bot
 from azul_core.players.render import (
     LegalFilterError,
@@ -553,12 +554,12 @@ class GameSession:
         state = self.state
         if not isinstance(decision, Move) and state.is_misplaced(decision) and self.rules.misplaced_to_floor:
             _source, colour, row = decision
-            self.say(f"Careful: {state.why_not(seat, colour, row)}, so all the {NAMES[colour]} "
-                     "tiles fall to the floor.", "bold yellow")
+            why = line_refusal_words(state, seat, colour, row, clause=True)
+            self.say(f"Careful: {why}, so all the {NAMES[colour]} tiles fall to the floor.", "bold yellow")
         try:
             self._take(decision)
         except IllegalDecision as exc:
-            self.say(f"Not legal: {exc}. Type ? for the legal moves.")
+            self.say(f"{refusal_words(exc)}. Type ? for the legal moves.")
             return False
         return True
 

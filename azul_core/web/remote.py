@@ -31,6 +31,7 @@ from azul_core.engine.notation import NotationError, is_ascii_number, parse_deci
 from azul_core.engine.state import CHOOSE, DRAFT, PLACE, IllegalDecision
 from azul_core.players.move_words import match_move
 from azul_core.players.phase_words import in_secret, with_sealed_choices
+from azul_core.players.refusal_words import line_refusal_words
 from azul_core.players.render import (
     draw_game,
     draw_legal,
@@ -527,8 +528,8 @@ class RemoteSession:
             return False
         if state.phase == DRAFT and state.is_misplaced(decision) and state.rules.misplaced_to_floor:
             _source, colour, row = decision
-            self.say(f"Careful: {state.why_not(you, colour, row)}, so all the {NAMES[colour]} "
-                     "tiles fall to the floor.", "bold yellow")
+            why = line_refusal_words(state, you, colour, row, clause=True)
+            self.say(f"Careful: {why}, so all the {NAMES[colour]} tiles fall to the floor.", "bold yellow")
         return True
 
 

@@ -27,6 +27,7 @@ from azul_core.engine.notation import NotationError, format_decision, is_ascii_n
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters, wall_with
 from azul_core.players.phase_words import in_secret, revealed_words, sealed_choice_words
+from azul_core.players.refusal_words import refusal_words
 from azul_core.players.render import describe_decision, tiling_laid_tiles, winner_line
 from azul_core.records.game_record import GameRecord, ResultRecord, RoundRecord, sealed_for
 from azul_core.rules import Move
@@ -371,7 +372,7 @@ class Table:
         try:
             apply_decision(after, progress, decision)
         except IllegalDecision as exc:
-            raise Refused(f"not legal: {exc}") from None
+            raise Refused(refusal_words(exc)) from None
         except PluginError as exc:
             log.warning("table %s: %s", self.id[:6], exc)
             raise Refused(f"a rule plugin failed on this move, so it is not taken: {told_to_players(exc)}") from None

@@ -25,6 +25,7 @@ from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import CENTRE, CHOOSE, DRAFT, FLOOR, OVER, PLACE
 from azul_core.players.phase_words import chosen_seats, in_secret, own_choice, phase_title, stage_of
 from azul_core.players.plugin_words import plugin_words
+from azul_core.players.refusal_words import line_refusal_words
 from azul_core.players.render import effect_and_preview, floor_costs, placement_points, printed_wall, winner_line
 from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
 
@@ -247,7 +248,7 @@ def build_legal(state) -> dict:
                     words, preview = effect_and_preview(state, decision, memo)
                     drafts.append({"move": format_decision(decision), "source": source,
                                    "colour": NAMES[colour], "line": line, "misplaced": True,
-                                   "why": state.why_not(seat, colour, line),
+                                   "why": line_refusal_words(state, seat, colour, line),
                                    "effect": words, "preview": preview})
         drafts.sort(key=lambda d: (d["source"], COLOURS[NAMES.index(d["colour"])], d["line"]))
     return {"drafts": drafts, "previews": _share_previews(drafts), "columns": [], "moves": moves}

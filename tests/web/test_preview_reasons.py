@@ -22,6 +22,7 @@ from test_browser import DESKTOP, Person, browser, play, server, shots  # noqa: 
 from test_server import Seat, create, make_config, receive_json, secret_of, serving  # noqa: E402
 
 from azul_core.engine.state import DRAFT, FLOOR, GameState  # noqa: E402
+from azul_core.players.refusal_words import line_refusal_words  # noqa: E402
 from azul_core.players.render import new_placements  # noqa: E402
 from azul_core.records.game_record import record_from_data, replay_state  # noqa: E402
 from azul_core.variants import load_variant  # noqa: E402
@@ -252,19 +253,22 @@ def test_the_page_previews_each_line_and_explains_a_line_that_can_t_take_the_til
                 assert f"full, +{engine['points'][0]} on the wall" in text, (text, engine)
                 full += 1
             previewed += 1
-        # A line that is not highlighted says why not: the server's reason for that move.
+        # A line that is not highlighted says why not, in a player's words: the server's reason
+        # for that move sent, which the move box then gives too.
         closed = page.locator(".board.mine .lines div[data-line]")
         if closed.count() and not page.locator("#why-not").count():
+            line = int(closed.first.get_attribute("data-line"))
             closed.first.click()
             page.wait_for_selector("#why-not")
             why = page.inner_text("#why-not")
             page.screenshot(path=str(shots / "log-preview-and-reason.png"))
-            move = why.split(" would be refused: ")[0]
-            reason = why.split(" would be refused: ")[1].rstrip(".")
+            assert why == f"{line_refusal_words(state, 0, letters[colour], line)}.", why
+            assert why[0].isupper() and "refused" not in why and "not legal" not in why and "pattern line" not in why
+            move = f"{'C' if source == 0 else source}{'BYRKW'[letters[colour]]}{line + 1}"
             page.fill("input[name=move]", move)
             page.press("input[name=move]", "Enter")
             page.wait_for_selector("#message:not([hidden])")
-            assert page.inner_text("#message") == f"Move {move} refused: {reason}."
+            assert page.inner_text("#message") == why
             explained += 1
     assert previewed >= 5 and full >= 1 and explained >= 1, (previewed, full, explained)
     assert not errors, errors

@@ -182,7 +182,7 @@ def test_a_friend_plays_a_seat_from_the_terminal_with_join(tmp_path, servers):
     text = output.getvalue()
     assert "standard: Ana, greedy; you sit at seat 1 as Ana." in text
     assert "is not a move" in text
-    assert "Not legal: there is no factory 8. Type ? for the legal moves." in text
+    assert "There is no factory 8: the factories are numbered 1 to 5. Type ? for the legal moves." in text
     assert "Final scores" in text and ("wins" in text or "share the victory" in text)
     assert "greedy takes" in text  # the bot's moves are told as they come
     assert prompts.count("your move> ") > 10

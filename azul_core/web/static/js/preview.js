@@ -54,10 +54,17 @@ export function forgetReason() {
 export function explainRefusal(message) {
   if (!asked || message.move !== asked.move) return;
   asked = null;
+  // The server's reason is the one a sent move gets, already in a player's words.
   const text = message.reason
-    ? `${message.move} would be refused: ${message.reason.replace(/\.$/, "")}.`
+    ? sentence(message.reason)
     : `${message.move} is legal: click a highlighted place to choose it.`;
   showReason(text);
+}
+
+/** A reason as a sentence: a capital first, one full stop. */
+export function sentence(reason) {
+  const text = String(reason).trim().replace(/\.$/, "");
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }
 
 function showReason(text) {

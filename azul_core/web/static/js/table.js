@@ -14,7 +14,7 @@ import { showRules } from "./rules.js";
 import { installHints, receiveHint, afterRender as hintsAfterRender } from "./hints.js";
 import { drawReplayLink } from "./replay-link.js";
 import { renderLog } from "./log.js";
-import { decoratePreview, explainRefusal, forgetReason } from "./preview.js";
+import { decoratePreview, explainRefusal, forgetReason, sentence } from "./preview.js";
 import { isQuestion, ask, showAnswer } from "./movebox.js";
 import { showLinkProblem } from "./linkproblem.js";
 
@@ -72,9 +72,7 @@ function receive(message) {
     show(message.version, next, message.legal);
   } else if (message.type === "refused") {
     app.sent = null;
-    const what = message.move ? `Move ${message.move} refused: ` : "Refused: ";
-    const reason = (message.reason || "the server did not say why").replace(/\.$/, "");
-    showMessage(`${what}${reason}.`, "refused");
+    showMessage(sentence(message.reason || "the server did not say why"), "refused");
     render();
   } else if (message.type === "presence") {
     if (app.view && Array.isArray(message.connected)) {
@@ -346,9 +344,9 @@ function misplacedWarning(move) {
   const found = legalMoves().find((m) => m.move === move);
   if (!found?.misplaced) return "";
   const count = countOf(found.source, found.colour);
-  const why = found.why ? `: ${found.why}` : "";
+  const why = found.why ? sentence(found.why) : `Line ${found.line + 1} can't take ${found.colour}.`;
   const falling = count === 1 ? "The tile" : `All ${count} tiles`;
-  return `Careful: pattern line ${found.line + 1} can't take ${found.colour}${why}. ${falling} would fall to the floor. Send it anyway?`;
+  return `Careful: ${why} ${falling} would fall to the floor. Send it anyway?`;
 }
 
 function renderSummaries() {
