@@ -109,3 +109,38 @@ def test_the_host_makes_a_new_link_for_a_seat_and_copies_it(browser, server, sho
     assert fragment["admin"] == table["admin_secret"] and fragment["seat"] not in old_hash
     page.wait_for_selector("#seat-link:not([hidden]) li[data-seat='0']")
     assert page.inner_text(".board.mine .player-name") == "Host"
+
+
+def test_without_a_clock_the_host_is_asked_first_and_a_link_made_outlasts_the_game(browser, server, errors):
+    """A table without a clock does not note who opened their link: the list says who is at the
+    table, and asks first for any seat (Keep the old link changes nothing). At the end no link is
+    changed, but a link made and not yet sent stays on the page, with Copy link."""
+    table = server.create("standard", [{"name": "Host"}, {"name": "Guest"}])
+    table_id = table["table"]
+    host = Person(browser.new_context(viewport=DESKTOP), table["seats"][0]["url"] + "&admin=" + table["admin_secret"],
+                  "Host", errors)
+    page = host.page
+    page.wait_for_selector("#seat-link:not([hidden]) li[data-seat='1']")
+    assert page.inner_text("li[data-seat='0'] .seat-state") == "at the table"
+    assert page.inner_text("li[data-seat='1'] .seat-state") == "not at the table now"
+    page.click("[data-new-link='1']")
+    assert "Guest may have opened their link" in page.inner_text("li[data-seat='1'] .seat-link-confirm")
+    page.click("li[data-seat='1'] .seat-link-confirm button:text('Keep the old link')")
+    assert page.locator("li[data-seat='1'] .seat-link-confirm").is_hidden()
+    guest = Person(browser.new_context(viewport=DESKTOP), table["seats"][1]["url"], "Guest", errors)
+    guest.page.wait_for_selector("#connection[data-status='live']")
+    page.wait_for_function("document.querySelector(\"li[data-seat='1'] .seat-state\").textContent === 'at the table'")
+    assert page.locator("[data-copy-link]").count() == 0, "nothing was made"
+    page.click("[data-new-link='1']")
+    page.click("[data-confirm-link='1']")
+    made = page.input_value("[data-made-link='1']")
+    guest.page.wait_for_selector("#connection[data-status='refused']", timeout=10_000)
+
+    # Bots finish the game: no New link any more, the link made is still there to copy.
+    for seat in (0, 1):
+        status, _ = post(server, f"/api/tables/{table_id}/seats/{seat}/bot", {"bot": "random"}, table["admin_secret"])
+        assert status == 200
+    page.wait_for_selector("#final-panel", timeout=120_000)
+    page.wait_for_selector("#seat-link .seat-links-over:not([hidden])")
+    assert page.locator("[data-new-link]:visible").count() == 0
+    assert page.input_value("[data-made-link='1']") == made and page.locator("[data-copy-link='1']").is_visible()
