@@ -36,7 +36,6 @@ export function drawSeatLinks(app, seating, box, arrived) {
       el("p", { class: "hint seat-links-over", hidden: true },
         "The game is over: a link is changed at the rematch's table."),
       el("ol", { class: "seat-links" }, view.seats.map((_, seat) => row(app, seat)))));
-    box.hidden = false;
   }
   const over = view.phase === "over";
   // A finished table changes no link: the list stays only for a link made here, still to be sent.
