@@ -15,11 +15,12 @@ Two kinds of hook:
   ``azul_line_accepts`` must be a pure function of its arguments: the engine
   remembers its answers.
 
-Colours are ints 0-4 (blue, yellow, red, black, white; see
-``azul_core.colours``). Rows, columns and pattern lines are counted from 0 in
-code (the record and the screen count from 1). A wall is read-only: a tuple of 5
-rows, each a tuple of 5 cells holding a colour or ``None`` (``walls`` is a
-tuple of them). A hook that tries to change one (``wall[0][0] = 1``,
+Colours are ints 0 to n-1 for a variant's n colours (``azul_colours``; in
+the standard game 0-4: blue, yellow, red, black, white). Rows, columns and
+pattern lines are counted from 0 in code (the record and the screen count
+from 1). A wall is read-only: a tuple of n rows (5 in the standard game),
+each a tuple of n cells holding a colour or ``None`` (``walls`` is a
+tuple of them); ``len(wall)`` is the board's size. A hook that tries to change one (``wall[0][0] = 1``,
 ``wall[0] = ...``) fails at once, and the engine reports it as that plugin's
 error: "plugin 'x' tried to change the wall it was given (azul_placement_score)
 at x.py:3: walls are read-only". To try a tile somewhere, build a new wall:
@@ -71,7 +72,7 @@ import pluggy
 if TYPE_CHECKING:  # for the annotations only
     import random
 
-    from azul_core.rules import MarkerRule, Move, Outcome, Phase, TableSetup
+    from azul_core.rules import Colour, MarkerRule, Move, Outcome, Phase, TableSetup
     from azul_core.settings import Setting, Settings
 
 hookspec = pluggy.HookspecMarker("azul")
@@ -119,6 +120,26 @@ def azul_game_setup(settings: Settings, players: int, answer: "TableSetup | str 
         @hookimpl
         def azul_game_setup(players, answer):
             return TableSetup(6, 4, 20) if players == 3 else answer
+    """
+
+
+@hookspec(firstresult=True)
+def azul_colours(settings: Settings, answer: "Sequence[Colour] | None") -> Sequence[Colour]:
+    """Decide the tiles' colours, and with them the board's size.
+
+    Return a sequence of 4 to 8 ``azul_core.rules.Colour`` (letter, name,
+    look): colour ``i`` is the int ``i`` everywhere. A variant with n colours
+    has an n x n wall, n pattern lines (each asked of ``azul_line_capacity``)
+    and ``tiles_per_colour`` tiles of each (``TableSetup``). Asked once, when
+    the variant is loaded. ``None``: no opinion. First result wins. The
+    standard plugin answers its setting ``colours`` (5: blue, yellow, red,
+    black, white; 6 adds orange, 7 green, 8 purple).
+
+    Example, "a sixth colour, pink"::
+
+        @hookimpl
+        def azul_colours(answer):
+            return (*answer, Colour("P", "pink", "#e87ab0"))
     """
 
 
@@ -238,7 +259,8 @@ def azul_wall_choice(settings: Settings, answer: "bool | None") -> bool:
 def azul_line_capacity(row: int, settings: Settings, answer: "int | None") -> int:
     """Decide how many tiles pattern line ``row`` holds when full.
 
-    Asked once per line (``row`` 0 to 4) when the variant is loaded; the
+    Asked once per line (``row`` 0 to n-1, n the number of colours) when
+    the variant is loaded; the
     answer, 1 to 20, is the line's size everywhere: drafts, tiling (one tile
     goes to the wall, the rest is discarded, see ``azul_discard_pile``),
     ``capacity`` in ``azul_line_accepts``, the bots and ``game.line_capacity``.

@@ -14,22 +14,43 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+#: The standard game's board: five colours, a 5x5 wall, five pattern lines. A variant's own
+#: size is its number of colours (``azul_colours``): ``game.size`` in a hook.
 PATTERN_LINES = 5
 WALL_SIZE = 5
+#: The fewest and the most colours a variant may have.
+MIN_COLOURS = 4
+MAX_COLOURS = 8
 
 
-#: The colours' letters and names (as ``azul_core.colours``; kept here so the plugin API's
-#: value types depend on nothing else).
-_COLOUR_LETTERS = "BYRKW"
-_COLOUR_NAMES = ("blue", "yellow", "red", "black", "white")
+@dataclass(frozen=True)
+class Colour:
+    """One colour of a variant's tiles (the answer of ``azul_colours`` is a tuple of them).
+
+    ``letter``: one upper-case letter that game records and boards show (not
+    M, the start marker's); ``name``: the word for it ("orange"); ``look``:
+    its colour on the page and at the terminal, as ``#rrggbb``. A variant
+    with n colours (4 to 8) has an n x n wall and n pattern lines: colour i
+    is the int i everywhere (``draft``, ``wall`` cells, bitmasks).
+    """
+
+    letter: str
+    name: str
+    look: str
+
+
+#: The standard game's five colours, in the order of their ints 0-4.
+STANDARD_COLOURS = (Colour("B", "blue", "#2166c4"), Colour("Y", "yellow", "#f2c42c"),
+                    Colour("R", "red", "#c8372d"), Colour("K", "black", "#262626"),
+                    Colour("W", "white", "#fbfaf5"))
 
 
 @dataclass(frozen=True)
 class ExtraTile:
     """A kind of tile beyond the five colours, such as a wild tile (``TableSetup.extra_tiles``).
 
-    ``letter``: one upper-case letter, not a colour's (B Y R K W) nor M (the
-    marker), that the game records and the boards show; ``name``: the word
+    ``letter``: one upper-case letter, not a colour's (B Y R K W in the
+    standard game) nor M (the marker), that the game records and the boards show; ``name``: the word
     for it ("wild"); ``count``: how many the game has; ``look``: its colour
     on the page and at the terminal, as ``#rrggbb``. Such a tile is drafted
     only with a colour (``azul_draft_takes`` says how many come along), lies
@@ -48,12 +69,14 @@ class ExtraTile:
 class TableSetup:
     """What is laid out for a given number of players.
 
-    ``colour_counts``: the tiles of each colour, blue to white, when they
-    differ (``None``: ``tiles_per_colour`` of each). ``extra_tiles``: kinds of
-    tile beyond the five colours (``ExtraTile``), at most three. The kinds
-    of tile are numbered 0-4 for the colours, then 5, 6, 7 for the extra
-    tiles in this order: the per-kind counts of the game (factories, centre,
-    bag, lid) have that many entries.
+    ``colour_counts``: the tiles of each colour, in the colours' order, when
+    they differ (``None``: ``tiles_per_colour`` of each). ``extra_tiles``:
+    kinds of tile beyond the colours (``ExtraTile``), at most three. The
+    kinds of tile are numbered 0 to n-1 for the variant's n colours (0-4 in
+    the standard game), then n, n+1, n+2 for the extra tiles in this order:
+    the per-kind counts of the game (factories, centre, bag, lid) have that
+    many entries. ``colours`` is filled in by the engine from
+    ``azul_colours``: a plugin leaves it out.
     """
 
     factories: int
@@ -61,21 +84,28 @@ class TableSetup:
     tiles_per_colour: int = 20
     colour_counts: tuple[int, ...] | None = None
     extra_tiles: tuple[ExtraTile, ...] = ()
+    colours: tuple[Colour, ...] = STANDARD_COLOURS
 
     @property
     def kind_counts(self) -> tuple[int, ...]:
         """How many tiles of each kind the game has: the colours, then the extra tiles."""
-        colours = self.colour_counts if self.colour_counts is not None else (self.tiles_per_colour,) * 5
+        colours = self.colour_counts if self.colour_counts is not None \
+            else (self.tiles_per_colour,) * len(self.colours)
         return tuple(colours) + tuple(extra.count for extra in self.extra_tiles)
 
     @property
     def kind_letters(self) -> str:
-        """Each kind's letter: ``BYRKW`` then the extra tiles' (``BYRKWJ``)."""
-        return _COLOUR_LETTERS + "".join(extra.letter for extra in self.extra_tiles)
+        """Each kind's letter: the colours' (``BYRKW``) then the extra tiles' (``BYRKWJ``)."""
+        return "".join(colour.letter for colour in self.colours) + "".join(extra.letter for extra in self.extra_tiles)
 
     @property
     def kind_names(self) -> tuple[str, ...]:
-        return _COLOUR_NAMES + tuple(extra.name for extra in self.extra_tiles)
+        return tuple(colour.name for colour in self.colours) + tuple(extra.name for extra in self.extra_tiles)
+
+    @property
+    def kind_looks(self) -> tuple[str, ...]:
+        """Each kind's look (``#rrggbb``): the colours', then the extra tiles'."""
+        return tuple(colour.look for colour in self.colours) + tuple(extra.look for extra in self.extra_tiles)
 
 
 @dataclass(frozen=True)

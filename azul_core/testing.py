@@ -33,12 +33,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Iterable, Mapping, Sequence
 
-from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
+from azul_core.colours import LETTERS, MARKER
 from azul_core.engine.notation import parse_decision
 from azul_core.engine.plugins import LoadedPlugin, ask_all, load_plugin, register_plugins
 from azul_core.engine.rulebook import Rules
 from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, Wall, wall_with
-from azul_core.rules import PATTERN_LINES, WALL_SIZE
 from azul_core.settings import Settings
 from azul_core.variants.loading import Variant, find_variant, load_variant
 
@@ -139,7 +138,7 @@ def counts_of(text: str, kind_letters: str = LETTERS) -> list[int]:
     return counts
 
 
-def _picture_rows(text: str | Sequence[str]) -> list[str]:
+def _picture_rows(text: str | Sequence[str], size: int = 5) -> list[str]:
     if isinstance(text, str):
         rows = [line.replace(" ", "") for line in text.strip().splitlines() if line.strip()]
     elif isinstance(text, (list, tuple)) and all(isinstance(row, (str, list, tuple)) for row in text):
@@ -147,16 +146,17 @@ def _picture_rows(text: str | Sequence[str]) -> list[str]:
         rows = ["".join("." if cell is None else str(cell) for cell in row).replace(" ", "")
                 for row in text]
     else:
-        raise ValueError(f"a wall picture is a string of {WALL_SIZE} lines or a list of "
-                         f"{WALL_SIZE} rows, not {type(text).__name__}")
-    if len(rows) != WALL_SIZE or any(len(row) != WALL_SIZE for row in rows):
-        raise ValueError(f"a wall picture has {WALL_SIZE} lines of {WALL_SIZE} spaces, got {rows}")
+        raise ValueError(f"a wall picture is a string of {size} lines or a list of "
+                         f"{size} rows, not {type(text).__name__}")
+    if len(rows) != size or any(len(row) != size for row in rows):
+        raise ValueError(f"a wall picture has {size} lines of {size} spaces, got {rows}")
     return rows
 
 
-def wall_from(text: str) -> Wall:
-    """A read-only wall (5 row tuples of colour or ``None``), as hooks are given it, from a
-    picture of letters and dots.
+def wall_from(text: str, kind_letters: str = LETTERS) -> Wall:
+    """A read-only wall (n row tuples of colour or ``None``), as hooks are given it, from a
+    picture of letters and dots (``kind_letters``: ``game.table.kind_letters`` on a board of
+    other colours; the picture's size is their number).
 
     >>> wall_from('''
     ...     B Y . . .
@@ -167,16 +167,17 @@ def wall_from(text: str) -> Wall:
     (0, 1, None, None, None)
     """
     wall = []
-    for row in _picture_rows(text):
+    for row in _picture_rows(text, len(kind_letters)):
         if ANY_TILE in row.lower():
             raise ValueError("'x' needs the rules to say which tile: use set_wall(state, seat, picture)")
-        wall.append(tuple(None if cell == "." else _colour(cell) for cell in row))
+        wall.append(tuple(None if cell == "." else _colour(cell, kind_letters) for cell in row))
     return tuple(wall)
 
 
 def wall_text(state: GameState, seat: int) -> str:
     """A player's wall as a picture (the format ``wall_from`` reads)."""
-    return "\n".join(" ".join("." if cell is None else LETTERS[cell] for cell in row)
+    letters = state.table.kind_letters
+    return "\n".join(" ".join("." if cell is None else letters[cell] for cell in row)
                      for row in state.players[seat].wall)
 
 
@@ -206,7 +207,8 @@ def set_wall(state: GameState, seat: int, text: str | Sequence[str]) -> None:
     """Give player ``seat`` the wall in the picture; ``x`` is whatever tile the rules put there.
 
     The picture is a string of 5 lines or a list of 5 rows (``["B....", ...]``,
-    or rows as lists of letters with ``.`` or ``None`` for an empty space).
+    or rows as lists of letters with ``.`` or ``None`` for an empty space);
+    as many as the board's size on a board of other colours.
 
     Checks that the rules allow every tile where it stands, and keeps the
     pattern lines' accepted colours in step with the new wall rows.
@@ -218,22 +220,23 @@ def set_wall(state: GameState, seat: int, text: str | Sequence[str]) -> None:
     """
     rules = state.rules
     board = state.players[seat]
-    wall: Wall = ((None,) * WALL_SIZE,) * WALL_SIZE  # read-only, as the rules are given it
-    for row, cells in enumerate(_picture_rows(text)):
+    size, letters, names = rules.size, state.table.kind_letters[:rules.size], rules.colour_names
+    wall: Wall = ((None,) * size,) * size  # read-only, as the rules are given it
+    for row, cells in enumerate(_picture_rows(text, size)):
         for column, cell in enumerate(cells):
             if cell == ".":
                 continue
             if cell.lower() == ANY_TILE:
-                fits = [c for c in COLOURS
+                fits = [c for c in range(size)
                         if c not in wall[row] and column in rules.wall_spaces(wall, row, c, seat, state)]
                 if not fits:
                     raise ValueError(f"wall row {row + 1} column {column + 1}: no tile fits there")
                 wall = wall_with(wall, row, column, fits[0])
                 continue
-            colour = _colour(cell)
+            colour = _colour(cell, letters)
             if colour in wall[row] or column not in rules.wall_spaces(wall, row, colour, seat, state):
                 raise ValueError(f"wall row {row + 1} column {column + 1}: the rules put no "
-                                 f"{NAMES[colour]} tile there")
+                                 f"{names[colour]} tile there")
             wall = wall_with(wall, row, column, colour)
     _return_to_bag(state, _wall_counts(board.wall))
     _take_from_bag(state, _wall_counts(wall), "set_wall")
@@ -243,11 +246,11 @@ def set_wall(state: GameState, seat: int, text: str | Sequence[str]) -> None:
 
 
 def _wall_counts(wall) -> list[int]:
-    return [sum(row.count(colour) for row in wall) for colour in COLOURS]
+    return [sum(row.count(colour) for row in wall) for colour in range(len(wall))]
 
 
 def _refresh_accept(state: GameState, board) -> None:
-    for row in range(PATTERN_LINES):
+    for row in range(state.rules.size):
         board.refresh_accept(state.rules, row)
 
 
@@ -264,27 +267,29 @@ def set_lines(state: GameState, seat: int, lines: Mapping[int, str]) -> None:
     """
     board = state.players[seat]
     kind_letters = state.table.kind_letters
+    colour_letters = kind_letters[:state.rules.size]
     for number, text in lines.items():
         row = number - 1
-        if not 0 <= row < PATTERN_LINES:
+        if not 0 <= row < state.rules.size:
             raise ValueError(f"there is no pattern line {number}")
         text = text.replace(" ", "").upper()
-        stand_ins = tuple(_colour(letter, kind_letters) for letter in text if letter not in LETTERS)
-        if len(set(letter for letter in text if letter in LETTERS)) > 1 or (text and text[0] not in LETTERS):
+        stand_ins = tuple(_colour(letter, kind_letters) for letter in text if letter not in colour_letters)
+        if len(set(letter for letter in text if letter in colour_letters)) > 1 or \
+                (text and text[0] not in colour_letters):
             raise ValueError(f"pattern line {number} holds one colour (its first letter), and "
                              f"extra tiles standing in for it, not '{text}'")
         capacity = state.rules.capacity[row]
         if len(text) > capacity:
             raise ValueError(f"pattern line {number} holds {capacity} tiles, not {len(text)}")
-        if text and board.wall_rows[row] >> _colour(text[0]) & 1:
+        if text and board.wall_rows[row] >> _colour(text[0], kind_letters) & 1:
             raise ValueError(f"pattern line {number}: wall row {number} already has "
-                             f"{NAMES[_colour(text[0])]}")
+                             f"{state.rules.colour_names[_colour(text[0], kind_letters)]}")
         if board.line_count[row]:
             _return_to_bag(state, counts_of(lines_of(state, seat)[number], kind_letters))
             board.line_count[row], board.line_colour[row], board.line_extra[row] = 0, -1, ()
         _take_from_bag(state, counts_of(text, kind_letters), f"set_lines line {number}")
         if text:
-            board.line_colour[row], board.line_count[row] = _colour(text[0]), len(text)
+            board.line_colour[row], board.line_count[row] = _colour(text[0], kind_letters), len(text)
             board.line_extra[row] = stand_ins
     _refresh_accept(state, board)
 
@@ -292,9 +297,9 @@ def set_lines(state: GameState, seat: int, lines: Mapping[int, str]) -> None:
 def lines_of(state: GameState, seat: int) -> dict[int, str]:
     """The pattern lines of ``seat`` that hold tiles, by number: ``{3: "RR"}``."""
     board, kind_letters = state.players[seat], state.table.kind_letters
-    return {row + 1: LETTERS[board.line_colour[row]] * (board.line_count[row] - len(board.line_extra[row]))
+    return {row + 1: kind_letters[board.line_colour[row]] * (board.line_count[row] - len(board.line_extra[row]))
             + "".join(kind_letters[kind] for kind in board.line_extra[row])
-            for row in range(PATTERN_LINES) if board.line_count[row]}
+            for row in range(state.rules.size) if board.line_count[row]}
 
 
 def set_floor(state: GameState, seat: int, text: str) -> None:
@@ -407,7 +412,7 @@ def play(state: GameState, moves: Iterable[str] | str) -> GameState:
     for number, text in enumerate(moves, 1):
         seat = state.to_move
         try:
-            decision = parse_decision(text)
+            decision = parse_decision(text, state.rules.colour_letters, state.rules.colour_names)
             if state.phase == DEAL:
                 raise IllegalDecision("the factories must be filled first (deal or set_table)")
             state.apply(decision)

@@ -18,7 +18,6 @@ from __future__ import annotations
 from itertools import permutations
 
 from azul_core import hookimpl
-from azul_core.colours import COLOURS
 from azul_core.settings import Setting
 from azul_plugins.standard import circulation, row_can_get_its_tiles
 
@@ -47,7 +46,7 @@ def row_fits(wall, row: int, columns=None) -> bool:
     if columns is None:
         columns = list(zip(*wall))
     free = [column for column, cell in enumerate(cells) if cell is None]
-    missing = [colour for colour in COLOURS if colour not in cells]
+    missing = [colour for colour in range(len(cells)) if colour not in cells]
     for colour, column in zip(missing, free):  # the usual case: colours in order fit
         if colour in columns[column]:
             break
@@ -69,7 +68,7 @@ def blocked(walls, lines=None, supply=None) -> bool:
     judge_tiles = lines is not None and supply is not None and min(supply) < len(walls[0])
     if not judge_tiles and any(_tiles(wall) < len(wall) for wall in walls):
         # A row can't fit only if some colour it misses stands in enough of its free columns:
-        # that takes at least 5 tiles on the wall (its own and those in the way).
+        # that takes at least a row's worth of tiles on the wall (its own and those in the way).
         return False
     if judge_tiles:
         available, stuck = circulation(lines, supply)

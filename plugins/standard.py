@@ -21,11 +21,17 @@ after round 50 whatever the walls hold.
 from __future__ import annotations
 
 from azul_core import hookimpl
-from azul_core.colours import COLOURS
-from azul_core.rules import MarkerRule, TableSetup
+from azul_core.rules import Colour, MarkerRule, TableSetup
 from azul_core.settings import Setting
 
 AZUL_API = 1
+
+#: The colours the setting ``colours`` chooses from, in order: the five of the standard game,
+#: then those of a bigger board.
+PALETTE = (Colour("B", "blue", "#2166c4"), Colour("Y", "yellow", "#f2c42c"),
+           Colour("R", "red", "#c8372d"), Colour("K", "black", "#262626"),
+           Colour("W", "white", "#fbfaf5"), Colour("O", "orange", "#e8772e"),
+           Colour("G", "green", "#3a9a4a"), Colour("P", "purple", "#7b4fb0"))
 
 
 def _factories_problem(table):
@@ -50,13 +56,17 @@ def azul_declare_settings():
         Setting("factories", "int_map", {2: 5, 3: 7, 4: 9},
                 "factories for each player count", minimum=1, maximum=9, check=_factories_problem),
         Setting("tiles_per_factory", "int", 4, "tiles laid on each factory", minimum=1, maximum=20),
+        Setting("colours", "int", 5,
+                "how many colours the tiles have, and so the wall's size and the pattern lines: "
+                "5 (blue, yellow, red, black, white); 6 adds orange, 7 green, 8 purple",
+                minimum=4, maximum=8),
         Setting("tiles_per_colour", "int", 20, "tiles of each colour in the game", minimum=1, maximum=200),
         Setting("floor_penalties", "int_list", [-1, -1, -2, -2, -2, -3, -3],
                 "the penalty of each floor space, left to right (their number is the floor's size)",
                 maximum=0, check=_penalties_problem),
         Setting("row_bonus", "int", 2, "end bonus per complete horizontal row", minimum=0),
         Setting("column_bonus", "int", 7, "end bonus per complete vertical column", minimum=0),
-        Setting("colour_bonus", "int", 10, "end bonus per colour with all 5 tiles on the wall", minimum=0),
+        Setting("colour_bonus", "int", 10, "end bonus per colour with a tile in every row of the wall", minimum=0),
         Setting("marker_on_full_floor", "str", "keep",
                 "when the floor is full, the start marker is kept without a space ('keep') "
                 "or bumps the last floor tile, discarded like a full floor's overflow (to the lid "
@@ -81,6 +91,11 @@ def azul_game_setup(settings, players):
         covered = ", ".join(str(p) for p in sorted(settings.factories))
         return f"the factories table covers {covered} players, not {players}"
     return TableSetup(factories, settings.tiles_per_factory, settings.tiles_per_colour)
+
+
+@hookimpl
+def azul_colours(settings):
+    return PALETTE[:settings.colours]
 
 
 @hookimpl
@@ -199,7 +214,7 @@ def row_can_get_its_tiles(cells, row: int, held, available, stuck: bool) -> bool
     not stuck, and each missing colour (but the one the line holds) can fill the line."""
     if stuck:
         return False
-    return all(available[colour] >= row + 1 for colour in COLOURS
+    return all(available[colour] >= row + 1 for colour in range(len(cells))
                if colour not in cells and colour != held)
 
 
@@ -225,7 +240,7 @@ def complete_columns(wall):
 def complete_colours(wall):
     size = len(wall)
     tiles = [tile for row in wall for tile in row]
-    return [tiles.count(colour) == size for colour in COLOURS].count(True)
+    return [tiles.count(colour) == size for colour in range(size)].count(True)
 
 
 @hookimpl

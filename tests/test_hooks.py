@@ -20,7 +20,7 @@ from azul_core.colours import BLACK, BLUE, RED, YELLOW
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import CHOOSE, DRAFT, PLACE, IllegalDecision
 from azul_core.players.registry import available_bots, make_bot
-from azul_core.rules import ExtraTile, MarkerRule, Move, Outcome, Phase, TableSetup
+from azul_core.rules import Colour, ExtraTile, MarkerRule, Move, Outcome, Phase, TableSetup
 from azul_core.settings import Setting
 from azul_core.testing import (
     floor_of,
@@ -234,6 +234,43 @@ def test_hook_azul_line_capacity():
     set_table(standard, ["BBYY"])
     play(standard, ["1B1"])
     assert lines_of(standard, 0) == {1: "B"} and floor_of(standard, 0) == "B"
+
+
+def test_hook_azul_colours():
+    class Pink:
+        @hookimpl
+        def azul_colours(self, answer):
+            return (*answer, Colour("P", "pink", "#e87ab0"))
+
+    game = new_game(plugins=[Pink()])
+    rules = game.rules
+    assert rules.size == 6 and rules.colour_letters == "BYRKWP"
+    assert game.table.kind_counts == (20,) * 6 and game.tile_counts() == [20] * 6
+    assert rules.capacity == (1, 2, 3, 4, 5, 6)  # a sixth pattern line, asked of azul_line_capacity
+    set_table(game, ["PPPB"])
+    assert (1, 5, 5) in game.legal_decisions() and (1, 5, 6) in game.legal_decisions()  # line 6, floor
+    play(game, ["1P6", "CB1"])  # the last tile: the round's tiling follows
+    assert lines_of(game, 0) == {6: "PPP"}
+    assert game.players[1].wall[0] == (0, None, None, None, None, None)  # a 6x6 wall
+    assert new_game().rules.size == 5 and new_game().rules.colour_letters == "BYRKW"
+
+
+def test_hook_azul_colours_is_checked():
+    class Twice:
+        @hookimpl
+        def azul_colours(self, answer):
+            return (*answer, answer[0])
+
+    with pytest.raises(PluginError, match="azul_colours.*colour letter 'B'"):
+        new_game(plugins=[Twice()])
+
+    class Three:
+        @hookimpl
+        def azul_colours(self, answer):
+            return answer[:3]
+
+    with pytest.raises(PluginError, match="expected 4 to 8 colours"):
+        new_game(plugins=[Three()])
 
 
 def test_hook_azul_line_capacity_is_checked():

@@ -17,12 +17,12 @@ from typing import Any
 import pluggy
 
 from azul_core.engine.plugins import PluginError, _call, _refused, implementations
-from azul_core.engine.transfers import MAX_TRANSFERS, SHIFT_TO_FLOOR, transfer_problem
+from azul_core.engine.transfers import MAX_TRANSFERS, transfer_problem
 from azul_core.rules import (
+    MAX_COLOURS,
     MAX_MOVE_ARG,
     MAX_MOVE_ARGS,
     MOVE_NAME_PATTERN,
-    PATTERN_LINES,
     PHASE_STAGES,
     Move,
     Outcome,
@@ -262,9 +262,10 @@ def outcome_problem(outcome: Any) -> str | None:
     shift = outcome.shift
     if shift is not None:
         if (shift.__class__ is not tuple or len(shift) != 3 or any(v.__class__ is not int for v in shift)
-                or not 0 <= shift[0] < PATTERN_LINES or not 0 <= shift[1] <= SHIFT_TO_FLOOR
+                or not 0 <= shift[0] < MAX_COLOURS or not 0 <= shift[1] <= MAX_COLOURS
                 or shift[0] == shift[1] or shift[2] < 1):
-            return "shift must be (from_line 0-4, to_line 0-5 and not from_line, count from 1)"
+            return ("shift must be (from_line 0-4, to_line 0-5 (5: the floor; on a board of n "
+                    "colours 0 to n, n the floor) and not from_line, count from 1)")
     transfers = outcome.transfers
     if transfers.__class__ is not tuple or len(transfers) > MAX_TRANSFERS:
         return f"transfers must be a tuple of at most {MAX_TRANSFERS} Transfer"

@@ -5,23 +5,27 @@ black tile of the centre onto the floor; ``w1:3`` places the tile of pattern
 line 1 in wall column 3; ``+pass`` or ``+shift:2:4`` is a plugin's move (its
 name, then its arguments). Words are accepted too: ``2 red 4``,
 ``centre black floor``, ``wall 1 3``.
+
+A variant of other colours (``azul_colours``) has its own letters: the
+functions take them as ``letters`` (``rules.colour_letters``; the standard
+game's ``BYRKW`` when not given), and its pattern lines are numbered 1 to
+n, the floor ``-``.
 """
 
 from __future__ import annotations
 
 import re
 
-from azul_core.colours import COLOUR_OF_LETTER, COLOUR_OF_NAME, LETTERS
-from azul_core.engine.state import CENTRE, FLOOR
+from azul_core.colours import LETTERS, NAMES
+from azul_core.engine.state import CENTRE
 from azul_core.rules import MAX_MOVE_ARGS, MOVE_NAME_PATTERN, Move
 
-_DRAFT = re.compile(r"^([Cc1-9])([BYRKWbyrkw])([1-5-])$")
-_PLACEMENT = re.compile(r"^[wW]([1-5]):([1-5])$")
+_DRAFT = re.compile(r"^([Cc1-9])([A-Za-z])([1-9-])$")
+_PLACEMENT = re.compile(r"^[wW]([1-9]):([1-9])$")
 #: A plugin's move: ``+name`` and up to four arguments of one or two digits (ASCII only).
 PLUGIN_MOVE = re.compile(rf"^\+({MOVE_NAME_PATTERN})((?::[0-9]{{1,2}}){{0,{MAX_MOVE_ARGS}}})$")
 _SOURCE_WORDS = {"c": CENTRE, "centre": CENTRE, "center": CENTRE, "middle": CENTRE}
-_LINE_WORDS = {"-": FLOOR, "f": FLOOR, "floor": FLOOR}
-_COLOUR_WORDS = {**COLOUR_OF_NAME, **{k.lower(): v for k, v in COLOUR_OF_LETTER.items()}}
+_FLOOR_WORDS = ("-", "f", "floor")
 
 
 class NotationError(ValueError):
@@ -35,31 +39,37 @@ def is_ascii_number(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
-def format_decision(decision: tuple | Move) -> str:
-    """A decision in record notation."""
+def format_decision(decision: tuple | Move, letters: str = LETTERS) -> str:
+    """A decision in record notation (``letters``: the variant's colour letters)."""
     if isinstance(decision, Move):
         return decision.notation
     if len(decision) == 2:
         row, column = decision
         return f"w{row + 1}:{column + 1}"
     source, colour, line = decision
-    return f"{'C' if source == CENTRE else source}{LETTERS[colour]}{'-' if line == FLOOR else line + 1}"
+    return f"{'C' if source == CENTRE else source}{letters[colour]}{'-' if line == len(letters) else line + 1}"
 
 
-def parse_decision(text: str) -> tuple | Move:
-    """A decision from record notation or words; ``NotationError`` says why not."""
+def parse_decision(text: str, letters: str = LETTERS, names: tuple[str, ...] | None = None) -> tuple | Move:
+    """A decision from record notation or words; ``NotationError`` says why not.
+
+    ``letters`` and ``names``: the variant's colours (``rules.colour_letters``,
+    ``rules.colour_names``); a draft names a pattern line 1 to ``len(letters)``
+    or the floor."""
     cleaned = text.strip()
     if cleaned.startswith("+"):
         return parse_plugin_move(cleaned)
+    size = len(letters)
     match = _DRAFT.match(cleaned)
     if match:
         source, colour, line = match.groups()
-        return (CENTRE if source in "Cc" else int(source), COLOUR_OF_LETTER[colour.upper()],
-                FLOOR if line == "-" else int(line) - 1)
+        if colour.upper() in letters and (line == "-" or int(line) <= size):
+            return (CENTRE if source in "Cc" else int(source), letters.index(colour.upper()),
+                    size if line == "-" else int(line) - 1)
     match = _PLACEMENT.match(cleaned)
-    if match:
+    if match and int(match.group(1)) <= size and int(match.group(2)) <= size:
         return (int(match.group(1)) - 1, int(match.group(2)) - 1)
-    return _parse_words(cleaned)
+    return _parse_words(cleaned, letters, names if names is not None else NAMES[:size])
 
 
 def parse_plugin_move(text: str) -> Move:
@@ -72,20 +82,23 @@ def parse_plugin_move(text: str) -> Move:
     return Move(name, tuple(int(arg) for arg in args.split(":")[1:]))
 
 
-def _parse_words(text: str) -> tuple:
+def _parse_words(text: str, letters: str, names: tuple[str, ...]) -> tuple:
+    size = len(letters)
     words = [w for w in re.split(r"[\s,]+", text.lower()) if w and w not in ("to", "line", "onto", "from", "factory")]
     if len(words) == 3 and words[0] in ("w", "wall"):
         row, column = words[1], words[2]
-        if is_ascii_number(row) and is_ascii_number(column) and 1 <= int(row) <= 5 and 1 <= int(column) <= 5:
+        if is_ascii_number(row) and is_ascii_number(column) and 1 <= int(row) <= size and 1 <= int(column) <= size:
             return (int(words[1]) - 1, int(words[2]) - 1)
     if len(words) == 3:
         source_word, colour_word, line_word = words
         source = _SOURCE_WORDS.get(source_word)
         if source is None and is_ascii_number(source_word) and 1 <= int(source_word) <= 9:
             source = int(source_word)
-        colour = _COLOUR_WORDS.get(colour_word)
-        line = _LINE_WORDS.get(line_word)
-        if line is None and is_ascii_number(line_word) and 1 <= int(line_word) <= 5:
+        colour_words = {**{name: colour for colour, name in enumerate(names)},
+                        **{letter.lower(): colour for colour, letter in enumerate(letters)}}
+        colour = colour_words.get(colour_word)
+        line = size if line_word in _FLOOR_WORDS else None
+        if line is None and is_ascii_number(line_word) and 1 <= int(line_word) <= size:
             line = int(line_word) - 1
         if source is not None and colour is not None and line is not None:
             return (source, colour, line)

@@ -6,6 +6,7 @@ attributes; nothing here calls pluggy while a game runs.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from typing import Any, Callable, Sequence
@@ -13,7 +14,8 @@ from typing import Any, Callable, Sequence
 import pluggy
 
 from azul_core import hookspecs
-from azul_core.colours import COLOURS, NAMES, colour_set
+from azul_core.colours import NAMES
+from azul_core.engine.board_tables import BoardTables, board_tables
 from azul_core.engine.moves import PluginHooks
 from azul_core.engine.plugins import (
     PluginError,
@@ -23,7 +25,7 @@ from azul_core.engine.plugins import (
     hook_location,
     implementations,
 )
-from azul_core.rules import WALL_SIZE, ExtraTile, MarkerRule, TableSetup
+from azul_core.rules import MAX_COLOURS, MIN_COLOURS, Colour, ExtraTile, MarkerRule, TableSetup
 from azul_core.settings import Settings
 
 
@@ -33,16 +35,14 @@ class VariantRulesError(Exception):
 
 # Result checks: refuse what a plugin returns that the engine can't accept.
 
-_COLUMNS = range(WALL_SIZE)
-
 
 def _check_wall_spaces(result, wall, row, colour):
     if result.__class__ is not tuple and result.__class__ is not list:
         return "expected a tuple or list of wall columns"
     cells = wall[row]
     for column in result:
-        if column not in _COLUMNS or column.__class__ is not int:
-            return f"column {column!r} is off the wall (0 to {WALL_SIZE - 1})"
+        if column.__class__ is not int or not 0 <= column < len(cells):
+            return f"column {column!r} is off the wall (0 to {len(cells) - 1})"
         if cells[column] is not None:
             return f"wall space ({row + 1},{column + 1}) is already taken"
     return None
@@ -65,13 +65,16 @@ def _check_bool(result, *args):
     return None if isinstance(result, bool) else "expected true or false"
 
 
-def _check_line_accepts(result, row, line_colour, line_count, capacity, wall_row, colour):
-    if result.__class__ is not bool:
-        return "expected true or false"
-    return mixed_line_problem(row, line_colour, colour) if result else None
+def _line_accepts_check(names: Sequence[str]) -> Callable[..., str | None]:
+    def check(result, row, line_colour, line_count, capacity, wall_row, colour):
+        if result.__class__ is not bool:
+            return "expected true or false"
+        return mixed_line_problem(row, line_colour, colour, names) if result else None
+    return check
 
 
-def mixed_line_problem(row: int, line_colour: int | None, colour: int) -> str | None:
+def mixed_line_problem(row: int, line_colour: int | None, colour: int,
+                       names: Sequence[str] = NAMES) -> str | None:
     """Why pattern line ``row``, holding ``line_colour`` (``None``: empty), can't take ``colour``.
 
     A pattern line holds tiles of one colour: the engine keeps a colour and a count per
@@ -82,8 +85,8 @@ def mixed_line_problem(row: int, line_colour: int | None, colour: int) -> str | 
     """
     if line_colour is None or line_colour == colour:
         return None
-    return (f"pattern line {row + 1} holds {NAMES[line_colour]}, and a line holds one colour: "
-            f"it can't take {NAMES[colour]}")
+    return (f"pattern line {row + 1} holds {names[line_colour]}, and a line holds one colour: "
+            f"it can't take {names[colour]}")
 
 
 #: The most points one answer of a plugin may give or take: scores, sums and statistics of
@@ -150,7 +153,7 @@ def _check_winners(result, scores, walls):
 SUSPECT = {
     "azul_draft_allowed": "r.__class__ is not bool",
     "azul_wall_spaces": "r.__class__ is not tuple or len(r) != 1 or r[0].__class__ is not int "
-                        "or not 0 <= r[0] < 5 or wall[row][r[0]] is not None",
+                        "or not 0 <= r[0] < len(wall) or wall[row][r[0]] is not None",
     "azul_line_accepts": "r.__class__ is not bool or r and colour != line_colour and line_colour is not None",
     "azul_placement_score": "r.__class__ is not int or r < 0 or r > 1000000",
     "azul_floor_penalty": "r.__class__ is not int or r > 0 or r < -1000000",
@@ -163,7 +166,6 @@ CHECKS: dict[str, Callable[..., str | None]] = {
     "azul_draft_takes": _check_takes,
     "azul_stands_in": _check_bool,
     "azul_wall_spaces": _check_wall_spaces,
-    "azul_line_accepts": _check_line_accepts,
     "azul_placement_score": _check_points,
     "azul_floor_penalty": _check_penalty,
     "azul_game_over": _check_bool,
@@ -171,7 +173,7 @@ CHECKS: dict[str, Callable[..., str | None]] = {
     "azul_end_bonuses": _check_bonuses,
 }
 
-def _table_problem(table: TableSetup) -> str | None:
+def _table_problem(table: TableSetup, colours: Sequence[Colour]) -> str | None:
     for name in ("factories", "tiles_per_factory", "tiles_per_colour"):
         value = getattr(table, name, None)
         if value.__class__ is not int:
@@ -181,23 +183,25 @@ def _table_problem(table: TableSetup) -> str | None:
     if not 1 <= table.factories <= MAX_FACTORIES:
         return f"{table.factories} factories; there can be 1 to {MAX_FACTORIES} (a record names a factory by one digit)"
     counts = table.colour_counts
-    if counts is not None and (counts.__class__ is not tuple or len(counts) != 5 or any(
+    if counts is not None and (counts.__class__ is not tuple or len(counts) != len(colours) or any(
             c.__class__ is not int or not 0 <= c <= MAX_TABLE_TILES for c in counts)):
-        return f"colour_counts must be a tuple of 5 whole numbers from 0 to {MAX_TABLE_TILES}"
+        return (f"colour_counts must be a tuple of {len(colours)} whole numbers (one per colour) "
+                f"from 0 to {MAX_TABLE_TILES}")
     extras = table.extra_tiles
     if extras.__class__ is not tuple or len(extras) > MAX_EXTRA_KINDS:
         return f"extra_tiles must be a tuple of at most {MAX_EXTRA_KINDS} ExtraTile"
-    letters, names = set("BYRKWM"), set()
+    colour_letters = "".join(colour.letter for colour in colours)
+    letters, names = set(colour_letters + "M"), {colour.name for colour in colours}
     for extra in extras:
         if not isinstance(extra, ExtraTile):
             return f"extra_tiles holds {_short(extra)}, not an ExtraTile"
         if extra.letter.__class__ is not str or not re.fullmatch("[A-Z]", extra.letter) or extra.letter in letters:
             return (f"extra tile letter {extra.letter!r} must be one upper-case letter that is not "
-                    "B, Y, R, K, W, M or another extra tile's")
+                    f"a colour's ({', '.join(colour_letters)}), M or another extra tile's")
         letters.add(extra.letter)
         if extra.name.__class__ is not str or not re.fullmatch("[a-z][a-z -]{0,19}", extra.name):
             return f"extra tile name {extra.name!r} must be a lower-case word (at most 20 letters)"
-        if extra.name in NAMES or extra.name in names or extra.name == "marker":
+        if extra.name in names or extra.name == "marker":
             return f"extra tile name {extra.name!r} is a colour's, the marker's or another tile's"
         names.add(extra.name)
         if extra.count.__class__ is not int or not 0 <= extra.count <= MAX_TABLE_TILES:
@@ -207,7 +211,29 @@ def _table_problem(table: TableSetup) -> str | None:
     return None
 
 
-#: The most kinds of tile a variant may add to the five colours.
+def _colours_problem(colours: Any) -> str | None:
+    if colours.__class__ is not tuple or not MIN_COLOURS <= len(colours) <= MAX_COLOURS:
+        return f"expected {MIN_COLOURS} to {MAX_COLOURS} colours (a tuple of Colour), not {_short(colours)}"
+    letters: set[str] = set()
+    names: set[str] = set()
+    for colour in colours:
+        if not isinstance(colour, Colour):
+            return f"{_short(colour)} is not a Colour"
+        if colour.letter.__class__ is not str or not re.fullmatch("[A-Z]", colour.letter) \
+                or colour.letter == "M" or colour.letter in letters:
+            return (f"colour letter {colour.letter!r} must be one upper-case letter, not M (the "
+                    "start marker's) nor another colour's")
+        if colour.name.__class__ is not str or not re.fullmatch("[a-z][a-z -]{0,19}", colour.name) \
+                or colour.name in names or colour.name == "marker":
+            return f"colour name {colour.name!r} must be a lower-case word (at most 20 letters), not another colour's"
+        if colour.look.__class__ is not str or not re.fullmatch("#[0-9a-fA-F]{6}", colour.look):
+            return f"colour look {colour.look!r} must be a colour written #rrggbb"
+        letters.add(colour.letter)
+        names.add(colour.name)
+    return None
+
+
+#: The most kinds of tile a variant may add to the colours.
 MAX_EXTRA_KINDS = 3
 
 
@@ -276,6 +302,15 @@ class Rules:
         self.player_chooses_column: bool = setup_answer("azul_wall_choice")
         if self.floor_spaces < 0:
             raise PluginError(f"plugin '{self.deciders['azul_floor_spaces']}' gave a negative floor size")
+        #: the tiles' colours (``azul_colours``): n of them make an n x n wall and n pattern lines
+        self.colours: tuple[Colour, ...] = self._colours()
+        #: the board's size: colours, pattern lines, wall rows and columns (5 in the standard game)
+        self.size = len(self.colours)
+        #: the floor's place in a draft tuple ``(source, colour, line)``: the line after the last
+        self.floor_line = self.size
+        self.colour_names: tuple[str, ...] = tuple(colour.name for colour in self.colours)
+        self.colour_letters = "".join(colour.letter for colour in self.colours)
+        self.board: BoardTables = board_tables(self.size)
         #: per pattern line, how many tiles it holds when full
         self.capacity: tuple[int, ...] = self._line_capacities()
         #: where discarded tiles go, per reason: "lid", "bag" or "out"
@@ -309,8 +344,8 @@ class Rules:
                 self.deciders[hook] = " > ".join(
                     impl.plugin_name + (" (modifies)" if hookspecs.ANSWER in impl.argnames else "")
                     for impl in impls)
-            compiled[hook] = compile_hook(pm, hook, settings, CHECKS[hook], only.get(hook),
-                                          SUSPECT.get(hook))
+            check = _line_accepts_check(self.colour_names) if hook == "azul_line_accepts" else CHECKS[hook]
+            compiled[hook] = compile_hook(pm, hook, settings, check, only.get(hook), SUSPECT.get(hook))
         self.wall_spaces: Callable[..., Any] = compiled["azul_wall_spaces"]
         self.placement_score: Callable[..., Any] = compiled["azul_placement_score"]
         self.floor_penalty: Callable[..., Any] = compiled["azul_floor_penalty"]
@@ -354,9 +389,24 @@ class Rules:
             if impls:
                 self.deciders[hook] = " + ".join(impl.plugin_name for impl in reversed(impls))
 
+    def _colours(self) -> tuple[Colour, ...]:
+        answer, plugin = ask_first(self.pm, "azul_colours", settings=self.settings)
+        if answer is None:
+            raise VariantRulesError("no plugin answers azul_colours: is the 'standard' plugin listed?")
+        if isinstance(answer, list):
+            answer = tuple(answer)
+        wrong = _colours_problem(answer)
+        if wrong:
+            where = hook_location(self.pm, "azul_colours", plugin)
+            raise PluginError(f"plugin '{plugin}' returned {_short(answer)} from azul_colours"
+                              f"{f' ({where})' if where else ''}: {wrong}", plugin=plugin,
+                              hook="azul_colours", location=where)
+        self.deciders["azul_colours"] = plugin
+        return answer
+
     def _line_capacities(self) -> tuple[int, ...]:
         capacities, deciders = [], []
-        for row in range(WALL_SIZE):
+        for row in range(self.size):
             answer, plugin = ask_first(self.pm, "azul_line_capacity", row=row, settings=self.settings)
             if answer is None:
                 raise VariantRulesError("no plugin answers azul_line_capacity for pattern line "
@@ -459,13 +509,13 @@ class Rules:
             if not isinstance(answer, TableSetup):
                 raise PluginError(f"plugin '{plugin}' returned {_short(answer)} from azul_game_setup: "
                                   "expected a TableSetup", plugin=plugin, hook="azul_game_setup")
-            wrong = _table_problem(answer)
+            wrong = _table_problem(answer, self.colours)
             if wrong:
                 where = hook_location(self.pm, "azul_game_setup", plugin)
                 raise PluginError(f"plugin '{plugin}' returned {_short(answer)} from azul_game_setup"
                                   f"{f' ({where})' if where else ''}: {wrong}", plugin=plugin,
                                   hook="azul_game_setup", location=where)
-            table = self._tables[players] = answer
+            table = self._tables[players] = dataclasses.replace(answer, colours=self.colours)
         return table
 
     def accept_mask(self, row: int, line_colour: int, line_count: int, wall_row_mask: int) -> int:
@@ -473,10 +523,10 @@ class Rules:
         key = (row, line_colour, line_count, wall_row_mask)
         mask = self.accept_cache.get(key)
         if mask is None:
-            wall_row = colour_set(wall_row_mask)
+            wall_row = frozenset(colour for colour in range(self.size) if wall_row_mask >> colour & 1)
             held = None if line_colour < 0 else line_colour
             mask = 0
-            for colour in COLOURS:
+            for colour in range(self.size):
                 answer = self._line_accepts(row, held, line_count, self.capacity[row], wall_row, colour)
                 if answer:
                     mask |= 1 << colour

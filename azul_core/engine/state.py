@@ -6,7 +6,8 @@ hooks and tables), never of a variant's name.
 
 Decisions are tuples:
 * a draft ``(source, colour, line)``: source 0 is the centre, 1..N the
-  factories; line 0..4 a pattern line or ``FLOOR``;
+  factories; line 0..4 a pattern line or ``FLOOR`` (5; on a board of n
+  colours, lines 0..n-1 and the floor n: ``rules.floor_line``);
 * a placement ``(row, column)``: where the tile of pattern line ``row`` goes;
 * a plugin's move, an ``azul_core.rules.Move`` (``+pass``): offered by the
   plugins beside the drafts (phase ``DRAFT``), after a draft, before the
@@ -26,14 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
+from azul_core.colours import LETTERS, MARKER, NAMES
 from azul_core.engine.moves import memory_problem, seen_secrets
 from azul_core.engine.plugins import PluginError, hook_location
 from azul_core.engine.rulebook import Rules
 from azul_core.engine.transfers import carry_out, describe_transfer, shift_transfer, wall_with
 from azul_core.engine.view import PatternLines
-from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
+from azul_core.rules import Move
 
+#: The floor's place in a draft of the standard game's board (``rules.floor_line`` in general).
 FLOOR = 5
 CENTRE = 0
 
@@ -54,9 +56,6 @@ _LINE_REFUSALS = {
     "line_rule": "the rules ({plugin}) refuse {name} on pattern line {number}",
 }
 CHOICES_IN_A_ROW = 16
-
-_EMPTY_ROW: tuple[int | None, ...] = (None,) * WALL_SIZE
-
 
 Wall = tuple[tuple[int | None, ...], ...]
 #: A decision: a draft ``(source, colour, line)``, a placement ``(row, column)`` or a plugin's move.
@@ -84,20 +83,23 @@ class PlayerBoard:
     def __init__(self, rules: Rules | None = None):
         if rules is None:  # clone() fills every slot
             return
-        self.line_colour = [-1] * PATTERN_LINES
-        self.line_count = [0] * PATTERN_LINES
+        size = rules.size
+        self.line_colour = [-1] * size
+        self.line_count = [0] * size
         #: per line, the kinds of the extra tiles standing in for its colour (in line_count too)
-        self.line_extra: list[tuple[int, ...]] = [()] * PATTERN_LINES
+        self.line_extra: list[tuple[int, ...]] = [()] * size
         # Read-only: rows of the wall are tuples, so a plugin handed it can't change it, and
         # clone() shares it; _place builds the changed row and the outer tuple anew.
-        self.wall: Wall = (_EMPTY_ROW,) * WALL_SIZE
-        self.wall_rows = [0] * WALL_SIZE
+        self.wall: Wall = ((None,) * size,) * size
+        self.wall_rows = [0] * size
         # accept[line]: the colours (bitmask) the line takes. accept_key holds the same bits
-        # colour-major (bit 5 * colour + line), so the lines taking a colour are 5 bits.
-        self.accept = [rules.accept_mask(row, -1, 0, 0) for row in range(PATTERN_LINES)]
+        # colour-major (bit size * colour + line), so the lines taking a colour are size bits
+        # (engine/board_tables.py).
+        self.accept = [rules.accept_mask(row, -1, 0, 0) for row in range(size)]
         self.accept_key = 0
+        scatter = rules.board.scatter
         for row, mask in enumerate(self.accept):
-            self.accept_key |= _SCATTER[row][mask]
+            self.accept_key |= scatter[row][mask]
         self.floor: list[int] = []
         self.score = 0
         self.placement_points = 0
@@ -133,7 +135,7 @@ class PlayerBoard:
         colour = self.line_colour[row] if self.line_count[row] else -1
         mask = rules.accept_mask(row, colour, self.line_count[row], self.wall_rows[row])
         self.accept[row] = mask
-        self.accept_key = self.accept_key & _OTHER_LINES[row] | _SCATTER[row][mask]
+        self.accept_key = self.accept_key & rules.board.other_lines[row] | rules.board.scatter[row][mask]
 
     def line_full(self, row: int, capacity: int) -> bool:
         return self.line_count[row] >= capacity
@@ -161,7 +163,7 @@ class GameState:
         self.table = rules.table(players)
         self.players = [PlayerBoard(rules) for _ in range(players)]
         counts = self.table.kind_counts
-        #: how many kinds of tile: the five colours and the variant's extra tiles
+        #: how many kinds of tile: the colours and the variant's extra tiles
         self.kinds = kinds = len(counts)
         self.bag = [kind for kind, count in enumerate(counts) for _ in range(count)]
         self.lid = [0] * kinds
@@ -191,7 +193,7 @@ class GameState:
         self.idle = 0
         #: a draft asks no plugin beyond the compiled rules and takes one kind of tile: the
         #: fast path of random playouts
-        self.plain_drafts = not (rules.draft_asks_plugins or kinds > 5)
+        self.plain_drafts = not (rules.draft_asks_plugins or kinds > rules.size)
         #: in a plugin's phase (phase CHOOSE): its stage, the seats still to be asked (the one to
         #: move first), and
         #: in a phase chosen at once, the choices made so far ((seat, move) pairs, kept from
@@ -292,7 +294,7 @@ class GameState:
         counts = [self.bag.count(c) + self.lid[c] + self.removed[c] + sum(s[c] for s in self.sources)
                   for c in range(self.kinds)]
         for board in self.players:
-            for row in range(PATTERN_LINES):
+            for row in range(self.rules.size):
                 if board.line_count[row]:
                     extra = board.line_extra[row]
                     counts[board.line_colour[row]] += board.line_count[row] - len(extra)
@@ -381,7 +383,7 @@ class GameState:
                 if source[colour]:
                     held[colour] += 1
         self.colour_sources = held
-        if self.kinds > 5 and dealt and not any(held[:5]):
+        if self.kinds > self.rules.size and dealt and not any(held[:self.rules.size]):
             dealt = self._sweep_leftovers()
         self.marker_in_centre = True
         self.marker_holder = None
@@ -403,10 +405,12 @@ class GameState:
         """Every decision the player to move may take now (drafts a bot would consider)."""
         if self.phase == DRAFT:
             key = self.players[self.current].accept_key
+            size = self.rules.size
+            draft_lines, full = self.rules.board.draft_lines, self.rules.board.full
             drafts: list[Decision] = [(source, colour, line)
                       for source, counts in enumerate(self.sources)
-                      for colour in COLOURS if counts[colour]
-                      for line in _DRAFT_LINES[key >> 5 * colour & 31]]
+                      for colour in range(size) if counts[colour]
+                      for line in draft_lines[key >> size * colour & full]]
             if self.rules.draft_allowed is not None:
                 drafts = self._allowed(drafts)
             if self.rules.offers_moves:
@@ -434,14 +438,22 @@ class GameState:
                 return drafts[int(random() * len(drafts))]
             key = self.players[self.current].accept_key
             held = self.colour_sources
-            parts = (held[0] * _DRAFT_COUNT[key & 31], held[1] * _DRAFT_COUNT[key >> 5 & 31],
-                     held[2] * _DRAFT_COUNT[key >> 10 & 31], held[3] * _DRAFT_COUNT[key >> 15 & 31],
-                     held[4] * _DRAFT_COUNT[key >> 20 & 31])
-            pick = int(random() * (parts[0] + parts[1] + parts[2] + parts[3] + parts[4]))
-            for colour in COLOURS:
+            size, board = self.rules.size, self.rules.board
+            count = board.draft_count
+            if size == 5:  # the standard board, unrolled: random playouts run here
+                parts: Sequence[int] = (
+                    held[0] * count[key & 31], held[1] * count[key >> 5 & 31],
+                    held[2] * count[key >> 10 & 31], held[3] * count[key >> 15 & 31],
+                    held[4] * count[key >> 20 & 31])
+                pick = int(random() * (parts[0] + parts[1] + parts[2] + parts[3] + parts[4]))
+            else:
+                full = board.full
+                parts = [held[colour] * count[key >> size * colour & full] for colour in range(size)]
+                pick = int(random() * sum(parts))
+            for colour in range(size):
                 part = parts[colour]
                 if pick < part:
-                    lines = _DRAFT_LINES[key >> 5 * colour & 31]
+                    lines = board.draft_lines[key >> size * colour & board.full]
                     nth, line_index = divmod(pick, len(lines))
                     for source, counts in enumerate(self.sources):
                         if counts[colour]:
@@ -653,7 +665,7 @@ class GameState:
     def why_not(self, seat: int, colour: int, line: int) -> str:
         """In words, why pattern line ``line`` of ``seat`` does not accept ``colour``."""
         kind, facts = self.line_refusal(seat, colour, line)
-        return _LINE_REFUSALS[kind].format(number=line + 1, name=NAMES[facts["colour"]], **facts)
+        return _LINE_REFUSALS[kind].format(number=line + 1, name=self.table.kind_names[facts["colour"]], **facts)
 
     def line_refusal(self, seat: int, colour: int, line: int) -> tuple[str, dict]:
         """Why pattern line ``line`` of ``seat`` does not accept ``colour``, as data: the kind
@@ -677,7 +689,7 @@ class GameState:
         if self.phase != DRAFT or isinstance(decision, Move) or len(decision) != 3:
             return False
         _source, colour, line = decision
-        return line != FLOOR and not self.players[self.current].accept[line] >> colour & 1
+        return line != self.rules.floor_line and not self.players[self.current].accept[line] >> colour & 1
 
     def apply_random(self, random) -> Decision:
         """Take a decision drawn uniformly from ``legal_decisions()`` and return it.
@@ -700,23 +712,25 @@ class GameState:
         if not 0 <= source < len(sources):
             raise IllegalDecision(f"there is no factory {source}" if source else "no such source",
                                   "no_source", source=source, factories=len(sources) - 1)
-        if colour not in COLOURS:
+        rules = self.rules
+        if colour.__class__ is not int or not 0 <= colour < rules.size:
             raise IllegalDecision(f"no such colour {colour!r}", "no_colour")
         taken = sources[source][colour]
         if not taken:
             where = "the centre" if source == CENTRE else f"factory {source}"
-            raise IllegalDecision(f"{where} has no {NAMES[colour]} tiles", "no_tiles", source=source, colour=colour)
+            raise IllegalDecision(f"{where} has no {rules.colour_names[colour]} tiles", "no_tiles",
+                                  source=source, colour=colour)
         seat = self.current
         board = self.players[seat]
-        rules = self.rules
-        if line != FLOOR:
-            if not 0 <= line < PATTERN_LINES:
+        floor = rules.floor_line
+        if line != floor:
+            if not 0 <= line < floor:
                 raise IllegalDecision(f"there is no pattern line {line + 1}", "no_line", line=line)
             if not board.accept[line] >> colour & 1:
                 if not rules.misplaced_to_floor:
                     kind, facts = self.line_refusal(seat, colour, line)
                     raise IllegalDecision(self.why_not(seat, colour, line), kind, **facts)
-                line = FLOOR
+                line = floor
         allowed = rules.draft_allowed
         if allowed is not None and allowed(source, colour, taken, line, seat, self) is False:
             drafts = self.legal_decisions()
@@ -730,9 +744,9 @@ class GameState:
             raise IllegalDecision("choose first: " + ", ".join(f"{move} ({move.notation})" for move in first),
                                   "choose_first", moves=first)
         ends_round = taken == self.tiles_on_table
-        fills = line != FLOOR and rules.tile_at_turn_end and \
+        fills = line != floor and rules.tile_at_turn_end and \
             board.line_count[line] + taken >= rules.capacity[line]
-        if not self.plain_drafts and (rules.draft_takes is not None or self.kinds > 5):
+        if not self.plain_drafts and (rules.draft_takes is not None or self.kinds > rules.size):
             self._restored_on_plugin_error(self._take_mixed, source, colour, line)
         elif ends_round or fills or rules.draft_asks_plugins:
             self._restored_on_plugin_error(self._take, source, colour, line)
@@ -755,7 +769,8 @@ class GameState:
         board = self.players[seat]
         rules = self.rules
         taken = sources[source][colour]
-        if line != FLOOR:
+        on_line = line != rules.floor_line
+        if on_line:
             # What the line will take, worked out (and the rules asked) before anything changes.
             capacity = rules.capacity[line]
             room = capacity - board.line_count[line]
@@ -781,15 +796,15 @@ class GameState:
                         if not centre[other]:
                             held[other] += 1
                         centre[other] += tiles
-            sources[source] = [0, 0, 0, 0, 0]  # _take_mixed drafts where there are more kinds
+            sources[source] = [0] * self.kinds
         self.tiles_on_table -= taken
         # Lay them on the line; what does not fit falls to the floor.
         overflow = taken
-        if line != FLOOR:
+        if on_line:
             board.line_count[line] = count
             board.line_colour[line] = colour
             board.accept[line] = mask
-            board.accept_key = board.accept_key & _OTHER_LINES[line] | _SCATTER[line][mask]
+            board.accept_key = board.accept_key & rules.board.other_lines[line] | rules.board.scatter[line][mask]
             overflow = taken - put
             if put and count == capacity and rules.tile_at_turn_end:
                 self.pending.append((seat, line))
@@ -853,7 +868,8 @@ class GameState:
         falling: list[tuple[int, int]] = []
         for kind, count in enumerate(amounts):
             if count and kind != colour:
-                if line != FLOOR and rules.stands_in is not None and rules.stands_in(kind, colour, line, seat, self):
+                if line != rules.floor_line and rules.stands_in is not None and \
+                        rules.stands_in(kind, colour, line, seat, self):
                     stand_ins += [kind] * count
                 else:
                     falling.append((kind, count))
@@ -880,7 +896,7 @@ class GameState:
             sources[source] = [0] * self.kinds
         self.tiles_on_table -= sum(amounts)
         taken = amounts[colour]
-        if line == FLOOR:
+        if line == rules.floor_line:
             self._to_floor(board, colour, taken)
         else:
             capacity = rules.capacity[line]
@@ -900,7 +916,7 @@ class GameState:
                 self.pending.append((seat, line))
         for kind, count in falling:
             self._to_floor(board, kind, count)
-        if self.tiles_on_table and not any(held[:5]):
+        if self.tiles_on_table and not any(held[:rules.size]):
             self._sweep_leftovers()
         if rules.draft_asks_plugins:
             self._after_draft(source, colour, taken, line, seat)
@@ -961,10 +977,10 @@ class GameState:
             self.current = (self.current + 1) % len(self.players)
             self.phase = DRAFT
             return
-        # Drafting is over: tile every full line, seat 0 first, lines 1 to 5.
+        # Drafting is over: tile every full line, seat 0 first, line 1 first.
         capacity = self.rules.capacity
         for seat, board in enumerate(self.players):
-            for row in range(PATTERN_LINES):
+            for row in range(self.rules.size):
                 if board.line_count[row] == capacity[row]:
                     self.pending.append((seat, row))
         if self._tile_pending():
@@ -1007,7 +1023,7 @@ class GameState:
         if column not in columns:
             legal = ", ".join(str(c + 1) for c in columns)
             raise IllegalDecision(f"wall column {column + 1} is not legal for the "
-                                  f"{NAMES[self.players[seat].line_colour[row]]} tile of line "
+                                  f"{self.rules.colour_names[self.players[seat].line_colour[row]]} tile of line "
                                   f"{row + 1} (legal: {legal})", "wall_column", row=row, column=column,
                                   colour=self.players[seat].line_colour[row], columns=tuple(columns))
         self._restored_on_plugin_error(self._place_at, row, column)
@@ -1042,14 +1058,15 @@ class GameState:
             # Closed until the next round (_end_round reopens it): not offered, misplaced if named.
             board.closed |= 1 << row
             board.accept[row] = 0
-            board.accept_key &= _OTHER_LINES[row]
+            board.accept_key &= self.rules.board.other_lines[row]
             return
         mask = self.rules.accept_cache.get((row, -1, 0, board.wall_rows[row]))
         if mask is None:
             board.refresh_accept(self.rules, row)
         else:
             board.accept[row] = mask
-            board.accept_key = board.accept_key & _OTHER_LINES[row] | _SCATTER[row][mask]
+            tables = self.rules.board
+            board.accept_key = board.accept_key & tables.other_lines[row] | tables.scatter[row][mask]
 
     def _discard_stand_ins(self, board: PlayerBoard, row: int, colour: int) -> None:
         """Discard the rest of a tiled line that held extra tiles standing in for its colour:
@@ -1086,7 +1103,7 @@ class GameState:
         for seat, board in enumerate(self.players):
             if board.closed:
                 closed, board.closed = board.closed, 0
-                for row in range(PATTERN_LINES):
+                for row in range(rules.size):
                     if closed >> row & 1:
                         board.refresh_accept(rules, row)
             penalty = rules.floor_penalty(board.floor, seat, self)
@@ -1122,12 +1139,13 @@ class GameState:
         its own, and, while any of its own are left to draft, the extra tiles that may stand
         in for it on some line of some seat (they come only along with a draft of it)."""
         spare = [self.bag.count(kind) + self.lid[kind] for kind in range(self.kinds)]
-        supply = spare[:5]
+        size = self.rules.size
+        supply = spare[:size]
         stands_in = self.rules.stands_in
-        if self.kinds > 5 and stands_in is not None:
-            lines = [(row, seat) for row in range(PATTERN_LINES) for seat in range(len(self.players))]
-            for kind in range(5, self.kinds):
-                for colour in COLOURS:
+        if self.kinds > size and stands_in is not None:
+            lines = [(row, seat) for row in range(size) for seat in range(len(self.players))]
+            for kind in range(size, self.kinds):
+                for colour in range(size):
                     if spare[kind] and spare[colour] and \
                             any(stands_in(kind, colour, row, seat, self) for row, seat in lines):
                         supply[colour] += spare[kind]
@@ -1150,17 +1168,6 @@ class GameState:
         self.winners = sorted(rules.winners(self.scores(), tuple([board.wall for board in self.players]), self))
         self.phase = OVER
         self.placing = None
-
-
-#: For the 5 bits "line 0..4 takes this colour": the lines a draft may name (the floor last).
-_DRAFT_LINES = [tuple(line for line in range(PATTERN_LINES) if bits >> line & 1) + (FLOOR,)
-                for bits in range(32)]
-_DRAFT_COUNT = [len(lines) for lines in _DRAFT_LINES]
-#: _SCATTER[line][colours]: a line's colour mask moved to the colour-major accept_key layout.
-_SCATTER = [[sum(1 << (5 * colour + line) for colour in COLOURS if colours >> colour & 1)
-             for colours in range(32)] for line in range(PATTERN_LINES)]
-#: accept_key bits that do not belong to a line.
-_OTHER_LINES = [~_SCATTER[line][31] for line in range(PATTERN_LINES)]
 
 
 def fill_problem(bag: Sequence[int], lid: Sequence[int], factories: Sequence[Sequence[int]],

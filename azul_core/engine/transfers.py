@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from azul_core.rules import PATTERN_LINES, PLACE_KINDS, Place, Transfer
+from azul_core.rules import PLACE_KINDS, Place, Transfer
 
-#: A shift's target line that stands for the seat's floor (``Outcome.shift``).
+#: A shift's target line that stands for the seat's floor (``Outcome.shift``) on the standard
+#: game's board: the line after the last (``rules.floor_line``, the board's size, in general).
 SHIFT_TO_FLOOR = 5
 
 #: The most transfers one outcome may make, and the most tiles one transfer may move.
@@ -68,9 +69,10 @@ def _place_problem(state, place: Place) -> str | None:
     if what in ("line", "floor", "wall"):
         if place.seat is None or not 0 <= place.seat < len(state.players):
             return f"there is no seat {place.seat}"
-        if what != "floor" and not 0 <= place.number < PATTERN_LINES:
+        size = state.rules.size
+        if what != "floor" and not 0 <= place.number < size:
             return f"there is no {'pattern line' if what == 'line' else 'wall row'} {place.number + 1}"
-        if what == "wall" and not 0 <= place.column < PATTERN_LINES:
+        if what == "wall" and not 0 <= place.column < size:
             return f"there is no wall column {place.column + 1}"
     elif what == "factory" and not 1 <= place.number < len(state.sources):
         return f"there is no factory {place.number}"
@@ -86,7 +88,7 @@ def _put_problem(state, place: Place, kind: int, count: int) -> str | None:
     if place.what == "line":
         board, row = state.players[place.seat], place.number
         room = state.rules.capacity[row] - board.line_count[row]
-        if kind < 5:
+        if kind < state.rules.size:
             if not board.accept[row] >> kind & 1:
                 return state.why_not(place.seat, kind, row).replace(
                     f"pattern line {row + 1}", str(place), 1)
@@ -100,7 +102,7 @@ def _put_problem(state, place: Place, kind: int, count: int) -> str | None:
             return f"{place} has room for {room}"
     elif place.what == "wall":
         board, row, column = state.players[place.seat], place.number, place.column
-        if count != 1 or kind >= 5:
+        if count != 1 or kind >= state.rules.size:
             return f"{place} takes one tile of a colour"
         if board.wall[row][column] is not None:
             return f"{place} already holds a tile"
@@ -165,7 +167,7 @@ def _take_from_line(state, place: Place, kind: int, count: int) -> str | None:
             return f"{place} holds {own} {_name(state, kind)}"
     else:
         if extra.count(kind) < count:
-            return f"{place} holds {extra.count(kind) if kind >= 5 else 0} {_name(state, kind)}"
+            return f"{place} holds {extra.count(kind) if kind >= state.rules.size else 0} {_name(state, kind)}"
         kept = list(extra)
         for _ in range(count):
             kept.remove(kind)
@@ -193,7 +195,7 @@ def _put(state, place: Place, kind: int, count: int) -> None:
         state.tiles_on_table += count
     elif what == "line":
         board, row, rules = state.players[place.seat], place.number, state.rules
-        if kind < 5:
+        if kind < rules.size:
             board.line_colour[row] = kind
         else:
             board.line_extra[row] = board.line_extra[row] + (kind,) * count
@@ -221,8 +223,8 @@ def shift_transfer(state, seat: int, shift: tuple[int, int, int]) -> Transfer:
     """An outcome's ``shift`` ``(from_line, to_line, count)`` as the transfer it stands for."""
     source, target, count = shift
     board = state.players[seat]
-    colour = board.line_colour[source] if board.line_count[source] else 0
+    colour = board.line_colour[source] if source < len(board.line_count) and board.line_count[source] else 0
     return Transfer(Place("line", seat, source),
-                    Place("floor", seat) if target == SHIFT_TO_FLOOR else Place("line", seat, target),
+                    Place("floor", seat) if target == state.rules.floor_line else Place("line", seat, target),
                     colour, count)
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, Sequence
 
-#: a line's accepted colours (a bitmask of the five colours) as a set
-_COLOUR_SETS = [frozenset(colour for colour in range(5) if mask >> colour & 1) for mask in range(32)]
+#: a line's accepted colours (a bitmask of the colours) as a set
+_COLOUR_SETS = [frozenset(colour for colour in range(8) if mask >> colour & 1) for mask in range(256)]
 
 
 class ReadOnlyView(AttributeError):
@@ -76,7 +76,10 @@ class GameView:
     standing in for its colour there, counted in ``lines`` too: ``()`` for
     none), ``accepts`` (per seat, per pattern line, the colours it takes
     now, as a frozenset: the rules asked, a full line or one tiled this round
-    takes none), ``floor_spaces`` (the floor's size),
+    takes none), ``floor_spaces`` (the floor's size), ``size`` (the board's:
+    its number of colours, pattern lines, wall rows and columns; 5 in the
+    standard game; the floor is line ``size`` in a draft and an ``Outcome.shift``),
+    ``colour_names`` (each colour's name, in order),
     ``memory`` (every plugin's memory, by plugin name; secrets are not in the
     view: a hook asks for its seat's own with a ``secret`` argument).
     """
@@ -172,6 +175,14 @@ class GameView:
     def floor_spaces(self) -> int:
         return self._read("floor_spaces")
 
+    @property
+    def size(self) -> int:
+        return self._read("size")
+
+    @property
+    def colour_names(self) -> tuple[str, ...]:
+        return self._read("colour_names")
+
 
 #: What a view may read of a game state, each a copy or an immutable value.
 _FIGURES: dict[str, Callable[[Any], Any]] = {
@@ -194,6 +205,8 @@ _FIGURES: dict[str, Callable[[Any], Any]] = {
     "line_capacity": lambda state: state.rules.capacity,
     "stand_ins": lambda state: tuple([tuple(board.line_extra) for board in state.players]),
     "floor_spaces": lambda state: state.rules.floor_spaces,
+    "size": lambda state: state.rules.size,
+    "colour_names": lambda state: state.rules.colour_names,
     "accepts": lambda state: tuple([tuple([_COLOUR_SETS[mask] for mask in board.accept])
                                     for board in state.players]),
 }

@@ -15,14 +15,14 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
+from azul_core.colours import LETTERS, MARKER, NAMES
 from azul_core.engine.notation import is_ascii_number
 from azul_core.engine.plugins import PluginError
-from azul_core.engine.state import CENTRE, CHOOSE, DEAL, FLOOR, OVER, PLACE, IllegalDecision, wall_with
+from azul_core.engine.state import CENTRE, CHOOSE, DEAL, OVER, PLACE, IllegalDecision, wall_with
 from azul_core.players.move_words import declared, labelled, moves_on_offer
 from azul_core.players.phase_words import STAGE_NAMES, in_secret, phase_title, stage_of, waiting_words
 from azul_core.players.plugin_words import plugin_words
-from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
+from azul_core.rules import STANDARD_COLOURS, Move
 
 #: The width everything is laid out for.
 WIDTH = 80
@@ -30,6 +30,19 @@ WIDTH = 80
 TILE_STYLES = ("bold white on blue", "bold black on yellow", "bold white on red",
                "bold white on grey23", "bold black on white")
 PRINTED_STYLES = ("blue", "yellow", "red", "grey50", "grey82")
+
+
+def _is_standard(colour: int, table) -> bool:
+    """Whether kind ``colour`` is one of the standard game's colours at its usual place (drawn
+    in the terminal's own colours); another colour is drawn in its ``look``."""
+    colours = table.colours if table is not None else STANDARD_COLOURS
+    return colour < len(STANDARD_COLOURS) and colour < len(colours) and colours[colour] == STANDARD_COLOURS[colour]
+
+
+def _ink_on(look: str) -> str:
+    """Black or white letters, whichever reads better on the colour ``look`` (#rrggbb)."""
+    red, green, blue = (int(look[i:i + 2], 16) for i in (1, 3, 5))
+    return "black" if 0.299 * red + 0.587 * green + 0.114 * blue > 140 else "white"
 MARKER_STYLE = "bold black on bright_cyan"
 MARKER_LETTER = "1"
 EMPTY = "."
@@ -53,7 +66,7 @@ _PRINTED: dict[int, tuple] = {}
 
 
 def printed_wall(rules, seat: int | None = None, state=None) -> tuple:
-    """The colour printed on each wall space (5 rows of 5), or ``None`` where nothing is printed.
+    """The colour printed on each wall space (n rows of n), or ``None`` where nothing is printed.
 
     Asked of the wall hook on an empty wall: colour ``c`` is printed at
     (row, column) when ``c`` can go only there. A wall whose columns the
@@ -73,12 +86,13 @@ def printed_wall(rules, seat: int | None = None, state=None) -> tuple:
 
 
 def _printed_wall(rules, seat: int | None, state) -> tuple:
-    empty = ((None,) * WALL_SIZE,) * WALL_SIZE
+    size = rules.size
+    empty = ((None,) * size,) * size
     rows = []
-    for row in range(WALL_SIZE):
-        cells: list = [None] * WALL_SIZE
+    for row in range(size):
+        cells: list = [None] * size
         if not rules.player_chooses_column:
-            for colour in COLOURS:
+            for colour in range(size):
                 columns = tuple(rules.wall_spaces(empty, row, colour, seat, state))
                 if len(columns) == 1:
                     cells[columns[0]] = colour
@@ -96,16 +110,23 @@ def floor_costs(rules) -> list[int]:
 
 
 def tile(colour: int, table=None) -> Text:
-    """A tile as its letter in its colours; a kind beyond the five colours (a wild tile) needs
-    the ``table`` that declares it (its letter on its ``look``)."""
+    """A tile as its letter in its colours; a kind beyond the standard five colours (a wild
+    tile, a sixth colour) needs the ``table`` that declares it (its letter on its ``look``)."""
     if colour == MARKER:
         return Text(MARKER_LETTER, style=MARKER_STYLE)
-    if colour >= len(COLOURS):
-        extra = table.extra_tiles[colour - len(COLOURS)] if table is not None else None
-        if extra is None:
-            return Text("?", style="bold")
-        return Text(extra.letter, style=f"bold black on {extra.look}")
-    return Text(LETTERS[colour], style=TILE_STYLES[colour])
+    if _is_standard(colour, table):
+        return Text(LETTERS[colour], style=TILE_STYLES[colour])
+    if table is None or colour >= len(table.kind_letters):
+        return Text("?", style="bold")
+    look = table.kind_looks[colour]
+    return Text(table.kind_letters[colour], style=f"bold {_ink_on(look)} on {look}")
+
+
+def printed_letter(colour: int, table=None) -> Text:
+    """The small letter a wall space shows where ``colour`` is printed."""
+    if _is_standard(colour, table) or table is None:
+        return Text(LETTERS[colour].lower(), style=PRINTED_STYLES[colour])
+    return Text(table.kind_letters[colour].lower(), style=table.kind_looks[colour])
 
 
 def tiles(counts: Sequence[int], spaced: bool = True, table=None) -> Text:
@@ -174,10 +195,10 @@ def draw_board(state, seat: int, name: str) -> Text:
     text.append("\n")
     if rules.player_chooses_column:
         # The column prompt asks for a number: show which is which above the wall.
-        text.append(" " * (3 + 2 * PATTERN_LINES + 2) + " ".join(str(c + 1) for c in range(WALL_SIZE)),
+        text.append(" " * (3 + 2 * max(rules.capacity) + 2) + " ".join(str(c + 1) for c in range(rules.size)),
                     style="dim")
         text.append("\n")
-    for row in range(PATTERN_LINES):
+    for row in range(rules.size):
         text.append(f" {row + 1} ", style="dim")
         capacity = rules.capacity[row]
         text.append("  " * (max(rules.capacity) - capacity))
@@ -196,15 +217,14 @@ def draw_board(state, seat: int, name: str) -> Text:
             else:
                 text.append(EMPTY, style="dim")
         text.append(" | ")
-        for column in range(WALL_SIZE):
+        for column in range(rules.size):
             if column:
                 text.append(" ")
             cell = board.wall[row][column]
             if cell is not None:
-                text.append_text(tile(cell))
+                text.append_text(tile(cell, state.table))
             elif printed[row][column] is not None:
-                colour_printed = printed[row][column]
-                text.append(LETTERS[colour_printed].lower(), style=PRINTED_STYLES[colour_printed])
+                text.append_text(printed_letter(printed[row][column], state.table))
             else:
                 text.append(EMPTY, style="dim")
         text.append("\n")
@@ -338,15 +358,17 @@ def describe_decision(state, decision: tuple, names: Sequence[str] | None = None
     board = state.players[state.to_move]
     if len(decision) == 2:
         row, column = decision
-        return (f"{name} {'place' if person else 'places'} the {NAMES[board.line_colour[row]]} "
+        colour_name = state.table.kind_names[board.line_colour[row]]
+        return (f"{name} {'place' if person else 'places'} the {colour_name} "
                 f"tile of line {row + 1} in wall column {column + 1} (+{placement_points(state, decision)})")
     source, colour, line = decision
     effect = _draft_effect(state, decision)
-    phrase = f"{name} {'take' if person else 'takes'} {state.sources[source][colour]} {NAMES[colour]}" \
+    phrase = f"{name} {'take' if person else 'takes'} {state.sources[source][colour]} " \
+             f"{state.table.kind_names[colour]}" \
              f"{_along_words(effect)} from {source_name(source)}"
     if effect["misplaced"]:
         phrase += f" for line {line + 1}, but {effect['misplaced']}: all to the floor"
-    elif line == FLOOR:
+    elif line == state.rules.floor_line:
         phrase += " to the floor"
     else:
         phrase += f" to line {line + 1}" + (" (complete)" if effect["complete"] else "")
@@ -384,7 +406,7 @@ def _taken_along(state, decision: tuple) -> tuple[list[int], int]:
         return [], 0
     along = [kind for kind, count in enumerate(amounts) if kind != colour for _ in range(count)]
     standing = 0
-    if line != FLOOR and rules.stands_in is not None:
+    if line != rules.floor_line and rules.stands_in is not None:
         standing = sum(1 for kind in along if rules.stands_in(kind, colour, line, seat, state))
     return along, standing
 
@@ -402,7 +424,7 @@ def _draft_effect(state, decision: tuple) -> dict:
         room -= 1
     misplaced = state.why_not(state.to_move, colour, line) if state.is_misplaced(decision) else ""
     put = complete = 0
-    if line != FLOOR and not misplaced:
+    if line != state.rules.floor_line and not misplaced:
         free = state.rules.capacity[line] - board.line_count[line]
         put = min(taken, free) + min(standing, max(free - taken, 0))
         complete = put == free
@@ -436,7 +458,7 @@ def draft_preview(state, decision: tuple, effect: dict | None = None, memo: dict
     if marker:
         floor.append(MARKER)
     # Where the tiles fall, as the engine lays them: the colour's first, then the others taken along.
-    free = 0 if line == FLOOR or effect["misplaced"] else rules.capacity[line] - board.line_count[line]
+    free = 0 if line == rules.floor_line or effect["misplaced"] else rules.capacity[line] - board.line_count[line]
     on_line = min(effect["taken"], free)
     standing = effect["line"] - on_line  # tiles taken along that stand in for the colour
     kinds = [colour] * (effect["taken"] - on_line)
@@ -458,7 +480,7 @@ def draft_preview(state, decision: tuple, effect: dict | None = None, memo: dict
             cost = memo[key] = rules.floor_penalty(floor, seat, state) - memo["floor"]
     preview = {"floor": len(fallen), "marker": marker, "cost": cost, "complete": False, "missing": 0,
                "wall": []}
-    if line == FLOOR or effect["misplaced"]:
+    if line == rules.floor_line or effect["misplaced"]:
         return preview
     capacity = rules.capacity[line]
     missing = capacity - board.line_count[line] - effect["line"]
@@ -555,7 +577,7 @@ def short_effect(state, decision: tuple, effect: dict | None = None) -> str:
     _source, colour, line = decision
     if effect is None:
         effect = _draft_effect(state, decision)
-    parts = [f"{effect['taken']} {NAMES[colour]}{_along_words(effect)}"]
+    parts = [f"{effect['taken']} {state.table.kind_names[colour]}{_along_words(effect)}"]
     if effect["line"]:
         parts[0] += f" to line {line + 1}" + (" full" if effect["complete"] else "")
         if effect["floor"]:
@@ -575,29 +597,31 @@ class LegalFilterError(ValueError):
     """A filter for the legal moves that names no source or colour."""
 
 
-def legal_filter(text: str) -> tuple[int | None, int | None]:
+def legal_filter(text: str, letters: str = LETTERS, names: Sequence[str] = NAMES) -> tuple[int | None, int | None]:
     """``(source, colour)`` from what follows ``?``: ``3`` (factory 3), ``C`` or ``centre``,
-    ``red`` or ``R``; either may be ``None`` (no filter). Several words combine: ``? 3 red``."""
-    from azul_core.colours import COLOUR_OF_LETTER, COLOUR_OF_NAME
+    ``red`` or ``R``; either may be ``None`` (no filter). Several words combine: ``? 3 red``.
+    ``letters`` and ``names``: the variant's colours."""
+    colour_of_name = {name: colour for colour, name in enumerate(names)}
+    colour_of_letter = {letter: colour for colour, letter in enumerate(letters)}
     source = colour = None
     for word in text.lower().replace(",", " ").split():
         if word in ("c", "centre", "center"):
             source = CENTRE
         elif is_ascii_number(word) and 1 <= int(word) <= 9:
             source = int(word)
-        elif word in COLOUR_OF_NAME or word.upper() in COLOUR_OF_LETTER:
-            colour = COLOUR_OF_NAME.get(word, COLOUR_OF_LETTER.get(word.upper()))
+        elif word in colour_of_name or word.upper() in colour_of_letter:
+            colour = colour_of_name.get(word, colour_of_letter.get(word.upper()))
         elif word not in ("factory", "from"):
             raise LegalFilterError(f"'? {text.strip()}': filter by a factory number, C for the "
                                    "centre, or a colour, e.g. '? 3', '? C', '? red'")
     return source, colour
 
 
-def draw_legal(state, source: int | None = None, colour: int | None = None) -> Group:
+def draw_legal(state, source: int | None = None, colour: int | None = None, width: int = WIDTH) -> Group:
     """The legal decisions, compactly: one entry per source and colour with the lines it may
-    go to (in two columns when they fit), or the wall columns and their points; the plugins'
-    moves on offer (a pass), or the choices after a draft. ``source`` and ``colour`` keep only
-    the drafts from that source or of that colour."""
+    go to (in two columns when they fit in ``width``), or the wall columns and their points;
+    the plugins' moves on offer (a pass), or the choices after a draft. ``source`` and
+    ``colour`` keep only the drafts from that source or of that colour."""
     from azul_core.engine.notation import format_decision
     if state.phase == CHOOSE:
         return Group(Text("Choose one (type its number or the move):", style="dim"),
@@ -606,7 +630,8 @@ def draw_legal(state, source: int | None = None, colour: int | None = None) -> G
         text = Text()
         for decision in state.legal_decisions():
             text.append(f"{decision[1] + 1}", style="bold")
-            text.append(f" ({format_decision(decision)})  {short_effect(state, decision)}\n")
+            notation = format_decision(decision, state.rules.colour_letters)
+            text.append(f" ({notation})  {short_effect(state, decision)}\n")
         text.rstrip()
         return Group(text)
     groups: dict[tuple[int, int], list[int]] = {}
@@ -628,15 +653,17 @@ def draw_legal(state, source: int | None = None, colour: int | None = None) -> G
     else:
         (s, c), lines = next(iter(groups.items()))
         # One line of 80 columns at most, so that the list keeps its place on the screen.
-        parts.append(Text(f"Type e.g. {format_decision((s, c, lines[0]))}: source, colour, line "
+        example = format_decision((s, c, lines[0]), state.rules.colour_letters)
+        parts.append(Text(f"Type e.g. {example}: source, colour, line "
                           "(- floor); *: fills the line; +n: n to floor", style="dim"))
     cells = []
     for (s, c), lines in groups.items():
-        cell = Text(format_decision((s, c, FLOOR))[:-1], style="bold")
-        cell.append(f" {state.sources[s][c]} {NAMES[c]}: ")
+        cell = Text(format_decision((s, c, state.rules.floor_line), state.rules.colour_letters)[:-1],
+                    style="bold")
+        cell.append(f" {state.sources[s][c]} {state.table.kind_names[c]}: ")
         cell.append(", ".join(_line_effect(state, (s, c, line)) for line in lines))
         cells.append(cell)
-    per_row = 2 if cells and 2 * max(len(cell) for cell in cells) + 3 <= WIDTH else 1
+    per_row = 2 if cells and 2 * max(len(cell) for cell in cells) + 3 <= width else 1
     grid = Table.grid(padding=(0, 3 if per_row == 2 else 0))
     for _ in range(per_row):
         grid.add_column(no_wrap=per_row == 2)
@@ -651,7 +678,7 @@ def draw_legal(state, source: int | None = None, colour: int | None = None) -> G
     if state.marker_in_centre and any(s == CENTRE for s, _c in groups):
         notes.append("The first to take from the centre also takes the start marker.")
     board = state.players[state.to_move]
-    closed = [str(row + 1) for row in range(PATTERN_LINES) if board.closed >> row & 1]
+    closed = [str(row + 1) for row in range(state.rules.size) if board.closed >> row & 1]
     if closed:
         notes.append(f"Pattern line{'s' if len(closed) > 1 else ''} {', '.join(closed)} "
                      "tiled this round: closed until the next round.")
@@ -663,8 +690,9 @@ def _line_effect(state, decision: tuple) -> str:
     """One target of a draft in a few words: '4*+1' (line 4 fills up, one tile to the floor), '-'."""
     line = decision[2]
     effect = _draft_effect(state, decision)
-    words = "-" if line == FLOOR else f"{line + 1}" + ("*" if effect["complete"] else "")
-    if effect["floor"] and line != FLOOR:
+    floor = state.rules.floor_line
+    words = "-" if line == floor else f"{line + 1}" + ("*" if effect["complete"] else "")
+    if effect["floor"] and line != floor:
         words += f"+{effect['floor']}"
     if effect["lid"]:
         words += f" ({effect['lid']} lid)"
@@ -694,8 +722,8 @@ def new_placements(before, after) -> list[tuple[int, int, int, int, int]]:
     score = after.rules.placement_score
     for seat, (old, new) in enumerate(zip(before.players, after.players)):
         wall = old.wall
-        for row in range(WALL_SIZE):
-            for column in range(WALL_SIZE):
+        for row in range(after.rules.size):
+            for column in range(after.rules.size):
                 colour = new.wall[row][column]
                 if colour is not None and old.wall[row][column] is None:
                     wall = wall_with(wall, row, column, colour)
@@ -713,7 +741,7 @@ def draw_round_summary(round_number: int, placements, start, state, names: Seque
     for seat, board in enumerate(state.players):
         score_before, penalty_before = start[seat]
         score_now = board.score - sum(points for _label, points in board.bonuses)
-        parts = [f"line {row + 1} {NAMES[colour]} to wall column {column + 1} +{points}"
+        parts = [f"line {row + 1} {state.table.kind_names[colour]} to wall column {column + 1} +{points}"
                  for who, row, column, colour, points in placements if who == seat]
         parts.append(f"floor {board.penalty_points - penalty_before}")
         parts.append(f"score {score_before} -> {score_now}")

@@ -281,13 +281,13 @@ class GameSession:
             state.set_secrets(self.secrets)
         log = []
         for round_index, entry in enumerate(self.recorder.rounds):
-            state.deal_tiles([_counts(letters) for letters in entry.factories])
+            state.deal_tiles([_counts(letters, state.table.kind_letters) for letters in entry.factories])
             self._round_begins(state)
             for action_index, text in enumerate(entry.actions):
                 forced = state.phase == PLACE and len(state.legal_decisions()) == 1
                 log.append((round_index, action_index, state.to_move, forced))
                 before = state.clone()
-                state.apply(parse_decision(text))
+                state.apply(parse_decision(text, state.rules.colour_letters, state.rules.colour_names))
                 self.placements += new_placements(before, state)
         self.recorder.state = state
         return state, log
@@ -534,7 +534,7 @@ class GameSession:
         if first in ("?", "moves", "list") or (word.startswith("?") and first != "?"):
             query = word[1:] if first.startswith("?") and first != "?" else rest
             try:
-                source, colour = legal_filter(query)
+                source, colour = legal_filter(query, self.state.rules.colour_letters, self.state.rules.colour_names)
             except LegalFilterError as exc:
                 self.say(str(exc))
                 return False
@@ -576,7 +576,7 @@ class GameSession:
             if is_ascii_number(line):
                 return (row, int(line) - 1)
         try:
-            decision = parse_decision(line)
+            decision = parse_decision(line, state.rules.colour_letters, state.rules.colour_names)
         except NotationError as exc:
             if state.phase == PLACE:
                 legal = ", ".join(str(c + 1) for c in columns)
@@ -645,11 +645,10 @@ class GameSession:
 # ------------------------------------------------------------------ helpers
 
 
-def _counts(letters_laid: str) -> list[int]:
-    from azul_core.colours import COLOUR_OF_LETTER
-    counts = [0] * 5
+def _counts(letters_laid: str, kind_letters: str) -> list[int]:
+    counts = [0] * len(kind_letters)
     for letter in letters_laid:
-        counts[COLOUR_OF_LETTER[letter]] += 1
+        counts[kind_letters.index(letter)] += 1
     return counts
 
 

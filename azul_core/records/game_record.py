@@ -23,7 +23,7 @@ from typing import Any, Iterator
 
 from azul_core.colours import LETTERS
 from azul_core.engine.moves import from_plain, memory_problem, plain
-from azul_core.engine.notation import PLUGIN_MOVE, format_decision, parse_decision
+from azul_core.engine.notation import PLUGIN_MOVE, NotationError, format_decision, parse_decision
 from azul_core.engine.state import CHOOSE, DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters
 from azul_core.variants.limits import InputRefused, read_regular_file, walk_problems
 
@@ -34,7 +34,9 @@ MAX_RECORD_BYTES = 10 * 1024 * 1024
 KNOWN_FIELDS = ("format", "variant", "players", "seed", "first_player", "secrets", "memory", "rounds",
                 "result")
 
-_ACTION = re.compile(r"^(?:[C1-9][BYRKW][1-5-]|w[1-5]:[1-5])$")
+#: An action's shape (a draft, a placement); its letters and numbers are checked against the
+#: variant's colours and board size when it is read.
+_ACTION = re.compile(r"^(?:[C1-9][A-Z][1-9-]|w[1-9]:[1-9])$")
 #: What stands for a secret a per-seat export hides (``sealed_for``).
 SEALED = {"sealed": True}
 #: Factory letters: the colours' and a variant's extra tiles' (checked against the variant on replay).
@@ -424,7 +426,8 @@ class Recorder:
     def decided(self, decision: Any, state: GameState | None = None) -> None:
         if not self.rounds:
             raise ValueError("a decision before the first deal")
-        self.rounds[-1].actions.append(format_decision(decision))
+        letters = (state or self.state).rules.colour_letters if (state or self.state) is not None else LETTERS
+        self.rounds[-1].actions.append(format_decision(decision, letters))
         if state is not None:
             self.state = state
 
@@ -590,16 +593,22 @@ class ReplayStep:
     state: GameState
 
 
-_DECISIONS: dict[str, Any] = {}
+_DECISIONS: dict[tuple[str, str], Any] = {}
 
 
-def _decision_of(text: str) -> Any:
-    """The decision an action stands for, or None if it is not record notation."""
-    decision = _DECISIONS.get(text)
+def _decision_of(text: str, letters: str = LETTERS) -> Any:
+    """The decision an action stands for (``letters``: the variant's colours), or None if it
+    is not record notation."""
+    decision = _DECISIONS.get((text, letters))
     if decision is None:
         if not _ACTION.match(text) and not PLUGIN_MOVE.match(text):
             return None
-        decision = _DECISIONS[text] = parse_decision(text)
+        try:
+            decision = parse_decision(text, letters)
+        except NotationError:
+            return None
+        if len(_DECISIONS) < 4096:
+            _DECISIONS[text, letters] = decision
     return decision
 
 
@@ -660,7 +669,7 @@ def _apply(state: GameState, rules, number: int, index: int, text: str) -> None:
         raise ReplayError(f"round {number} is already over (its tiles are all drafted and tiled): "
                           "this action belongs to the next round", round=number, action=index, text=text)
     seat = state.to_move
-    decision = _decision_of(text)
+    decision = _decision_of(text, rules.colour_letters)
     if decision is None:
         raise ReplayError("not an action: expected a draft like 2R4 or CK- (source, colour, "
                           "line or - for the floor), a placement like w1:3 or a plugin's move "

@@ -124,6 +124,10 @@ def _colours(mask: int) -> str:
     return ", ".join(names) if names else "nothing"
 
 
+def _colour_words(colours) -> str:
+    return f"{len(colours)}: " + ", ".join(f"{colour.name} ({colour.letter})" for colour in colours)
+
+
 def _floor_costs(rules) -> list[int]:
     return [-_ask(rules.floor_penalty, [BLUE] * count) for count in range(1, rules.floor_spaces + 1)]
 
@@ -163,8 +167,9 @@ def _table(rules, players: int) -> str:
     except Exception as exc:
         return f"not playable ({' '.join(str(exc).split())})"
     counts = table.kind_counts
-    tiles = (f"{counts[0]} tiles of each colour" if len(set(counts[:5])) == 1 else
-             "colours " + ", ".join(f"{name} {count}" for name, count in zip(table.kind_names, counts[:5])))
+    colours = len(table.colours)
+    tiles = (f"{counts[0]} tiles of each colour" if len(set(counts[:colours])) == 1 else
+             "colours " + ", ".join(f"{name} {count}" for name, count in zip(table.kind_names, counts[:colours])))
     extras = "".join(f", {extra.count} {extra.name} tiles ({extra.letter})" for extra in table.extra_tiles)
     return f"{table.factories} factories of {table.tiles_per_factory} tiles, {tiles}{extras}"
 
@@ -214,6 +219,8 @@ def differences(variant, standard) -> list[Difference]:
     rules, base = variant.rules, standard.rules
     probed = set(hook for hook in rules.context_readers if hook not in base.context_readers)
     compare("players", variant.players, standard.players, lambda p: ", ".join(str(n) for n in p))
+    compare("colours", rules.colours, base.colours, _colour_words)
+    same_board = rules.size == base.size
     for players in variant.players:
         compare(f"table for {players} players", _table(rules, players),
                 _table(base, players) if players in standard.players else "not played")
@@ -248,10 +255,16 @@ def differences(variant, standard) -> list[Difference]:
     compare("tiles of another kind on a pattern line",
             _decided_by(rules, "azul_stands_in", "never: they fall to the floor"),
             _decided_by(base, "azul_stands_in", "never: they fall to the floor"))
-    _compare_acceptance(rules, base, found)
-    _compare_wall(rules, base, found)
     compare("who places a tile on the wall", rules.player_chooses_column, base.player_chooses_column,
             lambda choose: "the player chooses the column" if choose else "the rules place it")
+    if not same_board:
+        # A wall of another size can't be laid beside the standard one space by space.
+        found.append(Difference("the wall, its scoring and the end of the game",
+                                f"not compared: a {rules.size}x{rules.size} wall",
+                                f"a {base.size}x{base.size} wall"))
+        return found
+    _compare_acceptance(rules, base, found)
+    _compare_wall(rules, base, found)
     if "azul_placement_score" not in probed:
         before = len(found)
         for label, cells in _SCORE_PROBES:
@@ -351,8 +364,8 @@ def _first_random_difference(found: list[Difference], rule: str, mine: Callable,
 def _starters(rules, players) -> str:
     seats = sorted({rules.opening_seat(count, seed) for count in players for seed in range(64)})
     if seats == [0]:
-        return "seat 0"
-    return "a seat chosen by the rules (seen: " + ", ".join(str(s) for s in seats) + ")"
+        return "seat 1"
+    return "a seat chosen by the rules (seen: " + ", ".join(str(s + 1) for s in seats) + ")"
 
 
 def _draft_rule(rules) -> str:
@@ -372,8 +385,8 @@ def _seats(seats) -> str:
         return seats
     seats = list(seats)
     if len(seats) == 1:
-        return f"seat {seats[0]} wins"
-    return "seats " + " and ".join(str(s) for s in seats) + " share the victory"
+        return f"seat {seats[0] + 1} wins"
+    return "seats " + " and ".join(str(s + 1) for s in seats) + " share the victory"
 
 
 def _compare_acceptance(rules, base, found: list[Difference]) -> None:

@@ -710,9 +710,10 @@ class _ReadSettings(Settings):
 
 def _tile_counts_in_words(table) -> str:
     counts = table.kind_counts
-    # the five colours in words, then the extra tiles (kind_names has them too: counted once)
-    words = (f"{counts[0]} of each colour" if len(set(counts[:5])) == 1
-             else ", ".join(f"{count} {name}" for count, name in zip(counts[:5], table.kind_names[:5])))
+    # the colours in words, then the extra tiles (kind_names has them too: counted once)
+    colours = len(table.colours)
+    words = (f"{counts[0]} of each colour" if len(set(counts[:colours])) == 1
+             else ", ".join(f"{count} {name}" for count, name in zip(counts[:colours], table.kind_names[:colours])))
     return words + "".join(f", {extra.count} {extra.name}" for extra in table.extra_tiles)
 
 

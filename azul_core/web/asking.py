@@ -54,7 +54,7 @@ def answer(table, seat: int | None, query: object) -> str:
     first, _space, rest = word.partition(" ")
     filters = word[1:] if first.startswith("?") and first != "?" else rest
     try:
-        source, colour = legal_filter(filters)
+        source, colour = legal_filter(filters, state.rules.colour_letters, state.rules.colour_names)
     except LegalFilterError as exc:
         return str(exc)
     return render_text(draw_legal(table.seen_by(seat), source, colour)).rstrip()
