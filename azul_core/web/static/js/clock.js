@@ -22,13 +22,23 @@ export function showClock(clock, app) {
   if (!ticking) ticking = setInterval(draw, 250);
 }
 
-/** 75 -> "1:15"; 3725 -> "1:02:05" */
+const HOUR = 3600, DAY = 86400;
+
+/** 75 -> "1:15"; from an hour on, in words (a slow game's seconds are noise): 3725 -> "1 h 2 min",
+ *  183600 -> "2 d 3 h" */
 export function clockText(seconds) {
   const whole = Math.max(0, Math.ceil(seconds));
-  const h = Math.floor(whole / 3600);
-  const m = Math.floor((whole % 3600) / 60);
-  const s = String(whole % 60).padStart(2, "0");
-  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+  const d = Math.floor(whole / DAY);
+  const h = Math.floor((whole % DAY) / HOUR);
+  const m = Math.floor((whole % HOUR) / 60);
+  if (d) return h ? `${d} d ${h} h` : `${d} d`;
+  if (h) return m ? `${h} h ${m} min` : `${h} h`;
+  return `${m}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/** The time a seat has left: "0:29", or "2 d 3 h left" on a long clock. */
+function leftText(seconds) {
+  return seconds >= HOUR ? `${clockText(seconds)} left` : clockText(seconds);
 }
 
 function draw() {
@@ -46,11 +56,11 @@ function draw() {
       if (left === null) return;
       const now = seat === running ? Math.max(0, left - gone) : left;
       parts.push(el("span", { class: `clock-seat${seat === running ? " running" : ""}`, "data-seat": seat },
-        `${name(seat)} ${clockText(seat === running && turnLeft !== null && now <= 0 ? turnLeft : now)}`));
+        `${name(seat)} ${leftText(seat === running && turnLeft !== null && now <= 0 ? turnLeft : now)}`));
     });
   } else if (running !== null && turnLeft !== null) {
     parts.push(el("span", { class: "clock-seat running", "data-seat": running },
-      `${name(running)}: ${clockText(turnLeft)}`));
+      `${name(running)}: ${leftText(turnLeft)}`));
   }
   // The seat to move has no clock yet: its player has not opened their link.
   const mover = app.view?.phase === "over" ? null : app.view?.to_move;
