@@ -38,7 +38,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from azul_core.engine.notation import format_decision
 from azul_core.players.registry import make_bot
 from azul_core.records.game_record import dumps_record
-from azul_core.web import asking, paths  # noqa: F401  (paths: the {...:index} of the routes below)
+from azul_core.web import asking, chat, paths  # noqa: F401  (paths: the {...:index} of the routes below)
 from azul_core.web.bots import BotPool, default_workers, is_search_bot
 from azul_core.web.capabilities import bearer, digest, new_token
 from azul_core.web.catalog import Catalog, build_catalog
@@ -322,6 +322,10 @@ class Server:
         row = TableRow(new_token(), key, self.new_seed(), now, now, None, 0, digest(watch), digest(admin), seats)
         first = (Event(CLOCK, clock.to_text()),) if clock is not None else ()
         row.hints = wants_hints(body)
+        try:
+            row.chat = chat.wants_chat(body)
+        except ValueError as exc:
+            raise HTTPError(400, str(exc)) from None
         table = self.open_table(row, offered, first, client, searching)
         return table, secrets, watch, admin
 
@@ -541,7 +545,8 @@ class Server:
                     # The game as this seat may know it: a bot never sees another seat's secret.
                     snapshot = table.seen_by(seat).clone()
                     text = format_decision(await asyncio.to_thread(bot.choose, snapshot))
-                if table.version != version or self.store is None:
+                # A chat message meanwhile leaves the decision good (``Table.moved_at``).
+                if table.moved_at > version or self.store is None:
                     continue
                 try:
                     table.decide(seat, version, text, self.store, by_bot=True)
@@ -850,7 +855,7 @@ async def create(request: Request) -> Response:
                          "watch_url": f"{base}#watch={watch}", "admin_secret": admin,
                          "admin_url": f"{base}#watch={watch}&admin={admin}",
                          "clock": clocks.public(server.config.now()) if clocks is not None else None,
-                         "hints": table.row.hints},
+                         "hints": table.row.hints, "chat": table.row.chat},
                         status_code=201)
 
 
@@ -975,6 +980,8 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 server.send_state(client)
             elif kind == "hint":
                 ask_for_hint(server, client, message)
+            elif kind == "chat":
+                chat.hear(server, client, message)
             elif kind == "move":
                 move = message.get("move")
                 try:

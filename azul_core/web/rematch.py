@@ -67,6 +67,7 @@ def make_rematch(server, table: Table, client: str, seat: int | None) -> tuple[T
     new_row = TableRow(new_token(), table.row.variant, server.new_seed(), now, now, None, 0,
                        table.row.watch_hash, table.row.admin_hash, seats)
     new_row.hints = table.row.hints
+    new_row.chat = table.row.chat
     made = server.open_table(new_row, table.offered, first, client, searching)
     try:
         table.append_seat_events([Event(REMATCH, made.id, seat)], server.store)

@@ -82,6 +82,9 @@ STANDIN, RECLAIM, CLOCK, REMATCH, LINK = "standin", "reclaim", "clock", "rematch
 #: (no text), and the creator started the game for every seat, arrived or not (no text, no seat).
 #: A seat's clock runs only from one of these on.
 ARRIVE, START = "arrive", "start"
+#: A seat's chat message to the whole table (text: the message, cleaned; ``web.chat``). It
+#: changes no game state and no seat: a move chosen before it is still taken.
+CHAT = "chat"
 
 
 def seat_bot_change(event: "Event") -> tuple[bool, str | None]:
@@ -120,16 +123,23 @@ class TableRow:
     joined: float | None = None
     #: the creator let each seat ask the search bot for a hint (kept in the ``options`` table)
     hints: bool = False
+    #: the seats may chat (``web.chat``); the creator may turn it off (kept as ``chat: off``)
+    chat: bool = True
 
 
 def stored_options(row: TableRow) -> list[tuple[str, str]]:
     """A table's options as (name, value) rows: only those that differ from the default."""
-    return [("hints", "on")] if row.hints else []
+    options = [("hints", "on")] if row.hints else []
+    if not row.chat:
+        options.append(("chat", "off"))
+    return options
 
 
 def with_options(row: TableRow, options) -> TableRow:
     """``row`` with the options read back from (name, value) rows."""
-    row.hints = dict(options).get("hints") == "on"
+    options = dict(options)
+    row.hints = options.get("hints") == "on"
+    row.chat = options.get("chat") != "off"
     return row
 
 

@@ -32,12 +32,15 @@ from azul_core.players.render import describe_decision, tiling_laid_tiles, winne
 from azul_core.records.game_record import GameRecord, ResultRecord, RoundRecord, sealed_for
 from azul_core.rules import Move
 from azul_core.web.capabilities import matches
+from azul_core.web.chat import log_entry as chat_log_entry
+from azul_core.web.chat import record_chat
 from azul_core.web.clocks import NOT_ARRIVED
 from azul_core.web.patches import diff
 from azul_core.web.seat_state import SeatState
 from azul_core.web.store import (
     ARRIVE,
     BOT,
+    CHAT,
     LINK,
     MOVE,
     RECLAIM,
@@ -117,8 +120,11 @@ class Table:
     #: to each (version, message)
     hinting: dict = field(default_factory=dict)
     hinted: dict = field(default_factory=dict)
-    #: the version of the last event that was not a seat's arrival: a decision chosen at any
-    #: version since is still good (a friend opening their link does not refuse your move)
+    #: when each seat's recent chat messages were taken (``web.chat``'s limit counts them)
+    chat_times: dict = field(default_factory=dict)
+    #: the version of the last event that was not a seat's arrival or a chat message: a decision
+    #: chosen at any version since is still good (a friend opening their link, or saying hello,
+    #: does not refuse your move)
     moved_at: int = 0
     _cache: dict = field(default_factory=dict)
     _boards_seen: dict = field(default_factory=dict)
@@ -227,6 +233,8 @@ class Table:
                 self.offered.key, self._boards_seen, seat)
             if self.row.hints:
                 cached["hints"] = True  # the seat to move may ask for a hint (web.hints)
+            if not self.row.chat:
+                cached["chat"] = False  # the seats may not chat (web.chat); on where absent
         return cached
 
     def document(self, seat: int | None, with_record: bool, with_log: bool) -> dict:
@@ -299,11 +307,15 @@ class Table:
             rounds.append(RoundRecord(list(entry.factories), list(entry.actions), scores))
         result = ResultRecord(state.scores(), list(state.winners)) if self.over else None
         kinds = [seat.bot or "human" for seat in self.seats]
+        extra: dict = {"player_kinds": kinds}
+        chat = record_chat(self.progress.log)
+        if chat:
+            extra["chat"] = chat
         # The seed deals every round: told only when no round is left to deal.
         seed = self.row.seed if self.over else None
         first = self.offered.variant.rules.opening_seat(len(self.seats), self.row.seed)
         record = GameRecord(self.offered.key, [seat.name for seat in self.seats], rounds,
-                            seed, result, None, {"player_kinds": kinds}, first,
+                            seed, result, None, extra, first,
                             secrets=dict(state.secrets), memory=dict(state.memory) or None)
         return sealed_for(record, seat, self.over, len(state.sealed))
 
@@ -455,7 +467,7 @@ class Table:
         self.state = state
         self.progress = progress
         for offset, event in enumerate(events, 1):
-            if event.kind != ARRIVE:
+            if event.kind not in (ARRIVE, CHAT):
                 self.moved_at = self.version + offset
         self.version += len(events)
         self._cache.clear()
@@ -566,6 +578,10 @@ def _note_seat_event(progress: Progress, state: GameState, event: Event, seats: 
         progress.log.append({"round": state.round, "seat": None, "event": START,
                              "text": "The creator started the game: every seat's clock runs, "
                                      "arrived or not"})
+    elif event.kind == CHAT:
+        said = chat_log_entry(state, event, seats, progress.log)
+        if said is not None:
+            progress.log.append(said)
     elif event.kind == REMATCH:
         who = f"{name} made" if name is not None else "The creator made"
         progress.log.append({"round": state.round, "seat": seat, "event": REMATCH,

@@ -117,7 +117,8 @@ async function create(event) {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
       body: JSON.stringify({ variant: variantSelect.value, seats, ...clockChoice(),
-        hints: document.getElementById("hints")?.checked === true }),
+        hints: document.getElementById("hints")?.checked === true,
+        chat: document.getElementById("chat")?.checked !== false }),
     });
     if (response.status !== 201 && !response.ok) throw new Error(await reason(response));
     showLinks(await response.json(), seats);

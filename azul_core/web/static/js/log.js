@@ -56,8 +56,14 @@ function drawRound(number, round, names) {
     round.after.length ? el("ul", { class: "log-moves log-after" }, round.after.map(logItem)) : null);
 }
 
-/** A move, or an event about a seat (a bot handed it, the stand-in, taken back, a rematch). */
+/** A move, an event about a seat (a bot handed it, the stand-in, taken back, a rematch), or a
+ * seat's chat message (its words as text, after the sender's name). */
 function logItem(entry) {
+  if (entry.chat) {
+    return el("li", { class: "log-chat", "data-seat": entry.seat ?? "" },
+      el("span", { class: "log-chat-name" }, `${String(entry.name ?? "")}: `),
+      el("span", { class: "log-chat-text" }, String(entry.text ?? "")));
+  }
   if (entry.event) {
     return el("li", { class: "log-seat-event", "data-seat": entry.seat ?? "", "data-event": String(entry.event) },
       String(entry.text ?? ""));

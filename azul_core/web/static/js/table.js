@@ -14,6 +14,7 @@ import { showRules } from "./rules.js";
 import { installHints, receiveHint, afterRender as hintsAfterRender } from "./hints.js";
 import { drawReplayLink } from "./replay-link.js";
 import { renderLog } from "./log.js";
+import { installChat, receiveChatRefusal, afterRender as chatAfterRender } from "./chat.js";
 import { decoratePreview, explainRefusal, forgetReason, sentence } from "./preview.js";
 import { isQuestion, ask, showAnswer } from "./movebox.js";
 import { showLinkProblem } from "./linkproblem.js";
@@ -83,6 +84,8 @@ function receive(message) {
     onSeating(message, app, render);
   } else if (message.type === "hint") {
     receiveHint(message);
+  } else if (message.type === "chat-refused") {
+    receiveChatRefusal(message);
   } else if (message.type === "checked") {
     explainRefusal(message);
   } else if (message.type === "help") {
@@ -241,6 +244,7 @@ function render() {
   hintsAfterRender();
   keysAfterRender();
   renderLog(app.log, view);
+  chatAfterRender();
   decoratePreview(app, mine, connection);
 }
 
@@ -486,6 +490,7 @@ document.addEventListener("keydown", (event) => {
 
 installKeyboard(app);
 installHints(app, (message) => connection.send(message));
+installChat(app, (message) => connection.send(message));
 
 if (!app.table || !app.secret) {
   showMessage("This link has no seat or watch secret: ask the table's creator for your link.", "refused");
