@@ -461,7 +461,7 @@ def test_toml_problems_have_places(tmp_path):
     found = problems_of(path)
     assert places(found) == [("bad.toml", 10, 11), ("bad.toml", 11, 1)]  # the value; the key
     assert found[0].message == "setting 'scoring' must be one of 'neighbours', 'standard', not 'both'"
-    assert found[1].message.startswith("unknown setting 'colour'; did you mean 'colour_bonus'?")
+    assert found[1].message.startswith("unknown setting 'colour'; did you mean 'colours'?")
 
 
 def test_toml_syntax_error_and_duplicate_key(tmp_path):
