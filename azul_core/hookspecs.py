@@ -561,9 +561,9 @@ def azul_draft_allowed(source: int, colour: int, count: int, line: int, seat: in
     """Decide whether a draft the other rules allow is legal.
 
     ``source`` is 0 for the centre, 1 to N for the factories; ``count`` the
-    tiles of ``colour`` it takes; ``line`` the pattern line (0 to 4) or 5 for
-    the floor, where the tiles go (a misplaced draft sent to the floor asks
-    with 5); ``seat`` the player drafting; ``game`` the table before the
+    tiles of ``colour`` it takes; ``line`` the pattern line (0 to 4; 0 to
+    n-1 on a board of n colours) or 5 (n) for the floor, where the tiles go
+    (a misplaced draft sent to the floor asks with 5); ``seat`` the player drafting; ``game`` the table before the
     draft. Return ``False`` to forbid it. ``None``: no opinion (allowed).
     First result wins. A rule may restrict but never stall a game: when it
     forbids every draft, every draft is allowed. Bots, ``?`` in ``azul play``
@@ -584,7 +584,7 @@ def azul_draft_takes(tiles: Sequence[int], colour: int, source: int, seat: int, 
                      answer: "Sequence[int] | None") -> Sequence[int]:
     """Decide which tiles a draft of ``colour`` takes from a source.
 
-    ``tiles`` is the source's tile count per kind (the five colours, then the
+    ``tiles`` is the source's tile count per kind (the colours, then the
     variant's extra tiles, ``TableSetup.extra_tiles``); ``source`` 0 the
     centre, 1 to N a factory. Return the count per kind the draft takes: all
     of ``colour``, and of any other kind at most what lies there (the rest of

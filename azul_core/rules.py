@@ -47,7 +47,7 @@ STANDARD_COLOURS = (Colour("B", "blue", "#2166c4"), Colour("Y", "yellow", "#f2c4
 
 @dataclass(frozen=True)
 class ExtraTile:
-    """A kind of tile beyond the five colours, such as a wild tile (``TableSetup.extra_tiles``).
+    """A kind of tile beyond the colours, such as a wild tile (``TableSetup.extra_tiles``).
 
     ``letter``: one upper-case letter, not a colour's (B Y R K W in the
     standard game) nor M (the marker), that the game records and the boards show; ``name``: the word
@@ -212,7 +212,7 @@ PLACE_KINDS = ("bag", "lid", "box", "factory", "centre", "line", "floor", "wall"
 class Place:
     """A place that holds tiles: the ``bag``, the ``lid``, the ``box`` (out of the game), a
     ``factory`` (``number`` 1, 2, ...), the ``centre``, or a seat's pattern ``line``
-    (``number`` 0-4), ``floor`` or ``wall`` space (row ``number``, ``column``).
+    (``number`` 0-4, to n-1 on a board of n colours), ``floor`` or ``wall`` space (row ``number``, ``column``).
 
     Write them with the functions beside it: ``BAG``, ``LID``, ``BOX``,
     ``CENTRE``, ``factory(2)``, ``line(seat, 3)``, ``floor(seat)``,
@@ -246,7 +246,7 @@ def factory(number: int) -> Place:
 
 
 def line(seat: int, row: int) -> Place:
-    """Pattern line ``row`` (0-4) of ``seat``."""
+    """Pattern line ``row`` (0-4; 0 to n-1 on a board of n colours) of ``seat``."""
     return Place("line", seat, row)
 
 
@@ -256,13 +256,14 @@ def floor(seat: int) -> Place:
 
 
 def wall(seat: int, row: int, column: int) -> Place:
-    """The wall space at ``row``, ``column`` (0-4 each) of ``seat``."""
+    """The wall space at ``row``, ``column`` (0-4 each; to n-1 on a board of n colours) of
+    ``seat``."""
     return Place("wall", seat, row, column)
 
 
 @dataclass(frozen=True)
 class Transfer:
-    """``count`` tiles of ``kind`` (a colour 0-4, or an extra tile 5, 6, 7) moved from the
+    """``count`` tiles of ``kind`` (a colour 0-4, or an extra tile 5, 6, 7; on a board of n colours, 0 to n-1 and n on) moved from the
     place ``source`` to the place ``target`` (an ``Outcome``'s ``transfers``).
 
     The engine checks each against the rules, in order, and carries out all of
