@@ -263,8 +263,9 @@ def wall(seat: int, row: int, column: int) -> Place:
 
 @dataclass(frozen=True)
 class Transfer:
-    """``count`` tiles of ``kind`` (a colour 0-4, or an extra tile 5, 6, 7; on a board of n colours, 0 to n-1 and n on) moved from the
-    place ``source`` to the place ``target`` (an ``Outcome``'s ``transfers``).
+    """``count`` tiles of ``kind`` (a colour 0-4, or an extra tile 5, 6, 7; on a board of n
+    colours, 0 to n-1 and n on) moved from the place ``source`` to the place ``target`` (an
+    ``Outcome``'s ``transfers``).
 
     The engine checks each against the rules, in order, and carries out all of
     an outcome's transfers or none: the source holds the tiles (a pattern
