@@ -19,7 +19,8 @@ def play_command(
     variant: Annotated[Optional[str], typer.Option(
         "--variant", metavar="VARIANT_OR_FILE",
         help="A built-in variant name or a variant file. Default: standard. With --resume: the "
-             "variant file the record names, which you allow it to use and run.")] = None,
+             "variant file the record names, which you allow it to use and run. With --join: "
+             "the file of the table's house rule.")] = None,
     players: Annotated[Optional[str], typer.Option(
         "--players", metavar="KINDS",
         help="One kind per seat, seat 1 first: 'human' or a bot name (random, greedy, mcts, ...). "
@@ -42,8 +43,8 @@ def play_command(
     join: Annotated[Optional[str], typer.Option(
         "--join", metavar="SEAT_URL",
         help="Sit at an online table (azul serve): its seat link, with the part after '#'. "
-             "Quote it in the shell. A table's house rule must be found here too; "
-             "--variant FILE (or --trust) lets its plugin files run.")] = None,
+             "Quote it in the shell. A table's house rule is played from its file here: "
+             "--variant FILE names it (and lets its plugin files run).")] = None,
 ) -> None:
     """Play a game at the terminal: you against a bot, by default the standard game.
 
@@ -82,17 +83,21 @@ def play_command(
 
 
 def _join(url: str, variant: str | None, trust: bool, *others) -> None:
-    """Play one seat of an online table at the terminal. ``--variant FILE`` (or ``--trust``)
-    lets a table's house-rule variant, found here by name, run its plugin files."""
+    """Play one seat of an online table at the terminal. ``--variant FILE`` names the table's
+    house-rule variant file, whose plugin files may then run (``--trust``: any variant found
+    here by the table's name may run its plugin files)."""
     if any(option is not None for option in others):
         fail("--join plays a seat of an online table: the table decides the players and the "
              "seed (--players, --seed, --record, --resume, --think and --playouts don't apply)", USAGE)
     from azul_core.players.session import SessionError
     from azul_core.variants.loading import Trust
     from azul_core.web.remote import RemoteSession
+    if variant is not None and not Path(variant).is_file():
+        fail(f"--variant '{variant}': no such file; with --join it names the file of the table's "
+             "house rule (the table names its variant)", USAGE)
     consent = Trust.of([variant] if variant else [], trust)
     try:
-        code = RemoteSession(url, trust=consent).run()
+        code = RemoteSession(url, trust=consent, variant_file=Path(variant) if variant else None).run()
     except SessionError as exc:
         for line in exc.lines:
             typer.echo(f"azul: {safe_line(line)}", err=True)

@@ -23,6 +23,7 @@ import json
 import queue
 import threading
 import time
+from pathlib import Path
 from typing import Callable
 from urllib.parse import urlsplit
 
@@ -143,7 +144,7 @@ class RemoteSession:
     """One seat of an online table, played at the terminal. ``run()`` returns the exit code."""
 
     def __init__(self, url: str, console=None, read: Callable[[str], str] | None = None,
-                 connect=None, trust=None, typed: TypedLines | None = None):
+                 connect=None, trust=None, typed: TypedLines | None = None, variant_file: Path | None = None):
         self.ws_url, self.table, self.secret = parse_seat_url(url)
         self.console = console if console is not None else make_console(highlight=False)
         #: the lines typed out of turn (None: only ``read`` at the player's turn, as a script does)
@@ -157,6 +158,9 @@ class RemoteSession:
         self.connect = connect if connect is not None else _connect
         #: the user's consent for a house rule's plugin files (``--variant FILE``, ``--trust``)
         self.trust = trust
+        #: the house rule's variant file the user named (``--variant FILE``): the table's
+        #: variant, if it is the one the table names
+        self.variant_file = variant_file
         self.socket = None
         self.message: dict | None = None
         #: the state last received, to which updates apply (None: wait for a whole state)
@@ -165,6 +169,8 @@ class RemoteSession:
         self.names: list[str] = []
         self.variant = None
         self.waiting_shown = -1
+        #: how many entries of the table's game log were told (None: none seen yet)
+        self.log_told: int | None = None
         #: the rounds whose scoring was told (those finished when the player sat down are not)
         self.rounds_told: int | None = None
         #: round number -> (the state after its deal, the state after its last action, the wall
@@ -194,8 +200,8 @@ class RemoteSession:
         while True:
             try:
                 self.socket = self.connect(self.ws_url)
-                self.socket.send(json.dumps({"type": "hello", "secret": self.secret,
-                                             "version": version, "record": True, "changes": True}))
+                self.socket.send(json.dumps({"type": "hello", "secret": self.secret, "version": version,
+                                             "record": True, "changes": True, "log": True}))
                 self.seen = None
                 return
             except (OSError, WebSocketException) as exc:
@@ -269,14 +275,15 @@ class RemoteSession:
             record = record_from_data(message["record"], "the table")
         except (RecordError, KeyError) as exc:
             raise SessionError(f"--join: the server sent a record this client can't read: {exc}") from None
+        if self.variant is None and self.variant_file is not None:
+            self.variant = named_variant(self.variant_file, record.variant)
         if self.variant is None:
             try:
                 self.variant = record_variant(record, self.trust)
             except VariantError as exc:
                 raise SessionError(
                     f"--join: the table plays '{record.variant}', a variant this machine can't "
-                    f"use ({exc.problems[0]}); put its file in ./variants or in a folder of "
-                    "$AZUL_VARIANTS_PATH and name it with --variant FILE") from None
+                    f"use ({exc.problems[0]}); name its file with --variant FILE") from None
         rounds: dict[int, tuple] = {}
         state = None
         try:
@@ -352,9 +359,7 @@ class RemoteSession:
                 self.say(f"{self.variant.name}: {', '.join(self.names)}; {who}.")
                 if you is not None:
                     self.say("Type a move like 2R4 or '2 red 4', ? for the legal moves, help for help.")
-            last = message.get("last")
-            if isinstance(last, dict) and not first:
-                self.say(from_server(last.get("text") or last.get("move")))
+            self._tell_log(message, first)
             self._tell_rounds()
             if self.state.over:
                 self._draw()
@@ -362,8 +367,7 @@ class RemoteSession:
                 return 0
             if message.get("legal") is not None and you is not None:
                 if message["version"] != drawn_version:
-                    self._draw()
-                    self._offer()
+                    self._draw()  # with the house rule's moves on offer, as azul play lists them
                     drawn_version = message["version"]
                 self._turn(you)
             elif you is not None and self.state.to_move != you and self.waiting_shown != message["version"]:
@@ -377,19 +381,33 @@ class RemoteSession:
             elif you is not None and message.get("legal") is None and self.state.to_move == you:
                 self.say("Your seat is played by a bot now; you can watch.", "yellow")
 
+    def _tell_log(self, message: dict, first: bool) -> None:
+        """What happened since the last state, in the words of the page's game log: each move
+        (a house rule's by its label), a choice made in secret and its reveal, a seat handed to
+        a bot, taken by the stand-in or taken back, the game started by its creator. The log
+        before the player sat down is not told again; each round's points and the game's end
+        are told by the round's account and the final scores."""
+        log = message.get("log")
+        if not isinstance(log, list):  # a server without the game log: its last move only
+            last = message.get("last")
+            if isinstance(last, dict) and not first:
+                self.say(from_server(last.get("text") or last.get("move")))
+            return
+        if first or self.log_told is None or len(log) < self.log_told:
+            self.log_told = len(log)
+            return
+        for entry in log[self.log_told:]:
+            if not isinstance(entry, dict) or not isinstance(entry.get("text"), str) or \
+                    "points" in entry or entry.get("end") or entry.get("chat"):
+                continue
+            self.say(from_server(entry["text"]), "dim" if entry.get("event") else None)
+        self.log_told = len(log)
+
     def _draw(self) -> None:
         """The board, then the plugins' secrets this seat knows (its own: the record it was
         sent seals the others'; everyone's once the game is over) and their memory, in the
         plugins' words as this seat reads them."""
         self.console.print(draw_game(self.state, self.names, self._last_text(), reader=(self.message or {}).get("you")))
-
-    def _offer(self) -> None:
-        """The house rule's moves this seat may take now, with their notation."""
-        moves = [d for d in self.state.legal_decisions() if isinstance(d, Move)]
-        if moves:
-            what = "Choose one" if self.state.phase == CHOOSE else "Also on offer"
-            self.say(f"{what}: " + "; ".join(f"{move.label or move.notation} (type {move.notation})"
-                                            for move in moves), "bold")
 
     def _last_text(self) -> str | None:
         last = self.message.get("last") if self.message else None
@@ -531,6 +549,24 @@ class RemoteSession:
             why = line_refusal_words(state, you, colour, row, clause=True)
             self.say(f"Careful: {why}, so all the {NAMES[colour]} tiles fall to the floor.", "bold yellow")
         return True
+
+
+def named_variant(path: Path, table_variant: str):
+    """The variant of the file the user named (``--variant FILE``: its plugins may run), if it
+    is the table's: the server names a house rule by its file's name without the suffix, and
+    the file's own ``name`` is taken too (a renamed copy). ``SessionError`` says which it is not."""
+    from azul_core.variants import VariantError, load_variant
+    try:
+        variant = load_variant(path)
+    except VariantError as exc:
+        raise SessionError(f"--join: --variant {path}: {exc.problems[0]}") from None
+    except Exception as exc:  # a plugin file's own failure: still one line
+        reason = (str(exc).splitlines() or [""])[0][:200]
+        raise SessionError(f"--join: --variant {path} can't be loaded: {type(exc).__name__}: {reason}") from None
+    if table_variant not in (path.stem, variant.name):
+        raise SessionError(f"--join: the table plays '{table_variant}', and {path.name} is the variant "
+                           f"'{variant.name}': name the file of '{table_variant}' with --variant")
+    return variant
 
 
 def _interactive() -> bool:

@@ -294,7 +294,7 @@ def test_join_the_lid_market_is_played_by_typing(config, catalog, monkeypatch):
         text = output.getvalue()
         assert typed, "Ann was never offered the market"
         assert "Round's end: Ann chooses" in text
-        assert "Choose one: Buy nothing (type +no-buy); Buy a " in text
+        assert "Ann: choose one (number or move):" in text and "+no-buy   Buy nothing" in text
         record = json.loads(download(client, created["table"], secret_of(created["watch_url"])))
         actions = [action for entry in record["rounds"] for action in entry["actions"]]
         bought = [action for action in actions if action.startswith("+buy:") or action == "+no-buy"]

@@ -177,7 +177,7 @@ def test_a_terminal_player_joins_and_takes_a_tile_from_the_bots_line(config, cat
     assert "move" in taken, "no take was ever offered to the terminal"
     row, before, after = taken["row"], taken["before"], taken["after"]
     label = f"Take a tile from line {row + 1} of the next player"
-    assert f"Also on offer: {label} (type {taken['move']})" in screens[taken["screens"] - 1]
+    assert f"Also on offer: {taken['move']} {label}" in screens[taken["screens"] - 1]
     text = output.getvalue()
     assert f"Ana: {label} ({taken['move']})" in text        # the server's words for the move
     actions = [action for entry in record["rounds"] for action in entry["actions"]]
