@@ -46,6 +46,7 @@ from azul_core.web.clocks import parse_clock
 from azul_core.web.closing import close_with_reason
 from azul_core.web.hints import ask_for_hint
 from azul_core.web.hints import searches as hints_search
+from azul_core.web.rematch_first import rematch_first_of
 from azul_core.web.replay_page import table_replay_routes
 from azul_core.web.seats import SeatService
 from azul_core.web.storage import open_store
@@ -292,6 +293,10 @@ class Server:
             clock = parse_clock(body.get("clock"), offered.bots)
         except ValueError as exc:
             raise HTTPError(400, str(exc)) from None
+        try:
+            rematch_first = rematch_first_of(body)
+        except ValueError as exc:
+            raise HTTPError(400, str(exc)) from None
         seats: list[SeatRow] = []
         secrets: dict[int, str] = {}
         for number, spec in enumerate(seats_in):
@@ -322,6 +327,7 @@ class Server:
         row = TableRow(new_token(), key, self.new_seed(), now, now, None, 0, digest(watch), digest(admin), seats)
         first = (Event(CLOCK, clock.to_text()),) if clock is not None else ()
         row.hints = wants_hints(body)
+        row.rematch_first = rematch_first
         try:
             row.chat = chat.wants_chat(body)
         except ValueError as exc:

@@ -11,7 +11,8 @@ The finished table notes the rematch as an event (``rematch``, the new id): whoe
 again, or twice, is given the same table, and every page of the finished table, open now or
 later, is told of it (the ``seating`` message's ``rematch``). Once that table is deleted, no
 other rematch is made: its links may have been changed there, and the finished table only
-knows the old ones. The rematch deals from a seed of its own, never the finished table's.
+knows the old ones. The rematch deals from a seed of its own, never the finished table's, and
+its first player is the next one round, or drawn, as the creator chose (``web.rematch_first``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import time
 
 from azul_core.web.bots import is_search_bot
 from azul_core.web.capabilities import new_token
+from azul_core.web.rematch_first import rematch_first_seat
 from azul_core.web.store import BOT, CLOCK, REMATCH, STANDIN, Event, SeatRow, TableRow
 from azul_core.web.table import Stale, Table
 
@@ -67,6 +69,8 @@ def make_rematch(server, table: Table, client: str, seat: int | None) -> tuple[T
     new_row = TableRow(new_token(), table.row.variant, server.new_seed(), now, now, None, 0,
                        table.row.watch_hash, table.row.admin_hash, seats)
     new_row.hints = table.row.hints
+    new_row.rematch_first = table.row.rematch_first
+    new_row.first_seat = rematch_first_seat(table.row, table.offered.variant.rules, new_row.seed)
     new_row.chat = table.row.chat
     made = server.open_table(new_row, table.offered, first, client, searching)
     try:

@@ -123,6 +123,11 @@ class TableRow:
     joined: float | None = None
     #: the creator let each seat ask the search bot for a hint (kept in the ``options`` table)
     hints: bool = False
+    #: who plays first at this table's rematch: "rotate" (one seat earlier than here) or "draw"
+    #: (``web.rematch_first``; kept in the ``options`` table, as the two below)
+    rematch_first: str = "rotate"
+    #: the seat that starts round 1, as a rematch chose it (None: the variant's rules choose)
+    first_seat: int | None = None
     #: the seats may chat (``web.chat``); the creator may turn it off (kept as ``chat: off``)
     chat: bool = True
 
@@ -132,6 +137,10 @@ def stored_options(row: TableRow) -> list[tuple[str, str]]:
     options = [("hints", "on")] if row.hints else []
     if not row.chat:
         options.append(("chat", "off"))
+    if row.rematch_first != "rotate":
+        options.append(("rematch_first", row.rematch_first))
+    if row.first_seat is not None:
+        options.append(("first_seat", str(row.first_seat)))
     return options
 
 
@@ -140,6 +149,9 @@ def with_options(row: TableRow, options) -> TableRow:
     options = dict(options)
     row.hints = options.get("hints") == "on"
     row.chat = options.get("chat") != "off"
+    row.rematch_first = "draw" if options.get("rematch_first") == "draw" else "rotate"
+    first_seat = options.get("first_seat")
+    row.first_seat = int(first_seat) if first_seat is not None and first_seat.isdigit() else None
     return row
 
 

@@ -35,7 +35,9 @@ from azul_core.web.capabilities import matches
 from azul_core.web.chat import log_entry as chat_log_entry
 from azul_core.web.chat import record_chat
 from azul_core.web.clocks import NOT_ARRIVED
+from azul_core.web.end_screen import final_sources
 from azul_core.web.patches import diff
+from azul_core.web.rematch_first import opening_seat, rematch_first_told
 from azul_core.web.seat_state import SeatState
 from azul_core.web.store import (
     ARRIVE,
@@ -233,9 +235,19 @@ class Table:
                 self.offered.key, self._boards_seen, seat)
             if self.row.hints:
                 cached["hints"] = True  # the seat to move may ask for a hint (web.hints)
+            if cached["final"] is not None:
+                cached["final"]["sources"] = self.score_sources()
+                cached["final"]["rematch_first"] = rematch_first_told(self.row, self.offered.variant.rules)
             if not self.row.chat:
                 cached["chat"] = False  # the seats may not chat (web.chat); on where absent
         return cached
+
+    def score_sources(self) -> list | None:
+        """Each seat's points by source once the game is over (``web.end_screen``): the same
+        for every client, as nothing is hidden then."""
+        if "score_sources" not in self._cache:
+            self._cache["score_sources"] = final_sources(self.record(), self.offered.variant.rules)
+        return self._cache["score_sources"]
 
     def document(self, seat: int | None, with_record: bool, with_log: bool) -> dict:
         """Everything a client is told that ``update`` messages diff: its view, the last
@@ -313,7 +325,7 @@ class Table:
             extra["chat"] = chat
         # The seed deals every round: told only when no round is left to deal.
         seed = self.row.seed if self.over else None
-        first = self.offered.variant.rules.opening_seat(len(self.seats), self.row.seed)
+        first = opening_seat(self.row, self.offered.variant.rules)
         record = GameRecord(self.offered.key, [seat.name for seat in self.seats], rounds,
                             seed, result, None, extra, first,
                             secrets=dict(state.secrets), memory=dict(state.memory) or None)
@@ -589,11 +601,11 @@ def _note_seat_event(progress: Progress, state: GameState, event: Event, seats: 
 
 
 def _opening_state(row: TableRow, offered) -> GameState:
-    """A table's game before its first deal: the variant's rules choose who starts round 1
-    (``azul_first_player``) from the table's seed, so a restarted server chooses the same."""
+    """A table's game before its first deal: the seat its rematch chose starts round 1, else
+    the variant's rules choose (``azul_first_player``) from the table's seed, so a restarted
+    server chooses the same."""
     rules = offered.variant.rules
-    players = len(row.seats)
-    return GameState(rules, players, rules.opening_seat(players, row.seed))
+    return GameState(rules, len(row.seats), opening_seat(row, rules))
 
 
 def fresh_progress(state: GameState) -> Progress:

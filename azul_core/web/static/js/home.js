@@ -117,6 +117,7 @@ async function create(event) {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
       body: JSON.stringify({ variant: variantSelect.value, seats, ...clockChoice(),
+        rematch_first: document.getElementById("rematch-first")?.value || "rotate",
         hints: document.getElementById("hints")?.checked === true,
         chat: document.getElementById("chat")?.checked !== false }),
     });

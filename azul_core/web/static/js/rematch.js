@@ -31,9 +31,19 @@ export function drawRematch(app) {
     const button = el("button", { type: "button", id: "rematch", class: "button primary" }, "Rematch: play again");
     button.addEventListener("click", () => ask(app, button));
     fill(box, el("p", {}, "Play again with the same seats and rules? Every player's link works at the new table."),
-      button, el("span", { class: "rematch-error", role: "alert" }));
+      firstPlayer(app.view), button, el("span", { class: "rematch-error", role: "alert" }));
   }
   box.hidden = false;
+}
+
+/** Who plays first at the rematch, as the table's creator chose (the view's final.rematch_first). */
+function firstPlayer(view) {
+  const first = view?.final?.rematch_first;
+  if (first?.rule === "rotate" && view.seats[first.seat]) {
+    return el("p", { class: "rematch-first" }, `${view.seats[first.seat].name} plays first at the rematch: the first player moves on one seat.`);
+  }
+  if (first?.rule === "draw") return el("p", { class: "rematch-first" }, "The first player is drawn at random.");
+  return null;
 }
 
 async function ask(app, button) {

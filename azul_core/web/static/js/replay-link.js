@@ -7,5 +7,5 @@ export function drawReplayLink(view, table, hash) {
   if (!view || view.phase !== "over" || !table) return null;
   return el("p", { class: "replay-link" },
     el("a", { class: "button", id: "replay-link", href: `/t/${encodeURIComponent(table)}/replay${hash || ""}` },
-      "Replay the game move by move"));
+      "Watch the replay"));
 }

@@ -1,5 +1,6 @@
 // What the end of a round and the end of the game tell the players, from the server's view.
 import { el, tile } from "./dom.js";
+import { drawScoreSources } from "./score-sources.js";
 
 const BONUS_WORDS = { rows: "rows", columns: "cols", colours: "colours" };
 // The table's columns: points from tiles, the floor's cost, each end bonus (rows, columns,
@@ -61,6 +62,7 @@ export function drawFinal(view, { onDownload }) {
     el("p", { class: "legend" }, "tiles: points from the tiles placed on the wall; floor: its cost; rows, cols, colours: the end bonuses. "
       + "A score never goes below 0: a floor that costs more than a player has takes the score to 0 only"
       + ((final.seats || []).some((s) => s.held > 0) ? " (*: so the columns add up to less than the score)." : ".")),
+    drawScoreSources(view),
     el("p", {}, el("button", { type: "button", id: "download", class: "button primary", onclick: onDownload },
       "Download the game record")));
 }
