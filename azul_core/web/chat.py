@@ -25,6 +25,7 @@ import unicodedata
 from collections import deque
 from typing import Any
 
+from azul_core.web import hints
 from azul_core.web.store import CHAT, Event
 
 log = logging.getLogger("azul.web")
@@ -88,6 +89,7 @@ def hear(server, client, message: dict) -> None:
         return
     table.chat_times[seat].append(now)
     server.broadcast(table)
+    hints.tell_again(table)
 
 
 def _commit(server, table, event: Event) -> str | None:

@@ -13,7 +13,9 @@ never played for them (only a ``move`` message plays).
   the answer already given (same seat, same version).
 - A hint's search stops when its table moves on (``Table._commit_events`` cancels it): one
   still waiting for a worker never runs, and no answer for a version that has passed is sent.
-  Only the seat to move may ask, so a table has at most one hint search at a time.
+  Only the seat to move may ask, so a table has at most one hint search at a time. A chat
+  message (``web.chat``) is no move: a hint asked before it is still worked out and given, and
+  one given before it is told again, for the new version (``tell_again``).
 - A table with hints on counts as a table with a search bot in its creator's budget
   (``--search-tables-per-address``, ``Server.open_table``): hints are searches on the same
   workers, and twelve tables of people asking for hints held another table's search bot up for
@@ -80,7 +82,7 @@ def refusal(table, seat: int | None, version: Any) -> str | None:
         return f"your seat is played by the bot '{table.seats[seat].bot}'"
     if table.state.to_move != seat:
         return "a hint is for the player to move: wait for your turn"
-    if isinstance(version, bool) or not isinstance(version, int) or version != table.version:
+    if isinstance(version, bool) or not isinstance(version, int) or not table.moved_at <= version <= table.version:
         return f"the table has moved on (version {table.version}): look again"
     return None
 
@@ -122,11 +124,12 @@ def ask_for_hint(server, client, message: dict) -> None:
     if reason is not None:
         client.send(_message(table.version, None, reason=reason))
         return
-    if table.hinted.get(seat, (None,))[0] == version:
-        client.send(table.hinted[seat][1])  # asked again: the same answer, not another search
+    given = table.hinted.get(seat)
+    if given is not None and given[0] >= table.moved_at:
+        client.send(_for_now(table, seat))  # asked again: the same answer, not another search
         return
     job = table.hinting.get(seat)
-    if job is not None and job.version == version:
+    if job is not None and job.version >= table.moved_at:
         job.askers.append(client)  # asked again while it is worked out: one search answers both
         return
     job = table.hinting[seat] = HintJob(version, [client])
@@ -138,7 +141,7 @@ def ask_for_hint(server, client, message: dict) -> None:
 def _ended(table, seat: int, job: HintJob, task: asyncio.Task) -> None:
     if table.hinting.get(seat) is job:
         del table.hinting[seat]
-    if task.cancelled() and table.version != job.version:  # stopped as the table moved on
+    if task.cancelled() and table.moved_at > job.version:  # stopped as the table moved on
         job.tell(_message(table.version, None, reason=MOVED_ON))
 
 
@@ -146,15 +149,35 @@ async def _work_out(server, table, seat: int, job: HintJob) -> None:
     try:
         seen = table.seen_by(seat).clone()  # the state the hint is worded from: as this seat knows it
         decision = await _think(server, table, seat, job.version)
-        if table.version != job.version:
+        if table.moved_at > job.version:
             job.tell(_message(table.version, None, reason=MOVED_ON))
             return
         answer = _message(job.version, format_decision(decision), text=hint_words(seen, decision))
         table.hinted[seat] = (job.version, answer)
-        job.tell(answer)
+        job.tell(_for_now(table, seat))
     except Exception:  # a bot that failed: the player is told, the table goes on
         log.exception("a hint at table %s failed", table.id[:6])
         job.tell(_message(table.version, None, reason="the hint could not be worked out: try again"))
 
 
-__all__ = ["HINT_BOT", "MOVED_ON", "HintJob", "ask_for_hint", "hint_bot", "hint_words", "refusal", "searches"]
+def _for_now(table, seat: int) -> str:
+    """The hint given to ``seat``, for the table's version now: a chat message since (no move)
+    left it good, and a page shows a hint for the version it shows only."""
+    _version, answer = table.hinted[seat]
+    told = json.loads(answer)
+    told["version"] = table.version
+    return json.dumps(told)
+
+
+def tell_again(table) -> None:
+    """After a chat message: each hint given since the last move, for the new version, to the
+    pages of its seat (they would hide it as one for a version that has passed)."""
+    for seat in [seat for seat, (version, _answer) in table.hinted.items() if version >= table.moved_at]:
+        message = _for_now(table, seat)
+        for client in list(table.clients):
+            if client.seat == seat:
+                client.send(message)
+
+
+__all__ = ["HINT_BOT", "MOVED_ON", "HintJob", "ask_for_hint", "hint_bot", "hint_words", "refusal", "searches",
+           "tell_again"]

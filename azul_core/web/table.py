@@ -485,9 +485,10 @@ class Table:
         self._cache.clear()
         self.last_used = time.monotonic()
         # A hint for a version that has passed would never be shown: its search stops (queued
-        # for a worker, it never runs), rather than hold up the other tables' bots.
+        # for a worker, it never runs), rather than hold up the other tables' bots. A chat
+        # message is no move: the hint asked before it is still good.
         for job in list(self.hinting.values()):
-            if job.version != self.version and job.task is not None:
+            if job.version < self.moved_at and job.task is not None:
                 job.task.cancel()
 
 

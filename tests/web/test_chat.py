@@ -36,6 +36,7 @@ class ChatPage:
         self.ws.send_json({"type": "hello", "secret": secret, "log": True})
         self.state: dict | None = None
         self.refusals: list[str] = []
+        self.hints: list[dict] = []
         self.wait(lambda page: page.state is not None)
 
     def receive(self) -> dict:
@@ -44,6 +45,8 @@ class ChatPage:
             self.state = message
         elif message["type"] == "chat-refused":
             self.refusals.append(message["reason"])
+        elif message["type"] == "hint":
+            self.hints.append(message)
         return message
 
     def wait(self, predicate):
@@ -230,3 +233,24 @@ def test_messages_are_kept_with_the_table_and_in_its_record(tmp_path, catalog, w
                                   {"seat": 1, "round": 1, "action": 1, "text": "thanks"}]
         # Other readers of azul-record/1 keep the field as one they don't know: the record validates.
         assert assert_valid_record(response.text, tmp_path, finished=False)["chat"] == record["chat"]
+
+
+def test_a_message_leaves_a_hint_given_before_it_good(tmp_path, catalog):
+    """A chat message is no move: the hint given before it is told again for the new version
+    (a page shows a hint for the version it shows only), and asked again it is the same."""
+    with serving(seats_config(tmp_path / "data"), catalog) as (client, _server):
+        _created, north, east = table_of(client, hints=True)
+        pages = {0: north, 1: east}
+        mover = pages[north.state["view"]["to_move"]]
+        other = pages[1 - north.state["view"]["to_move"]]
+        version = mover.state["version"]
+        mover.ws.send_json({"type": "hint", "version": version})
+        [given] = mover.wait(lambda page: page.hints).hints
+        assert given["version"] == version and given["move"]
+        other.say("think hard")
+        again = mover.wait(lambda page: len(page.hints) == 2).hints[-1]
+        assert again == given | {"version": version + 1}
+        assert mover.state["version"] == version + 1
+        mover.ws.send_json({"type": "hint", "version": version + 1})
+        assert mover.wait(lambda page: len(page.hints) == 3).hints[-1] == again
+        assert not other.hints  # a seat's hint is told to that seat alone
