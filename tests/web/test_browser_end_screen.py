@@ -71,6 +71,7 @@ def test_the_end_screen_tells_the_points_by_source_and_links_to_the_replay(brows
     # Ann played first: Bob plays first at the rematch.
     assert "Bob plays first at the rematch" in page.locator("#rematch-box .rematch-first").text_content()
     page.screenshot(path=str(shots / f"end-screen-{variant}.png"), full_page=True)
+    page.locator("#final-panel").screenshot(path=str(shots / f"end-screen-sources-{variant}.png"))
     link = page.locator("#replay-link")
     assert link.text_content() == "Watch the replay"
     link.click()
