@@ -49,7 +49,7 @@ def house_variant(folder, plugin_source: str, name: str = "house") -> str:
 def test_validate_refuses_zero_games(tmp_path):
     record = write_record(tmp_path, "standard")
     result = azul("validate", "--games", "0", record)
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a wrong option: usage (issue 42)
     assert result.stderr.strip() == "azul: --games must be 1 or more, not 0"
     assert result.stdout == ""                              # nothing was checked
 

@@ -63,7 +63,7 @@ def test_help_fits_80_columns_and_wraps_each_paragraph_to_them(command):
 def test_serve_help_says_why_a_fixed_port_and_shows_no_markup():
     text = azul("serve", "--help").stdout
     words = " ".join(text.replace("│", " ").split())
-    assert "the links name the port, so a table that must survive restarts needs a fixed one" in words
+    assert "Port to listen on; 0: a free one, another at each start." in words
     assert "'postgres' extra" in words
 
 

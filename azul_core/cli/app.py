@@ -12,8 +12,11 @@ from typing import Annotated
 
 import typer
 
+from azul_core.cli.errors import OneLineErrors
+
 app = typer.Typer(
     name="azul",
+    cls=OneLineErrors,
     help="Play, simulate and validate Azul and its variants. Every rule is a plugin; "
          "variants are chosen by name or YAML file.",
     no_args_is_help=True,

@@ -75,9 +75,9 @@ def check_run_options(games: int, least_games: int, workers: int, think: float |
                       playouts: int | None = None) -> None:
     """Refuse, in one line each, run options no run can use."""
     if games < least_games:
-        fail(f"--games must be {least_games} or more, not {games}")
+        fail(f"--games must be {least_games} or more, not {games}", USAGE)
     if workers < 0:
-        fail(f"--workers must be 0 (one per CPU) or more, not {workers}")
+        fail(f"--workers must be 0 (one per CPU) or more, not {workers}", USAGE)
     check_budget(think, playouts)
 
 

@@ -14,113 +14,103 @@ import typer
 from azul_core.cli.app import app
 from azul_core.cli.common import USAGE, fail
 
+# `azul serve --help` groups its many options by what they are about.
+LISTENING = "Where it listens"
+STORAGE = "Where the tables are kept"
+PLAY = "The tables"
+LIMITS = "Limits against hostile clients"
+
 
 @app.command("serve")
 def serve_command(
     host: Annotated[str, typer.Option(
-        "--host", help="Address to listen on. 0.0.0.0 listens on every interface; behind a "
-                       "reverse proxy keep 127.0.0.1.")] = "127.0.0.1",
+        "--host", metavar="HOST", rich_help_panel=LISTENING,
+        help="Address to listen on (0.0.0.0: all of them).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(
-        "--port", help="Port to listen on; 0 picks a free one (the 'Serving on' line shows it), "
-                       "another at each start: the links name the port, so a table that must "
-                       "survive restarts needs a fixed one.")] = 8000,
-    data: Annotated[Optional[Path], typer.Option(
-        "--data", metavar="DIR",
-        help="Folder of the tables' database. Default: $XDG_DATA_HOME/azul/serve "
-             "(~/.local/share/azul/serve).")] = None,
-    database: Annotated[Optional[str], typer.Option(
-        "--database", metavar="URL",
-        help="Keep the tables in PostgreSQL instead of SQLite under --data (a postgresql:// URL "
-             "with user, password, host and database); several azul serve processes may then "
-             "share them. Needs azul-variants' 'postgres' extra (docs/serve.md).")] = None,
-    variants: Annotated[Optional[list[Path]], typer.Option(
-        "--variants", metavar="DIR",
-        help="Also offer the variant files in this folder and its subfolders (their plugins "
-             "run). Repeatable. The shipped variants are always offered.")] = None,
-    proxy_headers: Annotated[bool, typer.Option(
-        "--proxy-headers", help="Behind a reverse proxy: trust its X-Forwarded-Proto and "
-                                "X-Forwarded-For (from --forwarded-allow-ips).")] = False,
-    forwarded_allow_ips: Annotated[str, typer.Option(
-        "--forwarded-allow-ips", metavar="IPS",
-        help="Comma-separated addresses of the proxies trusted with --proxy-headers.")] = "127.0.0.1",
-    allow_origin: Annotated[Optional[list[str]], typer.Option(
-        "--allow-origin", metavar="ORIGIN",
-        help="Another origin (https://example.org) whose pages may create tables and open "
-             "sockets. Repeatable. The server's own origin is always allowed.")] = None,
-    think: Annotated[float, typer.Option(
-        "--think", metavar="SECONDS", help="Thinking time of the mcts bot per move.")] = 1.0,
-    bot_delay: Annotated[float, typer.Option(
-        "--bot-delay", metavar="SECONDS", help="A bot waits this long before moving, so "
-                                               "people can follow.")] = 0.6,
-    absent_grace: Annotated[float, typer.Option(
-        "--absent-grace", metavar="SECONDS", help="A seat's page must have been closed this long "
-                                                  "before its creator is offered to hand it to a bot.")] = 30.0,
-    tables_per_hour: Annotated[int, typer.Option(
-        "--tables-per-hour", help="Tables one client address may create per hour.")] = 20,
-    max_open_tables: Annotated[int, typer.Option(
-        "--max-open-tables", help="Unfinished tables the server holds at most.")] = 1000,
-    keep_finished: Annotated[float, typer.Option(
-        "--keep-finished", metavar="DAYS",
-        help="Days a finished table (and its record) stays after its last move.")] = 30.0,
-    keep_idle: Annotated[float, typer.Option(
-        "--keep-idle", metavar="DAYS",
-        help="Days an unfinished table nobody moves in stays; a table with a turn clock stays "
-             "its clock's time longer (a slow game of days a move is kept while a player may "
-             "still think).")] = 30.0,
-    ws_max_size: Annotated[int, typer.Option(
-        "--ws-max-size", metavar="BYTES", help="Largest WebSocket message uvicorn accepts.")] = 16384,
-    durable: Annotated[bool, typer.Option(
-        "--durable", help="fsync every move (survives a power cut too; slower). A killed "
-                          "server loses nothing either way.")] = False,
-    seed: Annotated[Optional[str], typer.Option(
-        "--seed", metavar="SEED",
-        help="Deal every table from SEED:N (the N-th table created): the same deals each run. "
-             "Anyone who knows it foresees the deals: for tests and demonstrations only.")] = None,
-    access_log: Annotated[bool, typer.Option(
-        "--access-log", help="Log every request (addresses and paths; never a secret).")] = False,
+        "--port", metavar="PORT", rich_help_panel=LISTENING,
+        help="Port to listen on; 0: a free one, another at each start.")] = 8000,
     public_url: Annotated[Optional[str], typer.Option(
-        "--public-url", metavar="URL",
-        help="The address people use (https://azul.example.org): links start with it, and its "
-             "host name and origin are accepted. Requests naming any other host name are refused "
-             "(421), except IP addresses, localhost and this machine's names: DNS rebinding.")] = None,
+        "--public-url", metavar="URL", rich_help_panel=LISTENING,
+        help="The address people use: links start with it; other host names get 421.")] = None,
+    proxy_headers: Annotated[bool, typer.Option(
+        "--proxy-headers", rich_help_panel=LISTENING,
+        help="Behind a proxy: trust its X-Forwarded-Proto and -For.")] = False,
+    forwarded_allow_ips: Annotated[str, typer.Option(
+        "--forwarded-allow-ips", metavar="IPS", rich_help_panel=LISTENING,
+        help="The proxies --proxy-headers trusts.")] = "127.0.0.1",
+    allow_origin: Annotated[Optional[list[str]], typer.Option(
+        "--allow-origin", metavar="ORIGIN", rich_help_panel=LISTENING,
+        help="Another origin whose pages may create tables. Repeatable.")] = None,
+    access_log: Annotated[bool, typer.Option(
+        "--access-log", rich_help_panel=LISTENING,
+        help="Log every request (never a secret).")] = False,
+    data: Annotated[Optional[Path], typer.Option(
+        "--data", metavar="DIR", rich_help_panel=STORAGE,
+        help="Folder of the SQLite database (default: ~/.local/share/azul/serve).")] = None,
+    database: Annotated[Optional[str], typer.Option(
+        "--database", metavar="URL", rich_help_panel=STORAGE,
+        help="A postgresql:// URL: keep the tables there (the 'postgres' extra).")] = None,
+    durable: Annotated[bool, typer.Option(
+        "--durable", rich_help_panel=STORAGE,
+        help="fsync every move: survives a power cut too; slower.")] = False,
+    keep_finished: Annotated[float, typer.Option(
+        "--keep-finished", metavar="DAYS", rich_help_panel=STORAGE,
+        help="Days a finished table stays after its last move.")] = 30.0,
+    keep_idle: Annotated[float, typer.Option(
+        "--keep-idle", metavar="DAYS", rich_help_panel=STORAGE,
+        help="Days an unfinished table nobody moves in stays (longer by its turn clock's "
+             "time).")] = 30.0,
     keep_unjoined: Annotated[float, typer.Option(
-        "--keep-unjoined", metavar="HOURS",
-        help="Hours a table whose seats nobody opened stays (all-bot tables too); until then it "
-             "counts as open.")] = 1.0,
-    request_timeout: Annotated[float, typer.Option(
-        "--request-timeout", metavar="SECONDS",
-        help="A request must arrive whole within this time, else the connection is closed "
-             "(slow or silent clients).")] = 10.0,
-    max_connections: Annotated[int, typer.Option(
-        "--max-connections", help="Connections at most, WebSockets included; beyond, requests and "
-                                  "WebSocket handshakes get 503, /healthz is still answered (the "
-                                  "limit of open files is raised to fit when it can be).")] = 1000,
-    max_connections_per_address: Annotated[int, typer.Option(
-        "--max-connections-per-address", metavar="N",
-        help="Connections (WebSockets included) one client address may hold, an IPv6 /64 as "
-             "one; 0: no limit. Off with --proxy-headers (limit them at the proxy).")] = 50,
+        "--keep-unjoined", metavar="HOURS", rich_help_panel=STORAGE,
+        help="Hours a table nobody sat at stays.")] = 1.0,
+    variants: Annotated[Optional[list[Path]], typer.Option(
+        "--variants", metavar="DIR", rich_help_panel=PLAY,
+        help="Also offer the variant files under this folder (their plugins run). Repeatable.")] = None,
+    think: Annotated[float, typer.Option(
+        "--think", metavar="SECONDS", rich_help_panel=PLAY,
+        help="Thinking time of the mcts bot per move.")] = 1.0,
+    bot_delay: Annotated[float, typer.Option(
+        "--bot-delay", metavar="SECONDS", rich_help_panel=PLAY,
+        help="A bot waits this long before moving.")] = 0.6,
+    absent_grace: Annotated[float, typer.Option(
+        "--absent-grace", metavar="SECONDS", rich_help_panel=PLAY,
+        help="A seat's page closed this long may be handed to a bot.")] = 30.0,
     bot_workers: Annotated[int, typer.Option(
-        "--bot-workers", metavar="N",
-        help="Worker processes search bots (mcts, plugins' bots) think in; tables take turns. "
-             "0: one per core but one, at most 4.")] = 0,
+        "--bot-workers", metavar="N", rich_help_panel=PLAY,
+        help="Processes search bots think in (0: a core's worth, up to 4).")] = 0,
+    seed: Annotated[Optional[str], typer.Option(
+        "--seed", metavar="SEED", rich_help_panel=PLAY,
+        help="Deal the N-th table from SEED:N: foreseeable, for tests only.")] = None,
+    tables_per_hour: Annotated[int, typer.Option(
+        "--tables-per-hour", metavar="N", rich_help_panel=LIMITS,
+        help="Tables one address may create per hour.")] = 20,
+    max_open_tables: Annotated[int, typer.Option(
+        "--max-open-tables", metavar="N", rich_help_panel=LIMITS,
+        help="Unfinished tables at most.")] = 1000,
     search_tables_per_address: Annotated[int, typer.Option(
-        "--search-tables-per-address", metavar="N",
-        help="Unfinished tables with a search bot one client address may have at once.")] = 3,
+        "--search-tables-per-address", metavar="N", rich_help_panel=LIMITS,
+        help="Unfinished tables with a search bot per address.")] = 3,
+    max_connections: Annotated[int, typer.Option(
+        "--max-connections", metavar="N", rich_help_panel=LIMITS,
+        help="Connections at most, WebSockets too.")] = 1000,
+    max_connections_per_address: Annotated[int, typer.Option(
+        "--max-connections-per-address", metavar="N", rich_help_panel=LIMITS,
+        help="Connections per address (0: no limit).")] = 50,
+    request_timeout: Annotated[float, typer.Option(
+        "--request-timeout", metavar="SECONDS", rich_help_panel=LIMITS,
+        help="Time for a request to arrive whole.")] = 10.0,
+    ws_max_size: Annotated[int, typer.Option(
+        "--ws-max-size", metavar="BYTES", rich_help_panel=LIMITS,
+        help="Largest WebSocket message.")] = 16384,
     ws_ping: Annotated[float, typer.Option(
-        "--ws-ping", metavar="SECONDS",
-        help="Ping each WebSocket this often; one that answers no ping within as long is "
-             "closed.")] = 20.0,
+        "--ws-ping", metavar="SECONDS", rich_help_panel=LIMITS,
+        help="Ping each WebSocket this often; closed if silent.")] = 20.0,
 ) -> None:
     """Run the online table: create a table at http://HOST:PORT/, send each friend their link.
 
-    Tables are kept in SQLite under --data (or in PostgreSQL with --database): stop the server
-    (Ctrl-C, even kill -9) and start it again, every table continues where it was. docs/serve.md
-    explains running it for friends, and several processes on one PostgreSQL database.
-
-    Against hostile clients: tables per hour count an IPv6 /64 as one address; a table nobody
-    joined expires after --keep-unjoined; slow or silent requests are closed (--request-timeout);
-    connections are bounded (--max-connections, --max-connections-per-address); search bots
-    think in --bot-workers processes; a Host name not served (--public-url) is refused.
+    Tables are kept in SQLite under --data, or in PostgreSQL with --database: stop the server
+    (Ctrl-C, even kill -9), start it again, and every table goes on where it was. docs/serve.md
+    says more about each option, running it for friends and behind a proxy.
     """
     if not 0 <= port <= 65535:
         fail(f"--port must be 0 to 65535, not {port}", USAGE)

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from azul_core.cli.app import app
-from azul_core.cli.common import INVALID, OK, USAGE, debugging, sealed_note
+from azul_core.cli.common import INVALID, OK, USAGE, debugging, fail, sealed_note
 from azul_core.cli.safe_text import safe_line
 
 #: The suffix of a file that can only be a record (variant files are YAML or TOML).
@@ -47,12 +47,10 @@ def validate_command(
     from azul_core.variants.loading import Trust
 
     if games < 1:
-        typer.echo(f"azul: --games must be 1 or more, not {games}", err=True)
-        raise typer.Exit(INVALID)
+        fail(f"--games must be 1 or more, not {games}", USAGE)
     for path in trusted or []:
         if not path.is_file():
-            typer.echo(f"azul: --variant {safe_line(str(path))}: no such variant file", err=True)
-            raise typer.Exit(USAGE)
+            fail(f"--variant {path}: no such variant file")
     consent = Trust.of(trusted or [], trust)
     paths = _expand(files)
     all_valid = True

@@ -35,12 +35,18 @@ def variants_command(ctx: typer.Context, as_json: JsonOption = False) -> None:
     if as_json:
         typer.echo(json.dumps({"variants": entries}, indent=2))
         return
+    from pathlib import Path
+
+    from azul_core.variants.packages import uninstalled_package
     rows = [("name", "players", "from", "description")]
     for entry in entries:
+        description = entry["description"] if entry["valid"] else f"INVALID: {entry['error']}"
+        package = None if entry["builtin"] else uninstalled_package(Path(entry["path"]))
+        if package is not None:
+            description += f" (its plugin package not installed: pip install {package})"
         # Names, paths and descriptions come from files: escaped and cut before they are shown.
         rows.append((safe_line(entry["name"], 60), ", ".join(str(p) for p in entry["players"]) or "-",
-                     "built-in" if entry["builtin"] else safe_line(entry["path"], 200),
-                     safe_line(entry["description"] if entry["valid"] else f"INVALID: {entry['error']}")))
+                     "built-in" if entry["builtin"] else safe_line(entry["path"], 200), safe_line(description)))
     import shutil
     import sys
     width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None

@@ -202,7 +202,9 @@ def parse_record(text: str | bytes, origin: str = "", max_bytes: int = MAX_RECOR
     except RecursionError:
         raise RecordError("not a record: JSON nested too deeply", origin) from None
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", origin) from None
+        # Some of json's messages end in "at" already ("Unterminated string starting at").
+        what = exc.msg.removesuffix(" at")
+        raise RecordError(f"not JSON: {what} at line {exc.lineno} column {exc.colno}", origin) from None
     except ValueError as exc:  # a number too long to convert, or NaN/Infinity
         raise RecordError(f"not JSON: {str(exc).splitlines()[0]}", origin) from None
     for path, problem in walk_problems(data):

@@ -45,7 +45,11 @@ from itertools import chain
 from typing import Any
 from weakref import WeakKeyDictionary
 
-import numpy as np
+try:
+    import numpy as np
+except ModuleNotFoundError as missing:
+    from azul_core.rl.extra import missing_rl_extra
+    raise missing_rl_extra(missing) from None
 
 from azul_core.colours import COLOURS, MARKER
 from azul_core.engine.moves import seen_secrets

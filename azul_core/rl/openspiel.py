@@ -57,8 +57,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import numpy as np
-import pyspiel
+try:
+    import numpy as np
+    import pyspiel
+except ModuleNotFoundError as missing:
+    from azul_core.rl.extra import missing_rl_extra
+    raise missing_rl_extra(missing) from None
 
 from azul_core.engine.state import (
     CHOICES_IN_A_ROW,

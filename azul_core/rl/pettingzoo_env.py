@@ -34,9 +34,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ModuleNotFoundError as missing:
+    from azul_core.rl.extra import missing_rl_extra
+    raise missing_rl_extra(missing) from None
 
 from azul_core.engine.state import CHOOSE, DEAL, OVER, GameState, IllegalDecision
 from azul_core.records.game_record import write_record

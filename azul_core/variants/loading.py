@@ -47,6 +47,7 @@ from azul_core.engine.rulebook import Rules, VariantRulesError
 from azul_core.hookspecs import EXCLUSIVE_RULES
 from azul_core.settings import Setting, Settings
 from azul_core.variants.files import Located, Problem, position, read_mapping, value_position
+from azul_core.variants.packages import NOT_VARIANTS
 
 FIELDS = ("name", "description", "extends", "players", "plugins", "decide", "settings")
 #: Fields whose mappings ``extends`` merges key by key.
@@ -105,7 +106,7 @@ def discovered_variants() -> dict[str, Path]:
     for folder in folders:
         if folder.is_dir():
             for path in sorted(folder.iterdir()):
-                if path.suffix in SUFFIXES and _resolved(path) not in builtin:
+                if path.suffix in SUFFIXES and path.name not in NOT_VARIANTS and _resolved(path) not in builtin:
                     found.setdefault(path.stem, path)
     return found
 

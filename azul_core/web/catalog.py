@@ -17,6 +17,7 @@ from azul_core.engine.plugins import PluginError
 from azul_core.players.registry import available_bots
 from azul_core.variants import VariantError, builtin_variants, load_variant
 from azul_core.variants.loading import SUFFIXES
+from azul_core.variants.packages import NOT_VARIANTS, uninstalled_package
 
 
 @dataclass
@@ -46,16 +47,14 @@ class Catalog:
     variants: dict[str, Offered] = field(default_factory=dict)
     #: one line per variant file that could not be offered, for the operator
     problems: list[str] = field(default_factory=list)
+    #: one line per variant file left out for a reason that is no fault of the file
+    notes: list[str] = field(default_factory=list)
 
     def get(self, key: str) -> Offered | None:
         return self.variants.get(key) if isinstance(key, str) else None
 
     def describe(self) -> list[dict]:
         return [offered.describe() for offered in self.variants.values()]
-
-
-#: TOML files that are a Python project's, not a variant
-NOT_VARIANTS = ("pyproject.toml",)
 
 
 def variant_files(folder: Path) -> list[Path]:
@@ -88,6 +87,11 @@ def build_catalog(folders: list[Path] | tuple[Path, ...] = ()) -> Catalog:
     for key, path, builtin in candidates:
         if key in catalog.variants:
             catalog.problems.append(f"{path}: a variant named '{key}' is already offered; left out")
+            continue
+        package = None if builtin else uninstalled_package(path)
+        if package is not None:
+            catalog.notes.append(f"{path} is not offered: its plugin comes from the plugin package "
+                                 f"{package}, which is not installed (pip install {package})")
             continue
         try:
             variant = load_variant(path)

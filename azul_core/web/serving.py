@@ -151,11 +151,20 @@ def serve(options: ServeOptions) -> int:
 
     def say(line: str, err: bool = False) -> None:
         stream = sys.stderr if err else sys.stdout
+        if stream.isatty():
+            # Wrapped between words: the terminal would break the long lines (the variants, the
+            # notes) in the middle of one. To a file or a pipe each stays whole, as in text_console.
+            import shutil
+            import textwrap
+            line = "\n".join(textwrap.wrap(line, shutil.get_terminal_size().columns, subsequent_indent="  ",
+                                           break_long_words=False, break_on_hyphens=False))
         print(line, file=stream, flush=True)
 
     catalog = build_catalog(list(options.tables.variant_dirs))
     for problem in catalog.problems:
         say(f"azul: warning: variant not offered: {problem}", err=True)
+    for note in catalog.notes:
+        say(f"azul: note: {note}", err=True)
     config = replace(options.tables, allowed_hosts=(
         *options.tables.allowed_hosts, *served_host_names(options.host, options.public_url)))
     if options.public_url:
