@@ -254,3 +254,19 @@ def test_a_message_leaves_a_hint_given_before_it_good(tmp_path, catalog):
         mover.ws.send_json({"type": "hint", "version": version + 1})
         assert mover.wait(lambda page: len(page.hints) == 3).hints[-1] == again
         assert not other.hints  # a seat's hint is told to that seat alone
+
+
+def test_a_message_reaches_the_pages_on_another_server_process(tmp_path, catalog, postgres):
+    """Two server processes on one PostgreSQL (two servers in this process, each with its own
+    store and notifications): North writes through the first, East's page on the second reads
+    it, and East's answer reaches North the other way."""
+    with serving(seats_config(tmp_path / "a", database_url=postgres), catalog) as (first, _first_server), \
+            serving(seats_config(tmp_path / "b", database_url=postgres), catalog) as (second, _second_server):
+        created = create(first).json()
+        secrets = secrets_of(created)
+        north = ChatPage(first, created["table"], secrets[0])
+        east = ChatPage(second, created["table"], secrets[1])
+        north.say("hello from the first <i>server</i>")
+        assert [(e["name"], e["text"]) for e in east.heard(1)] == [("North", "hello from the first <i>server</i>")]
+        east.say("and back")
+        assert [e["text"] for e in north.heard(2)] == ["hello from the first <i>server</i>", "and back"]
