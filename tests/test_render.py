@@ -179,7 +179,7 @@ def test_a_misplaced_duel_draft_is_described_as_falling(variants):
     state.apply((3, WHITE, 4))
     assert state.is_misplaced((2, YELLOW, 4))
     assert describe_decision(state, (2, YELLOW, 4), names(2)) == \
-        "you take 2 yellow from factory 2 for line 5, but pattern line 5 holds blue: all to the floor"
+        "you take 2 yellow from factory 2 for line 5, but line 5 already holds blue: all to the floor"
 
 
 ENTRY = re.compile(r"([C1-9][BYRKW]) \d+ [a-z]+: ((?:[1-5-][*+\d]*(?:, )?)+)")

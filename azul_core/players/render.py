@@ -22,6 +22,7 @@ from azul_core.engine.state import CENTRE, CHOOSE, DEAL, OVER, PLACE, IllegalDec
 from azul_core.players.move_words import declared, labelled, moves_on_offer
 from azul_core.players.phase_words import STAGE_NAMES, in_secret, phase_title, stage_of, waiting_words
 from azul_core.players.plugin_words import plugin_words
+from azul_core.players.refusal_words import line_refusal_words
 from azul_core.rules import STANDARD_COLOURS, Move
 
 #: The width everything is laid out for.
@@ -422,7 +423,8 @@ def _draft_effect(state, decision: tuple) -> dict:
     room = state.rules.floor_spaces - len(board.floor)
     if marker and state.rules.marker.placement == "floor":
         room -= 1
-    misplaced = state.why_not(state.to_move, colour, line) if state.is_misplaced(decision) else ""
+    misplaced = line_refusal_words(state, state.to_move, colour, line, clause=True) \
+        if state.is_misplaced(decision) else ""
     put = complete = 0
     if line != state.rules.floor_line and not misplaced:
         free = state.rules.capacity[line] - board.line_count[line]

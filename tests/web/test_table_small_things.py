@@ -6,6 +6,7 @@ styled page with a way home for an unknown table (404) or a link with a wrong se
 
 from __future__ import annotations
 
+import re
 import time
 import urllib.error
 import urllib.request
@@ -98,6 +99,8 @@ def test_a_misplaced_single_tile_is_called_the_tile(browser, server, errors):  #
         time.sleep(0.02)
     assert warned is not None, "no single tile was ever offered onto a line that can't take it"
     assert "The tile would fall to the floor" in warned and "All 1" not in warned, warned
+    # Why, in a player's words (the server's, as for a refusal): "Careful: Line 1 was tiled this round..."
+    assert re.match(r"Careful: (Line \d|The wall's row \d)", warned) and "pattern line" not in warned, warned
 
 
 def test_the_final_table_explains_a_score_held_at_zero(browser, server, shots, errors):  # noqa: F811
