@@ -142,7 +142,7 @@ def test_simulate_prints_the_new_statistics():
     assert result.exit_code == 0, result.output
     out = result.stdout
     for words in ("median", "quartiles", "win share (95%)", "points per game", "spared",
-                  "start player (seat 0): win share", "advantage over a fair 50.0%",
+                  "start player (seat 1): win share", "advantage over a fair 50.0%",
                   "floor tiles per round, per player", "bonuses", "rows", "columns", "colours",
                   "rounds per game: mean"):
         assert words in out, words

@@ -167,7 +167,7 @@ def test_resume_keeps_the_secrets_and_refuses_a_sealed_copy(tmp_path):
     assert json.loads(part.read_text())["secrets"]["secret_goal"][1] == {"sealed": True}
     result = run("play", "--resume", part, "--variant", example("secret-goal"))
     assert result.exit_code == 1
-    assert "it is a copy for one seat, the secrets of seat 1 are sealed until the game is over" in result.stderr
+    assert "it is a copy for one seat, the secrets of seat 2 are sealed until the game is over" in result.stderr
 
 
 SECRET_BID = """\
@@ -318,7 +318,7 @@ def test_a_sealed_copy_of_a_finished_game_says_why_it_does_not_replay(records):
     result = run("validate", "--variant", example("secret-goal"), path)
     assert result.exit_code == 1
     assert "the result's scores differ from the replay" in result.output
-    assert ("this is a copy for one seat: the secrets of seat 1 are sealed until the game is over, "
+    assert ("this is a copy for one seat: the secrets of seat 2 are sealed until the game is over, "
             "and the replay can't check what depends on them") in result.output
 
 

@@ -5,6 +5,7 @@ from 1 wherever people read or type them."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -248,3 +249,41 @@ def test_wrong_usage_is_exit_2_whoever_finds_it(args, message):
     assert result.exit_code == 2, result.output
     assert result.stderr.strip() == message
 
+
+# ------------------------------------------------------------------ 4. seats counted from 1
+
+
+def test_simulate_counts_seats_from_1_in_its_report_and_from_0_in_its_data():
+    result = azul("simulate", "-n", "4", "--bots", "greedy,random", "--seed", "1", "-q")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert re.match(r"\s+1\s+greedy\s", lines[2]) and re.match(r"\s+2\s+random\s", lines[3])
+    assert "start player (seat 1): win share" in result.stdout
+    assert "games won, by the winners the rules named: seat 1 4" in result.stdout  # greedy won all 4
+    assert "seat 0" not in result.stdout
+    data = json.loads(azul("simulate", "-n", "4", "--bots", "greedy,random", "--seed", "1", "-q",
+                           "--json").stdout)
+    assert [seat["seat"] for seat in data["seats"]] == [0, 1]  # the data keeps indexes
+
+
+def test_validate_names_the_seats_from_1_and_its_json_from_0(tmp_path):
+    simulate = azul("simulate", "-n", "1", "--bots", "greedy,random", "--seed", "1", "-q",
+                    "--record-dir", tmp_path / "games")
+    assert simulate.exit_code == 0, simulate.output
+    [record] = (tmp_path / "games").glob("*.json")
+    data = json.loads(record.read_text())
+    assert data["result"]["winners"] == [0]  # greedy, at the first seat
+    result = azul("validate", record)
+    assert result.stdout.splitlines()[0].endswith("winner: seat 1")
+
+    data["rounds"][0]["actions"][0] = "9B1"  # no factory 9: the first seat's first draft is wrong
+    record.write_text(json.dumps(data))
+    lines = azul("validate", record).stdout.splitlines()
+    assert lines[1].startswith("  round 1 action 1 (seat 1, '9B1'): ")
+    report = json.loads(azul("validate", "--json", record).stdout)
+    assert report["errors"][0]["seat"] == 0  # the JSON report's fields count from 0, as records do
+
+
+def test_rules_count_seats_from_1():
+    result = azul("rules", ROOT / "examples" / "shared-ties" / "shared-ties.yaml")
+    assert "seats 1 and 2 share the victory (standard: seat 1 wins)" in result.stdout

@@ -139,7 +139,7 @@ def test_validate_finished_record_names_the_winner(tmp_path):
     assert result.exit_code == 0
     claimed = json.loads(path.read_text())["result"]
     scores = ", ".join(str(score) for score in claimed["scores"])
-    seats = ", ".join(str(seat) for seat in claimed["winners"])
+    seats = ", ".join(str(seat + 1) for seat in claimed["winners"])  # people count seats from 1
     plural = "s" if len(claimed["winners"]) > 1 else ""
     assert result.stdout.strip() == \
         f"{path}: valid record (standard, 2 players), scores {scores}; winner{plural}: seat {seats}"
@@ -153,7 +153,7 @@ def test_validate_invalid_record_exits_1_with_the_error_line(tmp_path):
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert lines[0].startswith(f"{path}: invalid record (standard, 2 players)")
-    assert lines[1] == "  round 1 action 3 (seat 0, '3R4'): pattern line 4 is full"
+    assert lines[1] == "  round 1 action 3 (seat 1, '3R4'): pattern line 4 is full"
 
 
 def test_validate_json_is_one_object_per_file_per_line(tmp_path):

@@ -241,7 +241,8 @@ def test_simulate_reports_the_winning_sets_the_rules_named_not_shared_victories(
     assert sum(entry["games"] for entry in sets) == 12
     text = "\n".join(summary_lines(summary))
     assert "shared victor" not in text
-    words = ", ".join(f"seats {'+'.join(map(str, e['seats']))} {e['games']}" for e in sets)
+    # Said with seats counted from 1, as people count them (issue 42).
+    words = ", ".join(f"seats {'+'.join(str(s + 1) for s in e['seats'])} {e['games']}" for e in sets)
     assert f"games won, by the winners the rules named: {words}" in text
     standard = simulate(load_variant("standard"), 2, 30, seed=1).summary()
     assert [entry["seats"] for entry in standard["winning_sets"]][:2] == [[0], [1]]

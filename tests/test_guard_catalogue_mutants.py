@@ -106,13 +106,13 @@ Everything else probed is as in the standard game.
     "seeded-start/seeded-start.yaml": """\
 Plugins: standard, colour_wall, seeded_start (standard: standard, colour_wall)
 Differences from the standard game:
-- who starts round 1: a seat chosen by the rules (seen: 0, 1, 2, 3) (standard: seat 0)
+- who starts round 1: a seat chosen by the rules (seen: 1, 2, 3, 4) (standard: seat 1)
 Everything else is as in the standard game.
 """,
     "shared-ties/shared-ties.yaml": """\
 Plugins: standard, colour_wall, shared_ties (standard: standard, colour_wall)
 Differences from the standard game:
-- winner with a tie on 30, the first player with a complete row: seats 0 and 1 share the victory (standard: seat 0 wins)
+- winner with a tie on 30, the first player with a complete row: seats 1 and 2 share the victory (standard: seat 1 wins)
 Everything else is as in the standard game.
 """,
     "short-lines/short-lines.yaml": """\

@@ -654,7 +654,7 @@ def test_the_games_played_are_the_same_every_time(tmp_path):
     report = check_variant_file(path, games=50)
     [problem] = report.problems
     assert (problem.file, problem.line, problem.column) == (str(path), 3, 1)
-    assert problem.message == ("2 players, game 3 (seed 2000008), round 9: seat 0 has a negative score "
+    assert problem.message == ("2 players, game 3 (seed 2000008), round 9: seat 1 has a negative score "
                                "(-298; azul_end_bonuses: standard + tax)")
     assert report.games_played == 2
 
@@ -735,7 +735,7 @@ def test_the_broken_invariants_name_the_hooks_to_suspect():
                                                  "expected B 20, Y 20, R 20, K 20, W 20 (wall: colour_wall)")
     game = GameState(load_variant("standard").rules, 2)
     game.players[1].score = -5
-    assert _broken_invariant(game, [20] * 5) == "seat 1 has a negative score (-5; azul_placement_score: standard)"
+    assert _broken_invariant(game, [20] * 5) == "seat 2 has a negative score (-5; azul_placement_score: standard)"
 
 
 def test_every_problem_of_a_variant_is_a_line_of_its_error(tmp_path):

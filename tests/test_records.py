@@ -117,8 +117,8 @@ def test_wrong_score_in_a_round_names_that_round_and_the_seat():
     data["rounds"][1]["scores"] = [1, 3]
     error = only_error(check(data))
     assert error["round"] == 2 and error["action"] is None
-    assert "seat 1 recorded 3, replay 1" in error["message"]
-    assert "seat 0" not in error["message"]  # only the seats that differ
+    assert "seat 2 recorded 3, replay 1" in error["message"]  # seats counted from 1 (issue 42)
+    assert "seat 1" not in error["message"]  # only the seats that differ
 
 
 def test_only_the_first_round_whose_scores_differ_is_reported():
@@ -140,7 +140,7 @@ def test_illegal_action_gives_round_action_seat_and_the_rule():
     error = only_error(check(data))
     assert (error["round"], error["action"], error["seat"], error["text"]) == (2, 3, 0, "CY2")
     assert error["message"] == "pattern line 2 is full"
-    assert describe_error(error) == "round 2 action 3 (seat 0, 'CY2'): pattern line 2 is full"
+    assert describe_error(error) == "round 2 action 3 (seat 1, 'CY2'): pattern line 2 is full"
 
 
 @pytest.mark.parametrize("action, words", [
@@ -225,7 +225,7 @@ def test_wrong_result_scores_are_reported_seat_by_seat():
     data["result"]["scores"][1] += 5
     error = only_error(check(data))
     assert error["round"] is None
-    assert f"seat 1 recorded {data['result']['scores'][1]}" in error["message"]
+    assert f"seat 2 recorded {data['result']['scores'][1]}" in error["message"]
 
 
 def test_wrong_result_winners_are_reported():
@@ -571,7 +571,7 @@ def test_iter_replay_raises_at_the_first_problem_after_the_steps_before_it():
             seen.append((step.round, step.action))
     assert seen[-1] == (2, 2)
     assert (caught.value.round, caught.value.action, caught.value.seat) == (2, 3, 0)
-    assert str(caught.value) == "round 2 action 3 (seat 0, 'CY2'): pattern line 2 is full"
+    assert str(caught.value) == "round 2 action 3 (seat 1, 'CY2'): pattern line 2 is full"
 
 
 def test_iter_replay_accepts_rules_as_the_variant():

@@ -52,7 +52,7 @@ TrustedVariantOption = Annotated[Optional[list[Path]], typer.Option(
 
 def sealed_note(seats) -> str:
     """Why a per-seat copy of a record (``records.game_record.sealed_for``) may not replay."""
-    listed = ", ".join(str(seat) for seat in seats)
+    listed = ", ".join(str(seat + 1) for seat in seats)
     return (f"this is a copy for one seat: the secrets of seat{'s' if len(seats) > 1 else ''} {listed} "
             "are sealed until the game is over, and the replay can't check what depends on them; "
             "check the full record")

@@ -133,7 +133,7 @@ def _print_summary(summary: dict, elapsed: float) -> None:
         table.add_column(heading, justify="left" if heading == "bot" else "right")
     for seat in summary["seats"]:
         score = seat["score"]
-        table.add_row(str(seat["seat"]), seat["bot"], f"{seat['mean_score']:.2f}", number(score["median"]),
+        table.add_row(str(seat["seat"] + 1), seat["bot"], f"{seat['mean_score']:.2f}", number(score["median"]),
                       f"{score['stdev']:.2f}", f"{number(score['q1'])}-{number(score['q3'])}",
                       str(seat["wins"]), share_with_interval(seat))
     console.print(table)
@@ -142,7 +142,7 @@ def _print_summary(summary: dict, elapsed: float) -> None:
         points.add_column(heading, justify="right")
     for seat in summary["seats"]:
         parts = seat["points"]
-        points.add_row(str(seat["seat"]), f"{parts['placements']:.2f}", f"{parts['bonuses']:.2f}",
+        points.add_row(str(seat["seat"] + 1), f"{parts['placements']:.2f}", f"{parts['bonuses']:.2f}",
                        f"{parts['penalties']:.2f}", f"{parts['penalties_waived']:.2f}",
                        f"{seat['floor_tiles_per_round']:.2f}")
     console.print(points)

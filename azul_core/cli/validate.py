@@ -201,7 +201,7 @@ def _record_verdict(report: dict) -> str:
     count = len(report["players"])
     what = f"{report['variant']}, {count} player{'s' if count != 1 else ''}"
     if report["finished"]:
-        winners = ", ".join(str(w) for w in report["winners"])
+        winners = ", ".join(str(w + 1) for w in report["winners"])  # the report's winners count from 0
         detail = f"scores {scores}; winner{'s' if len(report['winners']) > 1 else ''}: seat {winners}"
     else:
         detail = f"after {report['rounds']} round{'s' if report['rounds'] != 1 else ''}: scores {scores}"

@@ -76,7 +76,7 @@ def comparison_figure(comparison: dict, runs):
         wins_axes.errorbar(offsets, shares, yerr=[below, above], fmt="o" if starts else "s", capsize=4,
                            markersize=7 if starts else 5, color="black" if starts else f"C{seat + 1}",
                            markerfacecolor="black" if starts else "white", linewidth=1.2,
-                           label="seat 0 (starts round 1)" if starts else f"seat {seat}")
+                           label="seat 1 (starts round 1)" if starts else f"seat {seat + 1}")
     wins_axes.set_xticks(positions, labels, fontsize=9)
     wins_axes.set_xlim(-0.6, len(labels) - 0.4)
     wins_axes.set_title("Win share per seat, 95% interval")

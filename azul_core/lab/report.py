@@ -11,7 +11,7 @@ def summary_lines(summary: dict) -> list[str]:
     score, rounds, start = summary["score"], summary["rounds_per_game"], summary["start_player"]
     points = summary["points"]
     labels = ", ".join(f"{label} {value:.2f}" for label, value in points["bonuses_by_label"].items())
-    starter = f"seat {start['seat']}" if start["seat"] is not None else "the first player"
+    starter = f"seat {start['seat'] + 1}" if start["seat"] is not None else "the first player"
     return [
         f"scores, every seat: mean {score['mean']:.2f}, median {number(score['median'])}, "
         f"sd {score['stdev']:.2f}, quartiles {number(score['q1'])}-{number(score['q3'])}, "
@@ -30,9 +30,10 @@ def summary_lines(summary: dict) -> list[str]:
 
 
 def winning_sets_in_words(winning_sets: list[dict]) -> str:
-    """The games each set of winners won, as the rules named them: "seat 0 940, seats 0+1 60"."""
-    parts = [(f"seat {entry['seats'][0]}" if len(entry["seats"]) == 1
-              else "seats " + "+".join(str(seat) for seat in entry["seats"])) + f" {entry['games']}"
+    """The games each set of winners won, as the rules named them: "seat 1 940, seats 1+2 60"
+    (seats counted from 1, as people do; the summary's data counts them from 0)."""
+    parts = [(f"seat {entry['seats'][0] + 1}" if len(entry["seats"]) == 1
+              else "seats " + "+".join(str(seat + 1) for seat in entry["seats"])) + f" {entry['games']}"
              for entry in winning_sets]
     return "games won, by the winners the rules named: " + (", ".join(parts) or "none")
 

@@ -294,10 +294,10 @@ def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_ind
         raise SimulationError(f"game {game_index}: {exc}", game_index, exc.plugin, exc.hook,
                               exc.location) from exc
     except BotError as exc:
-        raise SimulationError(f"game {game_index}: seat {state.to_move}: {exc}", game_index) from exc
+        raise SimulationError(f"game {game_index}: seat {state.to_move + 1}: {exc}", game_index) from exc
     except IllegalDecision as exc:
         bot = bot_names[state.to_move]
-        raise SimulationError(f"game {game_index}: bot '{bot}' (seat {state.to_move}) chose an "
+        raise SimulationError(f"game {game_index}: bot '{bot}' (seat {state.to_move + 1}) chose an "
                               f"illegal decision: {exc}", game_index) from exc
     seats = [SeatResult(name, board.score, board.placement_points, board.penalty_points,
                         list(board.bonuses), board.floor_tiles)

@@ -244,7 +244,7 @@ class GameSession:
         except VariantError as exc:
             raise SessionError([f"can't resume {path}: variant {p}" for p in exc.problems]) from None
         if saved.sealed:
-            seats = ", ".join(str(seat) for seat in saved.sealed)
+            seats = ", ".join(str(seat + 1) for seat in saved.sealed)
             raise SessionError(f"can't resume {path}: it is a copy for one seat, the secrets of seat "
                                f"{seats} are sealed until the game is over; resume the full record")
         try:

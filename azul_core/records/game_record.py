@@ -87,7 +87,7 @@ def describe_error(error: dict) -> str:
     place = " ".join(where)
     details = []
     if error.get("seat") is not None:
-        details.append(f"seat {error['seat']}")
+        details.append(f"seat {error['seat'] + 1}")  # people count seats from 1; the field from 0
     if error.get("text") is not None:
         details.append(repr(error["text"]))
     if details:
@@ -650,7 +650,7 @@ def _steps(record: GameRecord, rules, state: GameState) -> Iterator[tuple[int, i
                               round=number)
         if state.phase != DEAL:
             raise ReplayError(f"round {number} starts before round {number - 1} is over "
-                              f"(seat {state.to_move} was still to move)", round=number - 1)
+                              f"(seat {state.to_move + 1} was still to move)", round=number - 1)
         try:
             state.deal_tiles([_factory_counts(f, state.table.kind_letters) for f in entry.factories])
         except IllegalDecision as exc:
@@ -869,7 +869,7 @@ def _check_round_scores(record: GameRecord, state: GameState, index: int, errors
 def _compare_scores(recorded: list[int], replayed: list[int]) -> str | None:
     if len(recorded) != len(replayed):
         return f"{len(recorded)} scores recorded for {len(replayed)} players"
-    differ = [f"seat {seat} recorded {mine}, replay {theirs}"
+    differ = [f"seat {seat + 1} recorded {mine}, replay {theirs}"
               for seat, (mine, theirs) in enumerate(zip(recorded, replayed)) if mine != theirs]
     return "; ".join(differ) or None
 

@@ -133,7 +133,7 @@ def _broken_invariant(state, kind_counts: list[int]) -> str | None:
     for seat, board in enumerate(state.players):
         if board.score < 0:
             hooks = "azul_end_bonuses" if state.over else "azul_placement_score"
-            return (f"seat {seat} has a negative score ({board.score}; {hooks}: "
+            return (f"seat {seat + 1} has a negative score ({board.score}; {hooks}: "
                     f"{state.rules.deciders.get(hooks)})")
     return None
 

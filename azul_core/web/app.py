@@ -301,19 +301,19 @@ class Server:
         secrets: dict[int, str] = {}
         for number, spec in enumerate(seats_in):
             if not isinstance(spec, dict):
-                raise HTTPError(400, f"seat {number}: expected {{\"name\": ...}} or {{\"bot\": ...}}")
+                raise HTTPError(400, f"seat {number + 1}: expected {{\"name\": ...}} or {{\"bot\": ...}}")
             bot = spec.get("bot")
             name = spec.get("name")
             if bot is not None:
                 if bot not in offered.bots:
-                    raise HTTPError(400, f"seat {number}: unknown bot {str(bot)[:40]!r} "
+                    raise HTTPError(400, f"seat {number + 1}: unknown bot {str(bot)[:40]!r} "
                                          f"(bots: {', '.join(offered.bots)})")
                 if name is None or (isinstance(name, str) and not name.strip()):
                     name = bot if bots.count(bot) == 1 else f"{bot} {bots[:number + 1].count(bot)}"
                 seats.append(SeatRow(number, clean_name(name, number), bot, None))
             else:
                 if name is None:
-                    raise HTTPError(400, f"seat {number}: give a person's name or a bot")
+                    raise HTTPError(400, f"seat {number + 1}: give a person's name or a bot")
                 secret = new_token()
                 secrets[number] = secret
                 seats.append(SeatRow(number, clean_name(name, number), None, digest(secret)))
@@ -640,15 +640,16 @@ class Server:
 
 
 def clean_name(name: Any, seat: int) -> str:
+    # The home page shows these to people, who count seats from 1 ("Seat 1"); ``seat`` is the index.
     if not isinstance(name, str):
-        raise HTTPError(400, f"seat {seat}: a name is text")
+        raise HTTPError(400, f"seat {seat + 1}: a name is text")
     cleaned = " ".join(name.split())
     if not cleaned:
-        raise HTTPError(400, f"seat {seat}: the name is empty")
+        raise HTTPError(400, f"seat {seat + 1}: the name is empty")
     if len(cleaned) > MAX_NAME:
-        raise HTTPError(400, f"seat {seat}: a name has at most {MAX_NAME} characters")
+        raise HTTPError(400, f"seat {seat + 1}: a name has at most {MAX_NAME} characters")
     if not cleaned.isprintable():
-        raise HTTPError(400, f"seat {seat}: the name holds characters that can't be shown")
+        raise HTTPError(400, f"seat {seat + 1}: the name holds characters that can't be shown")
     return cleaned
 
 

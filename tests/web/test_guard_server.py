@@ -355,7 +355,7 @@ def test_a_name_of_32_characters_is_taken_and_one_of_33_is_not(tmp_path, catalog
         taken = create(client, seats=[{"name": "n" * 32}, {"name": "East"}])
         assert taken.status_code == 201 and taken.json()["seats"][0]["name"] == "n" * 32
         refused = create(client, seats=[{"name": "n" * 33}, {"name": "East"}])
-        assert refused.status_code == 400 and refused.json()["error"] == "seat 0: a name has at most 32 characters"
+        assert refused.status_code == 400 and refused.json()["error"] == "seat 1: a name has at most 32 characters"
 
 
 def test_a_request_of_16_kib_is_read_and_one_byte_more_is_not(tmp_path, catalog):

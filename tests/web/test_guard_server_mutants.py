@@ -95,9 +95,10 @@ def test_each_refusal_to_create_a_table_says_why(tmp_path, catalog):
             ({"variant": "standard", "seats": {"name": "Ana"}}, seats_help),
             ({"variant": "standard", "seats": PEOPLE[:1]}, "1 seats: variant 'standard' is played by 2, 3, 4"),
             ({"variant": "duel", "seats": PEOPLE}, "3 seats: variant 'duel' is played by 2"),
-            ({"seats": [{"name": "Ana"}, "Bo"]}, 'seat 1: expected {"name": ...} or {"bot": ...}'),
-            ({"seats": [{"name": "Ana"}, {"bot": "skynet"}]}, f"seat 1: unknown bot 'skynet' (bots: {bots})"),
-            ({"seats": [{"name": "Ana"}, {}]}, "seat 1: give a person's name or a bot"),
+            # The second seat: "seat 2", as the home page counts them (issue 42).
+            ({"seats": [{"name": "Ana"}, "Bo"]}, 'seat 2: expected {"name": ...} or {"bot": ...}'),
+            ({"seats": [{"name": "Ana"}, {"bot": "skynet"}]}, f"seat 2: unknown bot 'skynet' (bots: {bots})"),
+            ({"seats": [{"name": "Ana"}, {}]}, "seat 2: give a person's name or a bot"),
             ({"seats": PEOPLE[:2], "clock": {"mode": "hourglass"}},
              "clock mode 'hourglass': 'off', 'move' (seconds a move) or 'game' (seconds a game)"),
         ]
@@ -115,7 +116,7 @@ def test_each_refusal_of_a_name_says_why_and_32_characters_are_taken(tmp_path, c
                              ("x" * 33, "a name has at most 32 characters"),
                              ("a\u0007", "the name holds characters that can't be shown")]:
             answer = create(client, seats=[{"name": "Ana"}, {"name": name}])
-            assert (answer.status_code, answer.json()) == (400, {"error": f"seat 1: {reason}"}), name
+            assert (answer.status_code, answer.json()) == (400, {"error": f"seat 2: {reason}"}), name
         created = create(client, seats=[{"name": "Ana"}, {"name": "  " + "x" * 16 + "\n " + "y" * 15}]).json()
         assert server.table(created["table"]).seats[1].name == "x" * 16 + " " + "y" * 15  # 32, spaces made one
 
@@ -910,7 +911,7 @@ def test_an_unknown_bot_is_quoted_to_40_characters(tmp_path, catalog):
     with serving(make_config(tmp_path), catalog) as (client, _server):
         answer = create(client, seats=[{"name": "Ana"}, {"bot": "b" * 60}])
     assert answer.status_code == 400
-    assert answer.json() == {"error": f"seat 1: unknown bot {'b' * 40!r} (bots: greedy, mcts, random)"}
+    assert answer.json() == {"error": f"seat 2: unknown bot {'b' * 40!r} (bots: greedy, mcts, random)"}
 
 
 def test_a_clock_whose_stand_in_is_a_search_bot_counts_as_a_search_bot_table(tmp_path, catalog):

@@ -221,7 +221,7 @@ def test_a_plugin_move_declared_without_a_label_is_told_as_plays_with_its_notati
 def test_a_bot_seats_name_is_checked_and_the_error_names_its_seat(tmp_path, catalog):
     with serving(make_config(tmp_path), catalog) as (client, _server):
         answer = create(client, seats=[{"name": "North"}, {"bot": "random", "name": "r" * 33}])
-        assert (answer.status_code, answer.json()) == (400, {"error": "seat 1: a name has at most 32 characters"})
+        assert (answer.status_code, answer.json()) == (400, {"error": "seat 2: a name has at most 32 characters"})
         named = create(client, seats=[{"name": "North"}, {"bot": "random", "name": "r" * 32}])
         assert named.status_code == 201 and named.json()["seats"][1]["name"] == "r" * 32
 
