@@ -125,18 +125,18 @@ def _move_points(before: GameState, after: GameState, action: str | None) -> dic
     else:
         carried = [(seat, move)]
     points: dict[int, list[tuple[str, int]]] = {}
-    copy = before
+    so_far = before
     for chooser, chosen in carried:
         if chosen is None:
             continue
-        start = copy.clone()
+        start = so_far.clone()
         start.current = chooser  # the seat whose choice it is: with_outcome carries it out for the seat to move
         done = start.with_outcome(chosen)
         owner = rules.plugin_hooks.declared.get(chosen, "plugin")
         for other, (was, now) in enumerate(zip(start.players, done.players)):
             if now.score != was.score:
                 points.setdefault(other, []).append((owner, now.score - was.score))
-        copy = done
+        so_far = done
     return points
 
 
