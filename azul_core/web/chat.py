@@ -132,3 +132,37 @@ def wants_chat(body: dict) -> bool:
     if not isinstance(chat, bool):
         raise ValueError("'chat' is true or false")
     return chat
+
+
+#: the most messages a replay shows from one record (a record may come from anywhere)
+MOST_REPLAYED = 5000
+
+
+def chat_by_step(said: Any, steps: list, names: list[str]) -> list[dict]:
+    """A record's ``chat`` field for its replay: each message with the step it followed (the
+    step of its round and number of actions; the last step for one past the steps replayed),
+    the sender's seat and name, and its text cleaned as a message sent to the table is. A record
+    may come from anywhere: what is not a message of one of its seats is left out."""
+    if not isinstance(said, list) or not steps:
+        return []
+    step_of = {(step.round, step.action): index for index, step in enumerate(steps)}
+    found = []
+    for message in said[:MOST_REPLAYED]:
+        if not isinstance(message, dict):
+            continue
+        seat, round_number, action, text = (message.get(key) for key in ("seat", "round", "action", "text"))
+        if not (_whole(seat) and _whole(round_number) and _whole(action) and isinstance(text, str)) \
+                or not 0 <= seat < len(names):
+            continue
+        text = clean(text[:MAX_CHARACTERS * 4])
+        if not text:
+            continue
+        if len(text) > MAX_CHARACTERS:
+            text = text[:MAX_CHARACTERS - 1] + "…"
+        step = step_of.get((round_number, action), len(steps) - 1)
+        found.append({"step": step, "seat": seat, "name": names[seat], "text": text})
+    return found
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

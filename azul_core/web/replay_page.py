@@ -35,6 +35,7 @@ from azul_core.engine.plugins import PluginError
 from azul_core.records.game_record import GameRecord, Positions, ReplayError
 from azul_core.web import paths  # noqa: F401  (registers the {...:index} of the routes below)
 from azul_core.web.capabilities import bearer
+from azul_core.web.chat import chat_by_step
 from azul_core.web.table import apply_decision, describe, fresh_progress, start_round, told_to_players
 from azul_core.web.views import build_view
 
@@ -100,6 +101,8 @@ class Replay:
         #: the events about seats an online table told in its game log (handed to a bot, the
         #: stand-in, taken back, a rematch), each under the step it followed
         self.seat_events = seat_events_by_step(game_log or [], self.steps)
+        #: the record's chat messages (``web.chat``), each under the step it followed
+        self.chat = chat_by_step(record.extra.get("chat"), self.steps, names)
 
     def _replay(self, names: list[str]) -> None:
         progress = None
@@ -137,7 +140,7 @@ class Replay:
                 "over": self.over, "problem": self.problem,
                 "steps": [{"round": s.round, "action": s.action, "move": s.move, "text": s.text,
                            "seat": s.seat, "round_end": s.round_end} for s in self.steps],
-                "seat_events": self.seat_events}
+                "seat_events": self.seat_events, "chat": self.chat}
 
     def step(self, number: int) -> dict | None:
         """Step ``number``'s view (the table page's), None if there is no such step."""

@@ -5,7 +5,11 @@ on the sender's page and given back to send again; a watcher reads but has no bo
 
 from __future__ import annotations
 
+import json
+import urllib.request
+
 from test_browser import DESKTOP, PHONE, Server, _need_browser, browser, create_on_home_page, errors, shots
+from test_browser_replay import wait_for_the_end
 
 from azul_core.web.chat import MAX_CHARACTERS
 
@@ -95,3 +99,48 @@ def create_on_home_page_keeping(page) -> str:
     page.click("#create-button")
     page.wait_for_selector("#links:not([hidden])")
     return page.get_attribute("#open-own", "href")
+
+
+def test_the_replay_of_a_table_tells_what_was_said(browser, tmp_path, shots, errors):
+    """Ann says something, then leaves her seat to a bot; once the game is over, the replay's
+    move list tells her message as text, under the step it followed, and it is no step."""
+    _need_browser()
+    running = Server(tmp_path / "data", seed="chat-replay")
+    running.start()
+    try:
+        created = running.create("standard", [{"name": "Ann"}, {"bot": "random"}])
+        ann = open_page(browser.new_context(viewport=DESKTOP), created["seats"][0]["url"], errors, "Ann")
+        say(ann, "gg <b>x</b>")
+        ann.wait_for_selector(".log-chat")
+        ann.close()
+        hand = urllib.request.Request(f"{running.url}/api/tables/{created['table']}/seats/0/bot", method="POST",
+                                      data=json.dumps({"bot": "random"}).encode(),
+                                      headers={"Content-Type": "application/json",
+                                               "Authorization": f"Bearer {created['admin_secret']}"})
+        with urllib.request.urlopen(hand, timeout=10) as answer:
+            assert answer.status == 200
+        watch = created["watch_url"].split("#", 1)[1].split("=", 1)[1]
+        wait_for_the_end(running, created["table"], watch)
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{running.url}/t/{created['table']}/replay#watch={watch}")
+        page.wait_for_selector("body[data-step='0']")
+        said = page.locator("#log-list li.log-chat")
+        assert said.count() == 1
+        assert said.locator(".log-chat-name").text_content() == "Ann: "
+        assert said.locator(".log-chat-text").text_content() == "gg <b>x</b>"
+        assert said.locator("b").count() == 0 and said.locator("button").count() == 0
+        request = urllib.request.Request(f"{running.url}/api/tables/{created['table']}/replay",
+                                         headers={"Authorization": f"Bearer {watch}"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            (message,) = json.load(answer)["chat"]
+        # Under the step it followed (and the seat events told there, which are no steps either).
+        before = said.evaluate("""item => {
+            let node = item.previousElementSibling;
+            while (!node.querySelector('[data-step]')) node = node.previousElementSibling;
+            return node.querySelector('[data-step]').dataset.step;
+        }""")
+        assert before == str(message["step"])
+        page.screenshot(path=str(shots / "replay-chat.png"))
+    finally:
+        running.stop()

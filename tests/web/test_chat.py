@@ -8,12 +8,15 @@ in process, with the server's clock in the test's hands; the page is tested in
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from seats_helpers import FakeClock, create, seats_config, secrets_of, serving
 from test_server import assert_valid_record, receive_json, secret_of
 
 from azul_core.web.chat import BURST, MAX_CHARACTERS, WINDOW
+
+REFERENCE_RECORD = Path(__file__).resolve().parents[2] / "tests" / "reference" / "records" / "standard.json"
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -270,3 +273,37 @@ def test_a_message_reaches_the_pages_on_another_server_process(tmp_path, catalog
         assert [(e["name"], e["text"]) for e in east.heard(1)] == [("North", "hello from the first <i>server</i>")]
         east.say("and back")
         assert [e["text"] for e in north.heard(2)] == ["hello from the first <i>server</i>", "and back"]
+
+
+def test_the_replay_tells_each_message_under_the_step_it_followed(tmp_path):
+    """The record's chat on the replay page (a finished table's, or ``azul replay --web``'s):
+    each message under the step of its round and number of actions, with its sender's name; a
+    record from elsewhere is not trusted: what is no message of one of its seats is left out,
+    text is cleaned and cut as a message sent to the table is."""
+    from azul_core.records.game_record import read_record, record_variant
+    from azul_core.web.replay_page import Replay
+
+    record = read_record(REFERENCE_RECORD)
+    record.extra["chat"] = [
+        {"seat": 0, "round": 1, "action": 0, "text": "good luck"},
+        {"seat": 1, "round": 1, "action": 2, "text": "nice <b>move</b>\x1b[2K"},
+        {"seat": 0, "round": 99, "action": 0, "text": "said after the last step"},
+        {"seat": 1, "round": 2, "action": 1, "text": "z" * 1000},
+        {"seat": 5, "round": 1, "action": 1, "text": "no such seat"},
+        {"seat": True, "round": 1, "action": 1, "text": "a seat is a number"},
+        {"seat": 0, "round": 1, "action": 1, "text": ["not", "text"]},
+        {"seat": 0, "round": 1, "action": 1, "text": " \x07 "},
+        "not a message",
+    ]
+    replay = Replay(record, record_variant(record), title="standard.json")
+    steps = replay.index()["steps"]
+    step_of = {(step["round"], step["action"]): number for number, step in enumerate(steps)}
+    names = record.players
+    assert replay.index()["chat"] == [
+        {"step": step_of[(1, 0)], "seat": 0, "name": names[0], "text": "good luck"},
+        {"step": step_of[(1, 2)], "seat": 1, "name": names[1], "text": "nice <b>move</b>[2K"},
+        {"step": len(steps) - 1, "seat": 0, "name": names[0], "text": "said after the last step"},
+        {"step": step_of[(2, 1)], "seat": 1, "name": names[1], "text": "z" * (MAX_CHARACTERS - 1) + "…"},
+    ]
+    record.extra["chat"] = {"not": "a list"}
+    assert Replay(record, record_variant(record)).index()["chat"] == []

@@ -166,6 +166,7 @@ function render(answer) {
 function drawLog() {
   const steps = app.index.steps;
   const seatEvents = app.index.seat_events ?? [];
+  const chat = Array.isArray(app.index.chat) ? app.index.chat : [];
   const items = [];
   steps.forEach((step, index) => {
     const deal = step.move === null;
@@ -183,6 +184,11 @@ function drawLog() {
     seatEvents.filter((event) => event.step === index).forEach((event) => items.push(
       el("li", { class: "log-seat-event", "data-round": step.round, "data-seat": event.seat ?? "", "data-event": String(event.event) },
         String(event.text ?? ""))));
+    // What the players said at the table (the record's chat), as text: told, not a step.
+    chat.filter((said) => said.step === index).forEach((said) => items.push(
+      el("li", { class: "log-chat", "data-round": step.round, "data-seat": said.seat },
+        el("span", { class: "log-chat-name" }, `${String(said.name ?? "")}: `),
+        el("span", { class: "log-chat-text" }, String(said.text ?? "")))));
   });
   fill($("log-list"), items);
 }
