@@ -19,7 +19,7 @@ import random as _random
 from typing import Any
 
 from azul_core.colours import MARKER
-from azul_core.engine.state import CENTRE, DRAFT, FLOOR, OVER, wall_with
+from azul_core.engine.state import CENTRE, DRAFT, OVER, wall_with
 from azul_core.players.evaluation import for_rules
 from azul_core.rules import Move
 
@@ -152,7 +152,7 @@ def board_value(rules, board, outlook=None, seat: int | None = None, state=None)
     may still expect too, and what each line's tiles add to them: the whole game's value.
     ``seat`` and ``state``: whose board, in which game (see ``line_worth``)."""
     value = board.score + rules.floor_penalty(board.floor)
-    for row in range(5):
+    for row in range(rules.size):
         count = board.line_count[row]
         if count:
             worth = line_worth(rules, board, row, None, None, seat, state)
@@ -279,7 +279,9 @@ def tried_gains(state, decisions, whole_game: bool = True) -> list[tuple[float, 
 
 def slot_weights(capacity, before, after) -> dict[int, float]:
     """How much surer each wall slot is to be filled on board ``after`` than on ``before``:
-    1 per tile now on the wall, ``count / capacity`` per line's tiles (0s left out)."""
+    1 per tile now on the wall, ``count / capacity`` per line's tiles (0s left out). Slots are
+    numbered ``row * size + colour``, ``size`` the board's (one capacity per line)."""
+    size = len(capacity)
     weights: dict[int, float] = {}
     if before.wall is not after.wall:
         for row, (old, new) in enumerate(zip(before.wall, after.wall)):
@@ -287,23 +289,23 @@ def slot_weights(capacity, before, after) -> dict[int, float]:
                 continue
             for colour in new:
                 if colour is not None and colour not in old:
-                    weights[row * 5 + colour] = weights.get(row * 5 + colour, 0.0) + 1.0
+                    weights[row * size + colour] = weights.get(row * size + colour, 0.0) + 1.0
             for colour in old:
                 if colour is not None and colour not in new:
-                    weights[row * 5 + colour] = weights.get(row * 5 + colour, 0.0) - 1.0
+                    weights[row * size + colour] = weights.get(row * size + colour, 0.0) - 1.0
     old_counts, new_counts = before.line_count, after.line_count
     old_colours, new_colours = before.line_colour, after.line_colour
     if old_counts == new_counts and old_colours == new_colours:
         return {slot: weight for slot, weight in weights.items() if weight}
-    for row in range(5):
+    for row in range(size):
         old_count, new_count = old_counts[row], new_counts[row]
         if old_count == new_count and old_colours[row] == new_colours[row]:
             continue
         if old_count:
-            slot = row * 5 + old_colours[row]
+            slot = row * size + old_colours[row]
             weights[slot] = weights.get(slot, 0.0) - old_count / capacity[row]
         if new_count:
-            slot = row * 5 + new_colours[row]
+            slot = row * size + new_colours[row]
             weights[slot] = weights.get(slot, 0.0) + new_count / capacity[row]
     return {slot: weight for slot, weight in weights.items() if abs(weight) > 1e-9}
 
@@ -356,10 +358,11 @@ def tiled_line_gain(rules, board, line: int, colour: int, parts, slot_bonus) -> 
     column = columns[0]
     new_wall = wall_with(wall, line, column, colour)
     gain = rules.placement_score(new_wall, line, column) - parts[line]
+    size = rules.size
     if slot_bonus is not None:
-        gain += slot_bonus[line * 5 + colour]
+        gain += slot_bonus[line * size + colour]
     counts, colours = board.line_count, board.line_colour
-    for row in range(5):
+    for row in range(size):
         count = counts[row]
         if count and row != line:
             old = best_placement_points(rules, wall, row, colours[row])
@@ -396,9 +399,11 @@ def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None
     penalty = rules.floor_penalty
     before_floor = penalty(floor)
     slot_bonus = for_rules(rules).for_state(state)[state.current].slot_bonus if whole_game else None
+    size = rules.size
+    floor_line = rules.floor_line
     # Each line's part of board_value now; a full line with no wall space spoils the shortcut.
     parts = []
-    for row in range(5):
+    for row in range(size):
         count = counts[row]
         if not count:
             parts.append(0)
@@ -408,7 +413,7 @@ def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None
             return None
         worth = line_worth(rules, board, row, None, None, seat, state)
         if slot_bonus is not None:
-            worth += slot_bonus[row * 5 + colours[row]]
+            worth += slot_bonus[row * size + colours[row]]
         parts.append(worth if count == capacity else worth * count / capacity)
     marker = state.marker_in_centre and rules.marker.placement == "floor"
     bump = rules.marker.full_floor == "bump"
@@ -437,7 +442,7 @@ def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None
         if gain is None:
             put = 0
             tiling = None
-            if line != FLOOR and accept[line] >> colour & 1:
+            if line != floor_line and accept[line] >> colour & 1:
                 capacity = line_capacity(rules, line)
                 room = capacity - counts[line]
                 put = taken if taken < room else room
@@ -476,7 +481,7 @@ def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None
                         return None  # its tiles would fall: a cost that depends on the new floor
                     worth = line_worth(rules, board, line, colour, count == capacity, seat, state)
                     if slot_bonus is not None:
-                        worth += slot_bonus[line * 5 + colour]
+                        worth += slot_bonus[line * size + colour]
                     part = worth if count == capacity else worth * count / capacity
                     line_gain = line_gains[line_key] = part - parts[line]
                 gain += line_gain

@@ -35,15 +35,17 @@ and a multiplication per pattern line.
 
 from __future__ import annotations
 
+import math
 import random as _random
+from functools import lru_cache
 from typing import Any
 
 from azul_core.engine.state import OVER, wall_with
-from azul_core.rules import PATTERN_LINES, WALL_SIZE
+from azul_core.rules import WALL_SIZE
 
-#: Slots are numbered ``row * SLOTS_PER_ROW + colour``.
-SLOTS_PER_ROW = 5
-SLOTS = PATTERN_LINES * SLOTS_PER_ROW
+#: Slots are numbered ``row * size + colour``, ``size`` the board's (``rules.size``: its
+#: colours, rows and columns); on the standard board ``row * SLOTS_PER_ROW + colour``.
+SLOTS_PER_ROW = WALL_SIZE
 #: The most rounds ahead the outlook looks for the game's end.
 HORIZON = 6
 #: The most questions to the wall hook one group's fill may ask (a search for a way to place
@@ -51,7 +53,12 @@ HORIZON = 6
 #: a few dozen at most; a house rule's wall that refuses only the last space of a row would
 #: otherwise be searched through every order of its tiles.
 FILL_TRIES = 200
-_EMPTY_WALL = ((None,) * WALL_SIZE,) * WALL_SIZE
+
+
+@lru_cache(maxsize=None)
+def empty_wall(size: int) -> tuple:
+    """The wall of a board of ``size`` colours with no tile on it."""
+    return ((None,) * size,) * size
 
 
 def bonus_points(pairs) -> int:
@@ -62,18 +69,20 @@ def bonus_points(pairs) -> int:
 class Outlook:
     """One wall's end bonuses: ``now`` (if the game ended now), ``expected`` (now plus what
     the groups not yet complete may still pay) and ``slot_bonus``: per slot, how much
-    ``expected`` rises when that slot is sure to be filled."""
+    ``expected`` rises when that slot is sure to be filled (``size`` per row: the board's
+    size, read from the slots when not given)."""
 
-    __slots__ = ("now", "expected", "slot_bonus")
+    __slots__ = ("now", "expected", "slot_bonus", "size")
 
-    def __init__(self, now: float, expected: float, slot_bonus: list[float]):
+    def __init__(self, now: float, expected: float, slot_bonus: list[float], size: int | None = None):
         self.now = now
         self.expected = expected
         self.slot_bonus = slot_bonus
+        self.size = size if size is not None else math.isqrt(len(slot_bonus))
 
     def line_bonus(self, row: int, colour: int, count: int, capacity: int) -> float:
         """What ``count`` tiles of ``colour`` on pattern line ``row`` add to ``expected``."""
-        return self.slot_bonus[row * SLOTS_PER_ROW + colour] * count / capacity
+        return self.slot_bonus[row * self.size + colour] * count / capacity
 
     def after_round(self, start_wall, wall) -> "Outlook":
         """This outlook (of ``start_wall``) moved on to ``wall``, the same wall a round later:
@@ -81,23 +90,25 @@ class Outlook:
         slots still missing are not lowered for the round gone by)."""
         added = 0.0
         bonus = self.slot_bonus
-        for row in range(PATTERN_LINES):
+        size = self.size
+        for row in range(size):
             before, now = start_wall[row], wall[row]
             if before is not now:
-                for colour in range(SLOTS_PER_ROW):
+                for colour in range(size):
                     if colour in now and colour not in before:
-                        added += bonus[row * SLOTS_PER_ROW + colour]
-        return Outlook(self.now, self.expected + added, bonus)
+                        added += bonus[row * size + colour]
+        return Outlook(self.now, self.expected + added, bonus, size)
 
     def board_bonus(self, board, capacities) -> float:
         """``expected`` plus what ``board``'s pattern lines add to it."""
         value = self.expected
         counts = board.line_count
         bonus = self.slot_bonus
-        for row in range(PATTERN_LINES):
+        size = self.size
+        for row in range(size):
             count = counts[row]
             if count:
-                value += bonus[row * SLOTS_PER_ROW + board.line_colour[row]] * count / capacities[row]
+                value += bonus[row * size + board.line_colour[row]] * count / capacities[row]
         return value
 
 
@@ -113,7 +124,8 @@ def _fill_places(rules, wall, places, seat, game):
     filled = _place_each(rules, wall, missing, 0, seat, game, [FILL_TRIES])
     if filled is None:
         return None
-    return filled, [row * SLOTS_PER_ROW + colour for row, colour in missing]
+    size = len(wall)
+    return filled, [row * size + colour for row, colour in missing]
 
 
 def _place_each(rules, wall, missing, index, seat, game, tries):
@@ -133,14 +145,14 @@ def _place_each(rules, wall, missing, index, seat, game, tries):
 
 
 def _fill_row(rules, wall, row, seat, game):
-    return _fill_places(rules, wall, [(row, colour) for colour in range(SLOTS_PER_ROW)], seat, game)
+    return _fill_places(rules, wall, [(row, colour) for colour in range(len(wall))], seat, game)
 
 
 def _fill_column(rules, wall, column, seat, game):
     """The wall with every empty space of ``column`` given a colour the wall hook allows there,
     and the slots filled; None if no such colours exist (the colours are tried in order, and
     another is tried when a later row has nothing left, as in ``_fill_places``)."""
-    rows = [row for row in range(WALL_SIZE) if wall[row][column] is None]
+    rows = [row for row in range(len(wall)) if wall[row][column] is None]
     return _colour_each(rules, wall, column, rows, 0, [], seat, game, [FILL_TRIES])
 
 
@@ -151,14 +163,15 @@ def _colour_each(rules, wall, column, rows, index, slots, seat, game, tries):
     if index == len(rows):
         return wall, list(slots)
     row = rows[index]
-    for colour in range(SLOTS_PER_ROW):
+    size = len(wall)
+    for colour in range(size):
         if colour in wall[row]:
             continue
         if tries[0] <= 0:
             return None
         tries[0] -= 1
         if column in rules.wall_spaces(wall, row, colour, seat, game):
-            slots.append(row * SLOTS_PER_ROW + colour)
+            slots.append(row * size + colour)
             found = _colour_each(rules, wall_with(wall, row, column, colour), column, rows, index + 1, slots,
                                  seat, game, tries)
             if found is not None:
@@ -168,7 +181,7 @@ def _colour_each(rules, wall, column, rows, index, slots, seat, game, tries):
 
 
 def _fill_colour(rules, wall, colour, seat, game):
-    return _fill_places(rules, wall, [(row, colour) for row in range(PATTERN_LINES)], seat, game)
+    return _fill_places(rules, wall, [(row, colour) for row in range(len(wall))], seat, game)
 
 
 _FILLS = (_fill_row, _fill_column, _fill_colour)
@@ -179,7 +192,7 @@ def _groups_of(rules, wall, seat, game, now: int) -> list[tuple[float, tuple[int
     bonus once complete: (the bonus it adds, the slots it misses)."""
     groups = []
     for fill in _FILLS:
-        for index in range(WALL_SIZE):
+        for index in range(len(wall)):
             filled = fill(rules, wall, index, seat, game)
             if filled is None or not filled[1]:
                 continue
@@ -196,15 +209,17 @@ def fixed_layout(rules) -> list[int] | None:
     spaces may differ from seat to seat (the hook reads the seat or the game)."""
     if rules.player_chooses_column or rules.context_readers.get("azul_wall_spaces"):
         return None
+    size = rules.size
+    empty = empty_wall(size)
     layout = []
-    for row in range(WALL_SIZE):
+    for row in range(size):
         columns = []
-        for colour in range(SLOTS_PER_ROW):
-            answer = rules.wall_spaces(_EMPTY_WALL, row, colour)
+        for colour in range(size):
+            answer = rules.wall_spaces(empty, row, colour)
             if len(answer) != 1:
                 return None
             columns.append(answer[0])
-        if sorted(columns) != list(range(WALL_SIZE)):
+        if sorted(columns) != list(range(size)):
             return None
         layout.extend(columns)
     return layout
@@ -223,14 +238,17 @@ class BonusModel:
 
     def __init__(self, rules):
         self.rules = rules
+        #: the board's size: slots are numbered ``row * size + colour``
+        self.size = size = rules.size
+        self.empty = empty = empty_wall(size)
         self.readers = bool(rules.context_readers.get("azul_end_bonuses"))
         self.layout = fixed_layout(rules)
         self.base = 0
         #: (bonus, slots) of each group on an empty wall, when the bonus is additive over them
         self.fixed_groups: list[tuple[float, tuple[int, ...]]] | None = None
         if self.layout is not None and not self.readers:
-            self.base = bonus_points(rules.end_bonuses(_EMPTY_WALL))
-            groups = _groups_of(rules, _EMPTY_WALL, None, None, self.base)
+            self.base = bonus_points(rules.end_bonuses(empty))
+            groups = _groups_of(rules, empty, None, None, self.base)
             if self._additive(groups):
                 self.fixed_groups = groups
         #: the fixed groups with the bit mask of their slots
@@ -241,22 +259,24 @@ class BonusModel:
         """The wall (printed layout) holding exactly the given slots."""
         layout = self.layout
         assert layout is not None
-        wall = _EMPTY_WALL
+        wall = self.empty
+        size = self.size
         for slot in slots:
-            wall = wall_with(wall, slot // SLOTS_PER_ROW, layout[slot], slot % SLOTS_PER_ROW)
+            wall = wall_with(wall, slot // size, layout[slot], slot % size)
         return wall
 
     def _additive(self, groups) -> bool:
         """Whether the bonus of seeded walls, and the full wall, is the sum of their complete
         groups' bonuses (so the groups found on the empty wall tell the whole bonus)."""
         rng = _random.Random("bonus model")
-        trials = [list(range(SLOTS))]
+        slots_in_all = self.size * self.size
+        trials = [list(range(slots_in_all))]
         for density in (0.3, 0.5, 0.7, 0.8, 0.9):
             for _ in range(8):
-                trials.append([slot for slot in range(SLOTS) if rng.random() < density])
+                trials.append([slot for slot in range(slots_in_all) if rng.random() < density])
         for _ in range(15):  # near-complete walls: one missing slot each
-            missing = rng.randrange(SLOTS)
-            trials.append([slot for slot in range(SLOTS) if slot != missing])
+            missing = rng.randrange(slots_in_all)
+            trials.append([slot for slot in range(slots_in_all) if slot != missing])
         for slots in trials:
             held = set(slots)
             expected = self.base + sum(gain for gain, group in groups if held.issuperset(group))
@@ -283,6 +303,8 @@ class Outlooks:
     def __init__(self, rules):
         self.rules = rules
         self.model = BonusModel(rules)
+        #: the board's size (``rules.size``): slots are numbered ``row * size + colour``
+        self.size = rules.size
         self.known: dict = {}
         #: (wall, seat, rounds left, the colours' tiles off the walls, up to the longest
         #: line) -> its Outlook: a search meets the same wall beside many others
@@ -385,7 +407,7 @@ class Outlooks:
                 for row, cells in enumerate(wall):
                     levels = self.row_levels.get((row, cells))
                     if levels is None:
-                        levels = self.row_levels[row, cells] = self._row_levels(row, cells, layout)
+                        levels = self.row_levels[row, cells] = self._row_levels(row, cells, layout, self.size)
                     rows.append(levels)
                 found = self.levels[wall] = [tuple([levels[ahead] for levels in rows]) for ahead in range(HORIZON)]
             return found
@@ -400,14 +422,14 @@ class Outlooks:
         return found
 
     @staticmethod
-    def _row_levels(row: int, cells: tuple, layout: list[int]) -> list[tuple]:
+    def _row_levels(row: int, cells: tuple, layout: list[int], size: int) -> list[tuple]:
         """A printed wall's row with one more tile (the first colour missing, where it is
         printed), then two, ... HORIZON."""
         levels = []
         for _ in range(HORIZON):
-            for colour in range(SLOTS_PER_ROW):
+            for colour in range(size):
                 if colour not in cells:
-                    column = layout[row * SLOTS_PER_ROW + colour]
+                    column = layout[row * size + colour]
                     cells = cells[:column] + (colour,) + cells[column + 1:]
                     break
             levels.append(cells)
@@ -416,17 +438,18 @@ class Outlooks:
     def _one_more_per_row(self, wall, seat, state):
         spaces = self.rules.wall_spaces
         layout = self.model.layout
-        for row in range(WALL_SIZE):
+        size = self.size
+        for row in range(size):
             cells = wall[row]
             if None not in cells:
                 continue
             if layout is not None:  # a printed wall: the first colour missing, where it is printed
-                for colour in range(SLOTS_PER_ROW):
+                for colour in range(size):
                     if colour not in cells:
-                        wall = wall_with(wall, row, layout[row * SLOTS_PER_ROW + colour], colour)
+                        wall = wall_with(wall, row, layout[row * size + colour], colour)
                         break
                 continue
-            for colour in range(SLOTS_PER_ROW):
+            for colour in range(size):
                 if colour not in cells:
                     columns = spaces(wall, row, colour, seat, state)
                     if columns:
@@ -437,19 +460,20 @@ class Outlooks:
     def _off_walls(self, state, walls) -> list[int]:
         """Per colour, the tiles of the game on no wall: those that can still reach one
         (bag, lid, table, lines and floors; tiles out of the game are few and ignored)."""
-        counts = list(state.table.kind_counts[:SLOTS_PER_ROW])
+        size = self.size
+        counts = list(state.table.kind_counts[:size])
         for wall in walls:
             held = self.held.get(wall)
             if held is None:
                 if len(self.held) > self.LIMIT:
                     self.held.clear()
-                held = [0] * SLOTS_PER_ROW
+                held = [0] * size
                 for cells in wall:
                     for cell in cells:
-                        if cell is not None and cell < SLOTS_PER_ROW:
+                        if cell is not None and cell < size:
                             held[cell] += 1
                 self.held[wall] = held
-            for colour in range(SLOTS_PER_ROW):
+            for colour in range(size):
                 counts[colour] -= held[colour]
         return counts
 
@@ -461,10 +485,11 @@ class Outlooks:
             if len(self.fixed) > self.LIMIT:
                 self.fixed.clear()
             held = 0
+            size = self.size
             for row, cells in enumerate(wall):
                 for cell in cells:
                     if cell is not None:
-                        held |= 1 << (row * SLOTS_PER_ROW + cell)
+                        held |= 1 << (row * size + cell)
             now = self.model.base
             groups = []
             for gain, slots, mask in self.model.fixed_masks:
@@ -486,7 +511,8 @@ class Outlooks:
             game = state if self.model.readers else None
             now = bonus_points(rules.end_bonuses(wall, seat, game))
             groups = _groups_of(rules, wall, seat, game, now)
-            possible = {row * SLOTS_PER_ROW + colour for row in range(WALL_SIZE) for colour in range(SLOTS_PER_ROW)
+            size = self.size
+            possible = {row * size + colour for row in range(size) for colour in range(size)
                         if colour not in wall[row] and rules.wall_spaces(wall, row, colour, seat, game)}
             found = (now, groups, possible)
             if not reads_game:
@@ -507,22 +533,23 @@ class Outlooks:
         # This round's chance is the pattern line's (``line_bonus``): in the last round
         # nothing more is expected, so a bot gains nothing by putting the end off.
         capacity = rules.capacity
-        chance = [0.0] * SLOTS
+        size = self.size
+        chance = [0.0] * (size * size)
         later = rounds - 1
-        for row in range(WALL_SIZE if later > 0 else 0):
+        for row in range(size if later > 0 else 0):
             cells = wall[row]
             missing_here = cells.count(None)
             if not missing_here:
                 continue
             reach = 1.0 if later >= missing_here else later / missing_here
-            for colour in range(SLOTS_PER_ROW):
-                slot = row * SLOTS_PER_ROW + colour
+            for colour in range(size):
+                slot = row * size + colour
                 if colour in cells or (possible is not None and slot not in possible):
                     continue
                 supply = off_walls[colour] / capacity[row]
                 chance[slot] = self.chances[row] * reach * (supply if supply < 1.0 else 1.0)
         expected = float(now)
-        slot_bonus = [0.0] * SLOTS
+        slot_bonus = [0.0] * (size * size)
         weight = self.WEIGHT
         for gain, missing in groups:
             gain *= weight
@@ -543,7 +570,7 @@ class Outlooks:
                     slot_bonus[slot] += gain * product / odds * (1.0 - odds)
             elif hopeless == 1:
                 slot_bonus[without] += gain * product
-        return Outlook(float(now), expected, slot_bonus)
+        return Outlook(float(now), expected, slot_bonus, size)
 
 
 _BY_RULES: dict[int, tuple[Any, Outlooks]] = {}

@@ -10,7 +10,7 @@ from the data: short, starting with a capital, with no notation and no trailing 
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 from azul_core.colours import NAMES
 from azul_core.engine.state import CENTRE, IllegalDecision
@@ -22,6 +22,12 @@ def _source(source: int) -> str:
 
 def _line(facts: dict) -> str:
     return f"line {facts['line'] + 1}"
+
+
+def _colour(facts: dict) -> str:
+    """The colour's name in the variant's words: ``names`` (the rules' ``colour_names``, on a
+    board of any size) when the caller gave them, else the standard game's."""
+    return facts.get("names", NAMES)[facts["colour"]]
 
 
 def _either(items: list[str]) -> str:
@@ -56,7 +62,7 @@ def _placement_expected(facts: dict) -> str:
 
 def _wall_column(facts: dict) -> str:
     columns = [str(column + 1) for column in facts["columns"]]
-    return (f"Column {facts['column'] + 1} of the wall can't take the {NAMES[facts['colour']]} tile "
+    return (f"Column {facts['column'] + 1} of the wall can't take the {_colour(facts)} tile "
             f"of line {facts['row'] + 1}: choose column {_either(columns)}")
 
 
@@ -65,13 +71,13 @@ _WORDS: dict[str, Callable[[dict], str]] = {
     # a pattern line that can't take the colour (GameState.line_refusal)
     "line_closed": lambda f: f"{_line(f).capitalize()} was tiled this round: it takes tiles again next round",
     "line_full": lambda f: f"{_line(f).capitalize()} is already full",
-    "line_holds": lambda f: f"{_line(f).capitalize()} already holds {NAMES[f['colour']]}",
-    "wall_has": lambda f: f"The wall's row {f['line'] + 1} already has {NAMES[f['colour']]}",
-    "line_rule": lambda f: f"This variant's rules don't let {NAMES[f['colour']]} go on {_line(f)}",
+    "line_holds": lambda f: f"{_line(f).capitalize()} already holds {_colour(f)}",
+    "wall_has": lambda f: f"The wall's row {f['line'] + 1} already has {_colour(f)}",
+    "line_rule": lambda f: f"This variant's rules don't let {_colour(f)} go on {_line(f)}",
     # a draft
     "no_source": _no_source,
     "no_colour": lambda f: "There is no such colour",
-    "no_tiles": lambda f: f"{_source(f['source']).capitalize()} has no {NAMES[f['colour']]} tiles",
+    "no_tiles": lambda f: f"{_source(f['source']).capitalize()} has no {_colour(f)} tiles",
     "no_line": lambda f: f"There is no line {f['line'] + 1}",
     "draft_forbidden": lambda f: "This variant's rules forbid that draft now",
     # what the game waits for
@@ -87,12 +93,14 @@ _WORDS: dict[str, Callable[[dict], str]] = {
 }
 
 
-def refusal_words(refusal: IllegalDecision) -> str:
-    """The engine's refusal as a player reads it: one sentence, capitalised, no full stop."""
+def refusal_words(refusal: IllegalDecision, names: Sequence[str] | None = None) -> str:
+    """The engine's refusal as a player reads it: one sentence, capitalised, no full stop.
+    ``names``: the variant's colour names (``rules.colour_names``); without them a colour the
+    standard game lacks is told in the engine's message, which names it."""
     words = _WORDS.get(refusal.kind) if refusal.kind else None
     if words is not None:
         try:
-            return words(refusal.facts)
+            return words(refusal.facts if names is None else {**refusal.facts, "names": names})
         except (KeyError, IndexError, TypeError, AttributeError):
             pass  # facts a subclass or an older caller left out: the engine's message still says it
     return capitalised(str(refusal))
@@ -102,7 +110,7 @@ def line_refusal_words(state, seat: int, colour: int, line: int, clause: bool = 
     """Why pattern line ``line`` of ``seat`` can't take ``colour``, in a player's words
     (``clause``: to follow other words, "Careful: line 4 already holds white, so ...")."""
     kind, facts = state.line_refusal(seat, colour, line)
-    words = _WORDS[kind](facts)
+    words = _WORDS[kind]({**facts, "names": state.rules.colour_names})
     return words[:1].lower() + words[1:] if clause else words
 
 

@@ -46,7 +46,7 @@ import random as _random
 import time
 from typing import Any
 
-from azul_core.engine.state import CENTRE, CHOOSE, DEAL, FLOOR, OVER, PLACE, wall_with
+from azul_core.engine.state import CENTRE, CHOOSE, DEAL, OVER, PLACE, wall_with
 from azul_core.players.bots import (
     GreedyBot,
     best_placement_points,
@@ -132,7 +132,7 @@ class WallPoints:
     """For one wall: the most points a tile of each colour can score at the end of each
     line (``None``: no legal space), worked out when first asked."""
 
-    __slots__ = ("rules", "wall", "known", "seat", "state")
+    __slots__ = ("rules", "wall", "known", "seat", "state", "size")
 
     _UNKNOWN = object()
 
@@ -141,13 +141,16 @@ class WallPoints:
         self.wall = wall
         self.seat = seat
         self.state = state
-        self.known = [self._UNKNOWN] * 25
+        #: the board's size: the points of (row, colour) are kept at ``row * size + colour``
+        self.size = size = len(wall)
+        self.known = [self._UNKNOWN] * (size * size)
 
     def best(self, row: int, colour: int) -> int | None:
-        points = self.known[row * 5 + colour]
+        slot = row * self.size + colour
+        points = self.known[slot]
         if points is self._UNKNOWN:
-            points = self.known[row * 5 + colour] = best_placement_points(self.rules, self.wall, row, colour,
-                                                                          self.seat, self.state)
+            points = self.known[slot] = best_placement_points(self.rules, self.wall, row, colour,
+                                                              self.seat, self.state)
         return points
 
 
@@ -158,7 +161,7 @@ def memo_board_value(memo: Memo, board, outlook=None, seat: int | None = None, s
     if outlook is not None:
         value += outlook.board_bonus(board, rules.capacity)
     table = None
-    for row in range(5):
+    for row in range(rules.size):
         count = board.line_count[row]
         if count:
             capacity = line_capacity(rules, row)
@@ -247,6 +250,8 @@ def _draft_gains(state, decisions, memo: Memo) -> list[tuple[float, tuple]]:
     counts = board.line_count
     gains = []
     known = {}  # (tiles taken, colour, line, from the centre) -> gain: drafts that differ only there
+    size = rules.size
+    floor_line = rules.floor_line
     for decision in decisions:
         source, colour, line = decision
         taken = sources[source][colour]
@@ -258,7 +263,7 @@ def _draft_gains(state, decisions, memo: Memo) -> list[tuple[float, tuple]]:
             continue
         on_floor = taken
         share = 0.0
-        if line != FLOOR:
+        if line != floor_line:
             capacity = line_capacity(rules, line)
             room = capacity - counts[line]
             put = taken if taken < room else room
@@ -272,7 +277,7 @@ def _draft_gains(state, decisions, memo: Memo) -> list[tuple[float, tuple]]:
                 if line_points is None:  # no space: the tiles would fall, a cost of the floor
                     line_points = line_worth(rules, board, line, colour, True, state.to_move, state)
                 if slot_bonus is not None:
-                    line_points += slot_bonus[line * 5 + colour]
+                    line_points += slot_bonus[line * size + colour]
                 worth[key] = line_points
             share = line_points * put / capacity
         extra = on_floor + (1 if from_centre and marker_cost else 0)
