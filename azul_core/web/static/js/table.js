@@ -16,8 +16,10 @@ import { drawReplayLink } from "./replay-link.js";
 import { renderLog } from "./log.js";
 import { installChat, receiveChatRefusal, afterRender as chatAfterRender } from "./chat.js";
 import { decoratePreview, explainRefusal, forgetReason, sentence } from "./preview.js";
-import { isQuestion, ask, showAnswer } from "./movebox.js";
+import { isQuestion, ask, showAnswer, afterRender as answerAfterRender } from "./movebox.js";
 import { showLinkProblem } from "./linkproblem.js";
+import { installAttention, afterRender as attentionAfterRender } from "./attention.js";
+import { prepareFlight } from "./animate.js";
 
 const $ = (id) => document.getElementById(id);
 // In the protocol's drafts, line 5 is the floor (0-4 are the pattern lines).
@@ -97,6 +99,8 @@ function receive(message) {
 
 function show(version, seen, legal) {
   const moved = version !== app.version;
+  // Where the arriving move's tiles were is read before the redraw takes them away.
+  const flight = moved ? prepareFlight(app, seen.last || null) : null;
   app.version = version;
   app.view = seen.view;
   app.last = seen.last || null;
@@ -107,6 +111,7 @@ function show(version, seen, legal) {
     keepChoiceIfStillLegal();
   }
   render();
+  flight?.();
 }
 
 function keepChoiceIfStillLegal() {
@@ -215,7 +220,6 @@ function render() {
   const mover = view.to_move === null ? null : view.seats[view.to_move];
   const turn = view.phase === "over" ? "" : myTurn() ? "your turn" : mover ? `${mover.name} to move` : "";
   $("turn").textContent = app.you === null ? `watching${turn ? ` · ${turn}` : ""}` : turn;
-  document.title = `${myTurn() ? "Your turn · " : ""}Azul (${view.variant})`;
 
   const mine = myTurn();
   const drafts = mine ? app.legal.drafts || [] : [];
@@ -246,6 +250,8 @@ function render() {
   renderLog(app.log, view);
   chatAfterRender();
   decoratePreview(app, mine, connection);
+  attentionAfterRender(view.variant, mine);
+  answerAfterRender(app.version, connection);
 }
 
 function boardTargets() {
@@ -490,6 +496,7 @@ document.addEventListener("keydown", (event) => {
 
 installKeyboard(app);
 installHints(app, (message) => connection.send(message));
+installAttention();
 installChat(app, (message) => connection.send(message));
 
 if (!app.table || !app.secret) {
