@@ -45,6 +45,10 @@ def test_chat_between_two_friends_in_the_browser(browser, tmp_path, shots, error
         bob = open_page(browser.new_context(viewport=PHONE), links["seat-1"], errors, "Bob")
         watcher = open_page(browser.new_context(viewport=DESKTOP), links["watch"], errors, "watcher")
 
+        # Keys typed in the box are words, not the table's shortcuts (a factory, a colour, a line).
+        assert ann.evaluate("document.body.dataset.myTurn") == "yes"
+        ann.type("#chat-input", "1y1")  # factory 1 holds yellow at this seed
+        assert ann.locator("#supply .selected").count() == 0 and ann.locator("#confirm-bar").is_hidden()
         say(ann, "hello <b>x</b>")
         for page in (bob, watcher, ann):
             page.wait_for_selector(".log-chat")
