@@ -14,9 +14,12 @@ plugins' own moves are actions, their memory and each seat's own secrets are
 in that seat's observation (never another seat's secret). A variant's extra
 kinds of tile (a wild tile) and its counts per colour are counted in the
 observation and drawn at OpenSpiel's chance nodes; the actions stay drafts
-of the five colours. A phase of choices a plugin adds is played seat by seat,
-as the engine asks it; one chosen at once, in secret, as hidden sequential
-choices: no seat's observation shows another's choice before the reveal.
+of its colours. A variant of n colours (4 to 8: an n x n wall, n pattern
+lines) has actions and observation blocks of its board's size; the standard
+board's numbers stay as they are (``encoding.board_shape``). A phase of
+choices a plugin adds is played seat by seat, as the engine asks it; one
+chosen at once, in secret, as hidden sequential choices: no seat's
+observation shows another's choice before the reveal.
 Actions and observations: ``azul_core.rl.encoding`` and docs/ai.md.
 """
 

@@ -1,20 +1,30 @@
 """Actions and observations as numbers: one action space and one observation layout for every
-variant, plus the numbers of its plugins' own moves, memory and secrets where it has them.
+variant of a board's size, plus the numbers of its plugins' own moves, memory and secrets where it
+has them.
 
-Actions (``NUM_ACTIONS`` = 305 for every variant and player count, then one more for each move
-the variant's plugins declare: ``num_actions(rules)``):
+The board's size ``n`` is the variant's number of colours (``rules.size``, 4 to 8; the standard
+game's 5): n colours make an n x n wall and n pattern lines. Everything sized by it is worked out
+once per size and kept on a ``BoardShape`` (``board_shape(rules)``); the module's constants
+(``NUM_ACTIONS``, ``PLACE_BASE``, ``MOVE_BASE``...) are the standard board's, whose numbers never
+change.
 
-* a draft ``(source, colour, line)`` is ``source * 30 + colour * 6 + line``:
-  source 0 is the centre and 1..9 the factories (room for the 9 factories of
-  4 players), colour 0..4 (blue, yellow, red, black, white), line 0..4 a
-  pattern line and 5 the floor: actions 0..299;
+Actions (``board_shape(rules).move_base``: 305 on the standard board for every variant and player
+count, then one more for each move the variant's plugins declare: ``num_actions(rules)``):
+
+* a draft ``(source, colour, line)`` is ``source * (n * (n + 1)) + colour * (n + 1) + line``
+  (standard: ``source * 30 + colour * 6 + line``): source 0 is the centre and
+  1..9 the factories (room for the 9 factories of 4 players, whatever the
+  size), colour 0..n-1 (standard: blue, yellow, red, black, white), line
+  0..n-1 a pattern line and n the floor: actions 0 .. 10 * n * (n + 1) - 1
+  (standard: 0..299);
 * a wall placement ``(row, column)`` (variants where the player chooses the
-  column, such as the grey wall) is ``300 + column``: the row is always the
-  pattern line being tiled, so only the column is chosen;
+  column, such as the grey wall) is ``10 * n * (n + 1) + column`` (standard:
+  ``300 + column``): the row is always the pattern line being tiled, so only
+  the column is chosen;
 * a plugin's move (``azul_core.rules.Move``: a pass, a choice after a draft) is
-  ``305 + i``, ``i`` its place in ``rules.plugin_hooks.moves`` (the moves the
-  plugins declare, in a fixed order): a variant without plugin moves has
-  exactly the 305 actions.
+  ``move_base + i`` (standard: ``305 + i``), ``i`` its place in
+  ``rules.plugin_hooks.moves`` (the moves the plugins declare, in a fixed
+  order): a variant without plugin moves has exactly ``move_base`` actions.
 
 The legal actions are the engine's own ``GameState.legal_decisions()``,
 encoded: an adapter never decides what is legal.
@@ -30,6 +40,10 @@ each value in a block of ``memory_size`` numbers (``value_numbers``), and the
 seat that starts the round. Another seat's secret is never in it:
 secrets are read through the engine's ``seen_secrets`` (what ``state.for_seat``
 does), whatever state is given.
+
+The boards' blocks are sized by ``n`` too: a seat's pattern lines ``n * n`` numbers (line x
+colour), its wall ``n * n * n`` (row x column x colour), ``placing_row`` ``n``, and each count of
+tiles has one number per kind of tile (the n colours, then any extra kinds).
 
 A variant with extra kinds of tile (``TableSetup.extra_tiles``: a wild tile) counts
 every kind where tiles are counted, and shows the extra tiles on the floors and
@@ -51,19 +65,79 @@ except ModuleNotFoundError as missing:
     from azul_core.rl.extra import missing_rl_extra
     raise missing_rl_extra(missing) from None
 
-from azul_core.colours import COLOURS, MARKER
+from azul_core.colours import LETTERS, MARKER
 from azul_core.engine.moves import seen_secrets
-from azul_core.engine.state import CHOOSE, DEAL, FLOOR, OVER, PLACE
-from azul_core.rules import PATTERN_LINES, PHASE_STAGES, WALL_SIZE, Move
+from azul_core.engine.state import CHOOSE, DEAL, OVER, PLACE
+from azul_core.rules import MAX_COLOURS, MIN_COLOURS, PATTERN_LINES, PHASE_STAGES, Move
 
 MAX_FACTORIES = 9
 SOURCES = MAX_FACTORIES + 1
-COLOUR_COUNT = len(COLOURS)
-DRAFT_LINES = PATTERN_LINES + 1  # the pattern lines and the floor
-DRAFT_ACTIONS = SOURCES * COLOUR_COUNT * DRAFT_LINES
-PLACE_BASE = DRAFT_ACTIONS
-NUM_ACTIONS = DRAFT_ACTIONS + WALL_SIZE
-#: The action number of a variant's first declared plugin move.
+#: Extra kinds of tile a table may have besides its colours (``TableSetup.extra_tiles``).
+MAX_EXTRA_KINDS = 3
+
+
+def _one_hot(size: int, index: int | None) -> tuple[int, ...]:
+    return tuple(1 if i == index else 0 for i in range(size))
+
+
+class BoardShape:
+    """The action numbers and the observation's block sizes of a board of ``size`` colours (an
+    n x n wall, n pattern lines): what every step reads, worked out once per size
+    (``board_shape``) rather than per step."""
+
+    __slots__ = ("size", "floor", "draft_lines", "per_source", "draft_actions", "place_base",
+                 "move_base", "lines_size", "wall_cells", "wall_block", "placing",
+                 "lines_blocks", "wall_blocks")
+
+    def __init__(self, size: int):
+        self.size = size
+        #: the floor's line in a draft: the line after the last (``rules.floor_line``)
+        self.floor = size
+        #: the lines a draft may name: the pattern lines and the floor
+        self.draft_lines = size + 1
+        #: the draft actions of one source: a colour's ``draft_lines`` after another
+        self.per_source = size * self.draft_lines
+        self.draft_actions = SOURCES * self.per_source
+        #: the first wall placement (column 0), right after the drafts
+        self.place_base = self.draft_actions
+        #: the first plugin move, right after the placements (one per column)
+        self.move_base = self.draft_actions + size
+        #: a seat's pattern lines: line x colour, the tiles it holds
+        self.lines_size = size * size
+        self.wall_cells = size * size
+        #: a seat's wall: row x column x colour, 1 where that colour's tile lies
+        self.wall_block = self.wall_cells * size
+        #: ``placing_row`` by the row being placed, then (at index ``size``) none
+        self.placing = [_one_hot(size, row) for row in range(size)] + [_one_hot(size, None)]
+        #: a board's lines, a wall -> their blocks: pure functions of the keys, shared by every game
+        self.lines_blocks: dict[tuple, bytes] = {}
+        self.wall_blocks: dict[tuple, bytes] = {}
+
+
+_shapes: dict[int, BoardShape] = {}
+
+
+def board_shape(rules=None) -> BoardShape:
+    """The ``BoardShape`` of ``rules``' board (``rules.size`` colours; the standard board's
+    without rules), made once per size."""
+    size = PATTERN_LINES if rules is None else rules.size
+    shape = _shapes.get(size)
+    if shape is None:
+        if not MIN_COLOURS <= size <= MAX_COLOURS:
+            raise ValueError(f"a board of {size} colours: the RL adapters know {MIN_COLOURS} to {MAX_COLOURS}")
+        shape = _shapes[size] = BoardShape(size)
+    return shape
+
+
+#: The standard board's shape, and its numbers, which stay as they are for every variant of
+#: five colours (trained agents and records of actions rely on them).
+STANDARD_SHAPE = board_shape()
+COLOUR_COUNT = STANDARD_SHAPE.size
+DRAFT_LINES = STANDARD_SHAPE.draft_lines  # the pattern lines and the floor
+DRAFT_ACTIONS = STANDARD_SHAPE.draft_actions
+PLACE_BASE = STANDARD_SHAPE.place_base
+NUM_ACTIONS = STANDARD_SHAPE.move_base
+#: The action number of a standard board's first declared plugin move.
 MOVE_BASE = NUM_ACTIONS
 
 #: Every observation number lies in [OBS_LOW, OBS_HIGH] (a score beyond is clipped).
@@ -74,22 +148,26 @@ _move_numbers: WeakKeyDictionary = WeakKeyDictionary()
 
 
 def num_actions(rules) -> int:
-    """The size of ``rules``' action space: ``NUM_ACTIONS`` and one per declared plugin move."""
-    return NUM_ACTIONS + len(rules.plugin_hooks.moves)
+    """The size of ``rules``' action space: the board's drafts and placements
+    (``board_shape(rules).move_base``, ``NUM_ACTIONS`` on the standard board) and one per
+    declared plugin move."""
+    return board_shape(rules).move_base + len(rules.plugin_hooks.moves)
 
 
 def move_numbers(rules) -> dict[Move, int]:
-    """Each plugin move ``rules`` declares -> its action number (``MOVE_BASE`` + its place)."""
+    """Each plugin move ``rules`` declares -> its action number (``move_base`` + its place)."""
     hooks = rules.plugin_hooks
     numbers = _move_numbers.get(hooks)
     if numbers is None:
-        numbers = _move_numbers[hooks] = {move: MOVE_BASE + i for i, move in enumerate(hooks.moves)}
+        base = board_shape(rules).move_base
+        numbers = _move_numbers[hooks] = {move: base + i for i, move in enumerate(hooks.moves)}
     return numbers
 
 
 def encode(decision: tuple | Move, rules=None) -> int:
-    """The action number of an engine decision: a draft, a placement, or (with the variant's
-    ``rules``) a plugin's move."""
+    """The action number of an engine decision: a draft, a placement, or a plugin's move, on
+    the board of the variant's ``rules`` (the standard board's numbers without them; a
+    plugin's move needs them)."""
     if isinstance(decision, Move):
         if rules is None:
             raise ValueError(f"{decision.notation}: a plugin move's action number depends on the "
@@ -98,41 +176,46 @@ def encode(decision: tuple | Move, rules=None) -> int:
         if number is None:
             raise ValueError(f"{decision.notation} is not a move of variant '{rules.name}'")
         return number
+    shape = STANDARD_SHAPE if rules is None else board_shape(rules)
     if len(decision) == 3:
         source, colour, line = decision
-        return (source * COLOUR_COUNT + colour) * DRAFT_LINES + line
-    return PLACE_BASE + decision[1]
+        return source * shape.per_source + colour * shape.draft_lines + line
+    return shape.place_base + decision[1]
 
 
 def decode(action: int, state) -> tuple | Move:
     """The engine decision an action number stands for in ``state`` (not checked for legality)."""
-    if action >= MOVE_BASE:
+    shape = _shapes.get(state.rules.size) or board_shape(state.rules)
+    if action >= shape.move_base:
         moves = state.rules.plugin_hooks.moves
-        if action - MOVE_BASE >= len(moves):
-            raise ValueError(f"action {action} is outside the action space (0 to {MOVE_BASE + len(moves) - 1})")
-        return moves[action - MOVE_BASE]
-    if action >= PLACE_BASE:
+        if action - shape.move_base >= len(moves):
+            raise ValueError(f"action {action} is outside the action space "
+                             f"(0 to {shape.move_base + len(moves) - 1})")
+        return moves[action - shape.move_base]
+    if action >= shape.place_base:
         row = state.placing[1] if state.placing is not None else 0
-        return (row, action - PLACE_BASE)
-    source, rest = divmod(action, COLOUR_COUNT * DRAFT_LINES)
-    colour, line = divmod(rest, DRAFT_LINES)
+        return (row, action - shape.place_base)
+    source, rest = divmod(action, shape.per_source)
+    colour, line = divmod(rest, shape.draft_lines)
     return (source, colour, line)
 
 
 def action_name(action: int, rules=None) -> str:
     """An action in words, in the record's notation where it has one: ``2R4``, ``CK-``,
-    ``wall column 3``, ``+pass`` (a plugin's move: give the variant's ``rules``)."""
-    from azul_core.colours import LETTERS
+    ``wall column 3``, ``+pass`` (on the board of the variant's ``rules``, in its colours'
+    letters; a plugin's move needs them; the standard board without)."""
     moves = rules.plugin_hooks.moves if rules is not None else ()
-    if not 0 <= action < NUM_ACTIONS + len(moves):
+    shape = STANDARD_SHAPE if rules is None else board_shape(rules)
+    if not 0 <= action < shape.move_base + len(moves):
         return f"action {action} (out of range)"
-    if action >= MOVE_BASE:
-        return moves[action - MOVE_BASE].notation
-    if action >= PLACE_BASE:
-        return f"wall column {action - PLACE_BASE + 1}"
-    source, rest = divmod(action, COLOUR_COUNT * DRAFT_LINES)
-    colour, line = divmod(rest, DRAFT_LINES)
-    return f"{'C' if source == 0 else source}{LETTERS[colour]}{'-' if line == FLOOR else line + 1}"
+    if action >= shape.move_base:
+        return moves[action - shape.move_base].notation
+    if action >= shape.place_base:
+        return f"wall column {action - shape.place_base + 1}"
+    source, rest = divmod(action, shape.per_source)
+    colour, line = divmod(rest, shape.draft_lines)
+    letters = LETTERS if rules is None else rules.colour_letters
+    return f"{'C' if source == 0 else source}{letters[colour]}{'-' if line == shape.floor else line + 1}"
 
 
 def legal_actions(state) -> list[int]:
@@ -140,36 +223,43 @@ def legal_actions(state) -> list[int]:
     decisions = state.legal_decisions()
     if state.rules.offers_moves:
         return sorted(_with_moves(decisions, state.rules))
-    return sorted(_encoded(decisions))
+    return sorted(_encoded(decisions, _shapes.get(state.rules.size) or board_shape(state.rules)))
 
 
-def _encoded(decisions: list) -> list[int]:
+def _encoded(decisions: list, shape: BoardShape) -> list[int]:
     if decisions and len(decisions[0]) == 2:
-        return [PLACE_BASE + column for _row, column in decisions]
-    return [(source * COLOUR_COUNT + colour) * DRAFT_LINES + line for source, colour, line in decisions]
+        base = shape.place_base
+        return [base + column for _row, column in decisions]
+    per_source, lines = shape.per_source, shape.draft_lines
+    return [source * per_source + colour * lines + line for source, colour, line in decisions]
 
 
 def _with_moves(decisions: list, rules) -> list[int]:
     """The action numbers of decisions that may mix drafts, placements and plugin moves."""
     numbers = move_numbers(rules)
-    return [numbers[decision] if isinstance(decision, Move) else encode(decision) for decision in decisions]
+    return [numbers[decision] if isinstance(decision, Move) else encode(decision, rules)
+            for decision in decisions]
 
 
 def mask_of(decisions: list, rules=None) -> np.ndarray:
-    """An int8 vector of ``NUM_ACTIONS`` (``num_actions(rules)`` with the variant's ``rules``):
-    1 at the actions of ``decisions``. Plugin moves need ``rules``."""
+    """An int8 vector of ``num_actions(rules)`` (``NUM_ACTIONS``, the standard board's, without
+    rules): 1 at the actions of ``decisions``. Plugin moves, and a board of other than five
+    colours, need the variant's ``rules``."""
     if rules is not None and rules.plugin_hooks.moves:
         mask = bytearray(num_actions(rules))
         for number in _with_moves(decisions, rules):
             mask[number] = 1
         return np.frombuffer(mask, np.int8)
-    mask = bytearray(NUM_ACTIONS)
+    shape = STANDARD_SHAPE if rules is None else _shapes.get(rules.size) or board_shape(rules)
+    mask = bytearray(shape.move_base)
     if decisions and len(decisions[0]) == 2:
+        base = shape.place_base
         for _row, column in decisions:
-            mask[PLACE_BASE + column] = 1
+            mask[base + column] = 1
     else:
+        per_source, lines = shape.per_source, shape.draft_lines
         for source, colour, line in decisions:
-            mask[(source * COLOUR_COUNT + colour) * DRAFT_LINES + line] = 1
+            mask[source * per_source + colour * lines + line] = 1
     return np.frombuffer(mask, np.int8)
 
 
@@ -188,30 +278,25 @@ def check_table(state) -> None:
 
 # ---------------------------------------------------------------- observations
 
-#: Per board: pattern lines (line x colour: the tiles it holds), then the wall (row x column
-#: x colour: 1 where that colour's tile lies).
-LINES_SIZE = PATTERN_LINES * COLOUR_COUNT
-WALL_CELLS = WALL_SIZE * WALL_SIZE
-WALL_BLOCK = WALL_CELLS * COLOUR_COUNT
+#: Per board of the standard game: pattern lines (line x colour: the tiles it holds), then the
+#: wall (row x column x colour: 1 where that colour's tile lies). Other sizes: ``BoardShape``.
+LINES_SIZE = STANDARD_SHAPE.lines_size
+WALL_CELLS = STANDARD_SHAPE.wall_cells
+WALL_BLOCK = STANDARD_SHAPE.wall_block
 BOARD_SIZE = LINES_SIZE + WALL_BLOCK
 SEAT_FIELDS = ("floor_tiles", "marker_on_floor", "holds_marker")
-TABLE_FIELDS = (("factories", MAX_FACTORIES * COLOUR_COUNT), ("centre", COLOUR_COUNT),
-                ("marker_in_centre", 1), ("bag", COLOUR_COUNT), ("lid", COLOUR_COUNT),
-                ("round", 1), ("placing_row", PATTERN_LINES))
 
 
 def table_kinds(players: int, rules=None) -> int:
-    """How many kinds of tile ``rules``' table for ``players`` has: the five colours, then the
-    variant's extra tiles (``TableSetup.extra_tiles``, such as a wild tile); 5 without rules."""
+    """How many kinds of tile ``rules``' table for ``players`` has: the variant's colours, then
+    its extra tiles (``TableSetup.extra_tiles``, such as a wild tile); 5 without rules."""
     return COLOUR_COUNT if rules is None else len(rules.table(players).kind_counts)
 
 
-def _table_fields(kinds: int) -> tuple[tuple[str, int], ...]:
+def _table_fields(kinds: int, size: int) -> tuple[tuple[str, int], ...]:
     """The table's parts: a count per kind of tile wherever tiles are counted."""
-    if kinds == COLOUR_COUNT:
-        return TABLE_FIELDS
     return (("factories", MAX_FACTORIES * kinds), ("centre", kinds), ("marker_in_centre", 1),
-            ("bag", kinds), ("lid", kinds), ("round", 1), ("placing_row", PATTERN_LINES))
+            ("bag", kinds), ("lid", kinds), ("round", 1), ("placing_row", size))
 
 
 #: Numbers per plugin memory or secret in the observation, unless the adapter is told otherwise.
@@ -223,23 +308,29 @@ def observation_layout(players: int, rules=None, memory_size: int = MEMORY_SIZE)
     is the board ``k`` seats after the viewer's (``seat+0`` is the viewer's own). With the
     variant's ``rules``, its plugins' parts follow (``plugin_layout``).
 
-    A variant with extra kinds of tile (``table_kinds(players, rules)`` above 5) counts every
+    The board's size n (``rules.size``: the variant's colours; 5 without rules) sizes the
+    boards' blocks (``BoardShape``): ``lines`` n * n, ``wall`` n * n * n, ``placing_row`` n,
+    and a count of n colours wherever tiles are counted.
+
+    A variant with extra kinds of tile (``table_kinds(players, rules)`` above n) counts every
     kind in the factories, the centre, the bag and the lid, and has two more parts per seat:
     ``floor_extra`` (the tiles of each extra kind on the floor) and ``line_extra`` (pattern
     line x extra kind: the extra tiles standing in for the line's colour, counted in
     ``lines`` too). A variant of the five colours keeps this layout whatever their counts."""
-    extra = table_kinds(players, rules) - COLOUR_COUNT
-    parts = list(_table_fields(COLOUR_COUNT + extra)) + [("to_move", players)]
+    shape = STANDARD_SHAPE if rules is None else board_shape(rules)
+    size = shape.size
+    extra = table_kinds(players, rules) - size
+    parts = list(_table_fields(size + extra, size)) + [("to_move", players)]
     for k in range(players):
         parts += [(f"seat+{k}.{name}", 1) for name in SEAT_FIELDS]
         if extra:
             parts.append((f"seat+{k}.floor_extra", extra))
     parts += [(f"seat+{k}.score", 1) for k in range(players)]
     for k in range(players):
-        parts.append((f"seat+{k}.lines", LINES_SIZE))
+        parts.append((f"seat+{k}.lines", shape.lines_size))
         if extra:
-            parts.append((f"seat+{k}.line_extra", PATTERN_LINES * extra))
-        parts.append((f"seat+{k}.wall", WALL_BLOCK))
+            parts.append((f"seat+{k}.line_extra", size * extra))
+        parts.append((f"seat+{k}.wall", shape.wall_block))
     if rules is not None:
         parts += plugin_layout(players, rules, memory_size)
     layout, start = [], 0
@@ -263,7 +354,8 @@ def observation_bounds(players: int, rules, memory_size: int = MEMORY_SIZE) -> t
     scores, memory and secrets in [-1000, 1000]."""
     table = rules.table(players)
     counts = table.kind_counts
-    extras = counts[COLOUR_COUNT:]
+    colours = range(rules.size)
+    extras = counts[rules.size:]
     floor_room = min(rules.floor_spaces, sum(counts) + 1)
     capacity = rules.capacity
     low: list[float] = []
@@ -288,9 +380,9 @@ def observation_bounds(players: int, rules, memory_size: int = MEMORY_SIZE) -> t
             tops = [min(floor_room, count) for count in extras]
         elif field == "lines":
             tops = [min(capacity[row], counts[colour] + sum(extras))
-                    for row in range(PATTERN_LINES) for colour in COLOURS]
+                    for row in colours for colour in colours]
         elif field == "line_extra":
-            tops = [min(capacity[row], count) for row in range(PATTERN_LINES) for count in extras]
+            tops = [min(capacity[row], count) for row in colours for count in extras]
         else:  # flags, one-hot parts, the wall's cells
             tops = [1] * size
         low += [0.0] * size
@@ -431,7 +523,7 @@ def plugin_numbers(state, viewer: int, memory_size: int = MEMORY_SIZE) -> list[f
             for seat, move in seen_choices(state.sealed, viewer):
                 chosen[(seat - viewer) % players] = 1.0
                 if move is not None:
-                    own[move_numbers(rules)[move] - MOVE_BASE] = 1.0
+                    own[move_numbers(rules)[move] - board_shape(rules).move_base] = 1.0
             numbers += chosen + own
     return numbers
 
@@ -442,43 +534,43 @@ def has_plugin_part(rules) -> bool:
     return bool(hooks.moves or hooks.memory_plugins or hooks.secret_plugins) or rules.first_player is not None
 
 
-_NO_SOURCE = [0] * COLOUR_COUNT
 _CACHE_LIMIT = 50_000
-#: a board's lines, a wall -> their blocks: pure functions of the keys, shared by every game
-_lines_blocks: dict[tuple, bytes] = {}
-_wall_blocks: dict[tuple, bytes] = {}
 
 
-def _lines_block(key: tuple) -> bytes:
-    """The lines block of ``key`` = (5 line colours, 5 line counts), made and remembered."""
-    block = bytearray(LINES_SIZE)
-    for row in range(PATTERN_LINES):
-        if key[PATTERN_LINES + row]:
-            block[row * COLOUR_COUNT + key[row]] = key[PATTERN_LINES + row]
-    if len(_lines_blocks) > _CACHE_LIMIT:
-        _lines_blocks.clear()
-    made = _lines_blocks[key] = bytes(block)
+def _lines_block(key: tuple, shape: BoardShape) -> bytes:
+    """The lines block of ``key`` = (n line colours, n line counts), made and remembered."""
+    size = shape.size
+    block = bytearray(shape.lines_size)
+    for row in range(size):
+        if key[size + row]:
+            block[row * size + key[row]] = key[size + row]
+    remembered = shape.lines_blocks
+    if len(remembered) > _CACHE_LIMIT:
+        remembered.clear()
+    made = remembered[key] = bytes(block)
     return made
 
 
-def _wall_block(key: tuple) -> bytes:
-    """The wall block of ``key`` = the 25 cells, row by row, made and remembered."""
-    block = bytearray(WALL_BLOCK)
+def _wall_block(key: tuple, shape: BoardShape) -> bytes:
+    """The wall block of ``key`` = the n * n cells, row by row, made and remembered."""
+    size = shape.size
+    block = bytearray(shape.wall_block)
     for cell, colour in enumerate(key):
         if colour is not None:
-            block[cell * COLOUR_COUNT + colour] = 1
-    if len(_wall_blocks) > _CACHE_LIMIT:
-        _wall_blocks.clear()
-    made = _wall_blocks[key] = bytes(block)
+            block[cell * size + colour] = 1
+    remembered = shape.wall_blocks
+    if len(remembered) > _CACHE_LIMIT:
+        remembered.clear()
+    made = remembered[key] = bytes(block)
     return made
 
 
-def _line_extra_block(line_extra: list[tuple[int, ...]], extra: int) -> bytes:
+def _line_extra_block(line_extra: list[tuple[int, ...]], extra: int, size: int) -> bytes:
     """Pattern line x extra kind: how many tiles of that kind stand in on the line."""
-    block = bytearray(PATTERN_LINES * extra)
+    block = bytearray(size * extra)
     for row, kinds in enumerate(line_extra):
         for kind in kinds:
-            block[row * extra + kind - COLOUR_COUNT] += 1
+            block[row * extra + kind - size] += 1
     return bytes(block)
 
 
@@ -490,15 +582,11 @@ def bag_counts(state) -> list[int]:
     return [bag.count(0), bag.count(1), bag.count(2), bag.count(3), bag.count(4)]
 
 
-def _one_hot(size: int, index: int | None) -> tuple[int, ...]:
-    return tuple(1 if i == index else 0 for i in range(size))
-
-
 #: prepared pieces: padding for the factories a table lacks (by sources and kinds of tile),
-#: one-hot rows, seat orders
+#: seat orders
 _PADDING = {(sources, kinds): (0,) * (kinds * (MAX_FACTORIES + 1 - sources))
-            for sources in range(1, SOURCES + 1) for kinds in range(COLOUR_COUNT, COLOUR_COUNT + 4)}
-_PLACING = [_one_hot(PATTERN_LINES, row) for row in range(PATTERN_LINES)] + [_one_hot(PATTERN_LINES, None)]
+            for sources in range(1, SOURCES + 1)
+            for kinds in range(MIN_COLOURS, MAX_COLOURS + MAX_EXTRA_KINDS + 1)}
 _RELATIVE: dict[tuple[int, int], tuple[int, ...]] = {}
 _ORDER: dict[tuple[int, int], tuple[int, ...]] = {}
 
@@ -529,33 +617,39 @@ def _board_observation(state, viewer: int, bag: list[int] | None) -> np.ndarray:
     order = _ORDER.get((players, viewer))
     if order is None:
         order = _ORDER[(players, viewer)] = tuple((viewer + k) % players for k in range(players))
+    size = state.rules.size
+    shape = _shapes.get(size) or board_shape(state.rules)
     # Every number before the scores is a count (from 0 to 255 as a rule): one byte each.
     small = [*chain.from_iterable(sources[1:]), *_PADDING[(len(sources), state.kinds)], *sources[0],
              1 if state.marker_in_centre and playing else 0,
              *(bag if bag is not None else bag_counts(state)), *state.lid, min(state.round, 255),
-             *_PLACING[state.placing[1] if phase == PLACE else PATTERN_LINES], *to_move]
+             *shape.placing[state.placing[1] if phase == PLACE else size], *to_move]
     holder = state.marker_holder
     boards = state.players
     scores = []
     # Every number is a byte (counts, flags, cells), the scores too as a rule: the vector is
     # the bytes joined, widened to float32 once.
     parts = [b""]
-    extra = state.kinds - COLOUR_COUNT
+    extra = state.kinds - size
+    lines_blocks, wall_blocks = shape.lines_blocks, shape.wall_blocks
     for seat in order:
         board = boards[seat]
         floor = board.floor
         small += (len(floor), 1 if MARKER in floor else 0, 1 if holder == seat else 0)
         scores.append(board.score)
         key = (*board.line_colour, *board.line_count)
-        block = _lines_blocks.get(key)
-        parts.append(block if block is not None else _lines_block(key))
+        block = lines_blocks.get(key)
+        parts.append(block if block is not None else _lines_block(key, shape))
         if extra:  # extra kinds of tile: those on the floor, and those standing in on each line
-            small += [floor.count(kind) for kind in range(COLOUR_COUNT, COLOUR_COUNT + extra)]
-            parts.append(_line_extra_block(board.line_extra, extra))
+            small += [floor.count(kind) for kind in range(size, size + extra)]
+            parts.append(_line_extra_block(board.line_extra, extra, size))
         wall = board.wall
-        key = (*wall[0], *wall[1], *wall[2], *wall[3], *wall[4])
-        block = _wall_blocks.get(key)
-        parts.append(block if block is not None else _wall_block(key))
+        if size == 5:  # the standard board, unrolled: the step's hot path
+            key = (*wall[0], *wall[1], *wall[2], *wall[3], *wall[4])
+        else:
+            key = tuple(chain.from_iterable(wall))
+        block = wall_blocks.get(key)
+        parts.append(block if block is not None else _wall_block(key, shape))
     numbers = small + scores
     try:
         parts[0] = bytes(numbers)
@@ -601,7 +695,7 @@ def observation_text(state, viewer: int) -> str:
     for k in range(players):
         seat = (viewer + k) % players
         board = state.players[seat]
-        lines = ",".join(_line_text(board, row, kind_letters) for row in range(PATTERN_LINES))
+        lines = ",".join(_line_text(board, row, kind_letters) for row in range(state.rules.size))
         wall = "/".join("".join("." if cell is None else kind_letters[cell] for cell in row) for row in board.wall)
         floor = "".join("M" if t == MARKER else kind_letters[t] for t in board.floor)
         marker = " holds marker" if state.marker_holder == seat else ""

@@ -94,7 +94,8 @@ def build_record(ref: str, names: Sequence[str], seed: Any, rounds: Sequence[tup
     recorder = Recorder(record_ref(ref, folder), list(names), seed)
     recorder.first_player = first_player
     kind_letters = state.table.kind_letters
+    colour_letters = state.rules.colour_letters  # also tells format_decision where the floor is
     recorder.rounds = [RoundRecord([letters(counts, kind_letters) for counts in fills],
-                                   [format_decision(d) for d in decisions])
+                                   [format_decision(d, colour_letters) for d in decisions])
                        for fills, decisions in rounds]
     return recorder.to_dict(state)

@@ -17,8 +17,9 @@ kind of tile with its share of the bag, factory 1 first; when the bag runs out
 the lid is poured in, and when both are empty the fill stops. The drawn tiles
 are then laid by the engine (``GameState.deal_tiles``, which checks that they
 could have come out of the bag and lid). Chance action ``k`` is "a tile of
-kind ``k``": 0..4 the colours, 5.. a variant's extra tiles (a wild tile).
-Player actions are ``azul_core.rl.encoding``'s, the variant's plugin moves
+kind ``k``": 0..n-1 the variant's n colours (0..4 in the standard game), n..
+its extra tiles (a wild tile). Player actions are ``azul_core.rl.encoding``'s,
+sized by the variant's board (``num_distinct_actions``), its plugin moves
 included.
 
 The opening: a variant that draws the first player (``azul_first_player``,
@@ -439,13 +440,13 @@ class AzulState(pyspiel.State):
             if self.episode.opening or not 0 <= action < len(names):
                 return self._opening_name(action)
             return f"draw {names[action]}"
-        if action >= encoding.MOVE_BASE:
-            return encoding.action_name(action, self.episode.game.rules)
-        if action >= encoding.PLACE_BASE:
+        rules = self.episode.game.rules
+        shape = encoding.board_shape(rules)
+        if shape.place_base <= action < shape.move_base:
             state = self.episode.state
             row = state.placing[1] if state.placing is not None else None
-            return f"w{'?' if row is None else row + 1}:{action - encoding.PLACE_BASE + 1}"
-        return encoding.action_name(action)
+            return f"w{'?' if row is None else row + 1}:{action - shape.place_base + 1}"
+        return encoding.action_name(action, rules)
 
     def _opening_name(self, seed) -> str:
         game = self.episode.game

@@ -15,11 +15,14 @@ Each observation is ``{"observation": float32 vector, "action_mask": int8
 vector}`` (see ``azul_core.rl.encoding``). An action outside the mask is
 refused with ``ValueError``: the engine's legal decisions are the only moves.
 
-A variant's plugin moves (a pass, a choice after a draft) are actions after
-the 305 of every variant; its plugins' memory and the agent's own secrets are
-numbers after the boards. An agent's observation holds its own secret and
-never another seat's (the encoding reads them through the engine's
-``seen_secrets``, as ``GameState.for_seat(seat)`` does).
+The spaces follow the variant's board: n colours (an n x n wall, n pattern
+lines) give ``encoding.board_shape(rules).move_base`` actions (305 on the
+standard board of 5) and observation blocks sized by n. A variant's plugin
+moves (a pass, a choice after a draft) are actions after those; its plugins'
+memory and the agent's own secrets are numbers after the boards. An agent's
+observation holds its own secret and never another seat's (the encoding
+reads them through the engine's ``seen_secrets``, as
+``GameState.for_seat(seat)`` does).
 
 A phase of choices a plugin adds (``rules.Phase``) is played as the engine asks
 it: each seat's choice is an action of that seat's agent, in turn. A phase
@@ -106,7 +109,8 @@ class AzulEnv(AECEnv):
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         size = encoding.observation_size(players, self.rules, self.memory_size)
-        #: the actions: 305, and one per plugin move the variant declares
+        #: the actions: the board's drafts and placements (305 on the standard board), and one
+        #: per plugin move the variant declares
         self.num_actions = encoding.num_actions(self.rules)
         # [-1000, 1000], or up to the greatest count of tiles where a kind has more than 1000
         high = encoding.observation_high(players, self.rules, self.memory_size)

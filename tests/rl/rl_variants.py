@@ -62,6 +62,17 @@ PHASES = [(LID_MARKET, 2), (LID_MARKET, 3), (COLOUR_BID, 2), (COLOUR_BID, 3)]
 #: every phase stage, each seat choosing as many times in a row as the engine lets it
 #: (tests/rl/house_rules/ponder.py): the longest games a variant's phases make
 PONDER = str(Path(__file__).resolve().parent / "house_rules" / "ponder.yaml")
+#: the board's size (issue 40): n colours make an n x n wall and n pattern lines, and the RL
+#: spaces follow it (the standard plugin's setting ``colours``; examples/sixth-colour adds pink)
+FOUR_COLOURS = str(Path(__file__).resolve().parent / "house_rules" / "four-colours.yaml")
+SIXTH_COLOUR = str(ROOT / "examples" / "sixth-colour" / "sixth-colour.yaml")
+EIGHT_COLOURS = str(Path(__file__).resolve().parent / "house_rules" / "eight-colours.yaml")
+#: the grey wall (the player chooses the column) on a board of seven
+GREY_WALL_SEVEN = str(Path(__file__).resolve().parent / "house_rules" / "grey-wall-seven.yaml")
+#: six colours and a wild tile (kind 6, after the colours; tests/rl/house_rules/wild_any_size.py)
+WILD_SIX = str(Path(__file__).resolve().parent / "house_rules" / "wild-six.yaml")
+BOARD_SIZES = [(FOUR_COLOURS, 2), (FOUR_COLOURS, 3), (SIXTH_COLOUR, 2), (EIGHT_COLOURS, 2), (EIGHT_COLOURS, 4),
+               (GREY_WALL_SEVEN, 3), (WILD_SIX, 2)]
 #: secret-goal's secrets and colour-bid's sealed picks together
 #: (tests/rl/house_rules/secret-goal-bid.yaml)
 SECRET_GOAL_BID = str(Path(__file__).resolve().parent / "house_rules" / "secret-goal-bid.yaml")
