@@ -550,7 +550,8 @@ class Server:
                             seed=f"{table.row.seed}:seat:{seat}", think=self.config.think)
                     # The game as this seat may know it: a bot never sees another seat's secret.
                     snapshot = table.seen_by(seat).clone()
-                    text = format_decision(await asyncio.to_thread(bot.choose, snapshot))
+                    text = format_decision(await asyncio.to_thread(bot.choose, snapshot),
+                                           snapshot.rules.colour_letters)
                 # A chat message meanwhile leaves the decision good (``Table.moved_at``).
                 if table.moved_at > version or self.store is None:
                     continue

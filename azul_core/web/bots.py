@@ -129,10 +129,13 @@ def think(variant_ref: str, record: dict, bot: str, seed: str, think_time: float
     state = replay_state(record_from_data(record, "the table"), variant)
     chosen, own, seat = sealed
     if chosen:
-        state = with_sealed_choices(state, list(chosen), None if own is None else parse_decision(own), seat)
+        own_choice = None if own is None else parse_decision(own, variant.rules.colour_letters,
+                                                             variant.rules.colour_names)
+        state = with_sealed_choices(state, list(chosen), own_choice, seat)
     # The game as the seat to move may know it: a bot never sees another seat's secret.
     seen = state.for_seat(state.to_move)
-    return format_decision(make_bot(bot, variant.rules, seed=seed, think=think_time).choose(seen))
+    return format_decision(make_bot(bot, variant.rules, seed=seed, think=think_time).choose(seen),
+                           variant.rules.colour_letters)
 
 
 def _worker_start(parent: int) -> None:

@@ -110,7 +110,8 @@ async def _think(server, table, seat: int, version: int) -> tuple | Move:
     if is_search_bot(bot):
         ref = str(table.offered.path)
         text = await server.bot_pool.choose(ref, table.record(seat).to_dict(), bot, seed, table.sealed_choices(seat))
-        return parse_decision(text)
+        rules = table.offered.variant.rules
+        return parse_decision(text, rules.colour_letters, rules.colour_names)
     player = make_bot(bot, table.offered.variant.rules, seed=seed, think=server.config.think)
     return await asyncio.to_thread(player.choose, table.seen_by(seat).clone())
 
@@ -152,7 +153,8 @@ async def _work_out(server, table, seat: int, job: HintJob) -> None:
         if table.moved_at > job.version:
             job.tell(_message(table.version, None, reason=MOVED_ON))
             return
-        answer = _message(job.version, format_decision(decision), text=hint_words(seen, decision))
+        answer = _message(job.version, format_decision(decision, seen.rules.colour_letters),
+                          text=hint_words(seen, decision))
         table.hinted[seat] = (job.version, answer)
         job.tell(_for_now(table, seat))
     except Exception:  # a bot that failed: the player is told, the table goes on

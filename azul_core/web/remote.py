@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import urlsplit
 
-from azul_core.colours import NAMES
 from azul_core.engine.notation import NotationError, is_ascii_number, parse_decision
 from azul_core.engine.state import CHOOSE, DRAFT, PLACE, IllegalDecision
 from azul_core.players.move_words import match_move
@@ -315,7 +314,8 @@ class RemoteSession:
             return state
         yours = stage.get("yours")
         try:
-            own = parse_decision(yours["move"]) if isinstance(yours, dict) else None
+            own = parse_decision(yours["move"], state.rules.colour_letters, state.rules.colour_names) \
+                if isinstance(yours, dict) else None
             chosen = [int(seat) for seat in stage["chosen"]]
             return with_sealed_choices(state, chosen, own if isinstance(own, Move) else None, message.get("you"))
         except (NotationError, IllegalDecision, KeyError, TypeError, ValueError) as exc:
@@ -417,7 +417,7 @@ class RemoteSession:
         state = self.state
         if state.phase == PLACE:
             _seat, row, columns = state.placing
-            colour = NAMES[state.players[you].line_colour[row]]
+            colour = state.rules.colour_names[state.players[you].line_colour[row]]
             options = ", ".join(str(c + 1) for c in columns)
             return f"{self.names[you]}: wall column for the {colour} tile of line {row + 1} ({options})> "
         if state.phase == CHOOSE:
@@ -528,7 +528,7 @@ class RemoteSession:
         if state.phase == PLACE and is_ascii_number(line):
             return True
         try:
-            decision = parse_decision(line)
+            decision = parse_decision(line, state.rules.colour_letters, state.rules.colour_names)
         except NotationError as exc:
             self.say(f"{exc}; ? lists the legal moves, help explains.")
             return False
@@ -547,7 +547,8 @@ class RemoteSession:
         if state.phase == DRAFT and state.is_misplaced(decision) and state.rules.misplaced_to_floor:
             _source, colour, row = decision
             why = line_refusal_words(state, you, colour, row, clause=True)
-            self.say(f"Careful: {why}, so all the {NAMES[colour]} tiles fall to the floor.", "bold yellow")
+            self.say(f"Careful: {why}, so all the {state.rules.colour_names[colour]} tiles fall to the floor.",
+                     "bold yellow")
         return True
 
 

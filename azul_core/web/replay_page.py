@@ -116,7 +116,8 @@ class Replay:
                     text = f"Round {step.round}: the factories are filled"
                     self.steps.append(_Step(step.round, 0, None, text, None, progress.last_round, False))
                 else:
-                    decision = parse_decision(step.text)
+                    decision = parse_decision(step.text, step.state.rules.colour_letters,
+                                              step.state.rules.colour_names)
                     seen = progress.rounds_seen
                     # The table's own bookkeeping, on a copy: the tiles each placement scored.
                     apply_decision(before.clone(), progress, decision)

@@ -22,7 +22,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from azul_core.colours import NAMES
 from azul_core.engine.notation import NotationError, format_decision, is_ascii_number, parse_decision
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters, wall_with
@@ -348,7 +347,7 @@ class Table:
         rounds_before = self.progress.rounds_seen
         # Described from the state before it, once the engine has accepted it.
         description = describe(state, decision, [s.name for s in self.seats])
-        events = [Event(MOVE, format_decision(decision), seat)]
+        events = [Event(MOVE, format_decision(decision, state.rules.colour_letters), seat)]
         _note_move(progress, after, seat, state.round, events[0].text, description, rounds_before,
                    [s.name for s in self.seats], _sealing(state, decision))
         self._follow_up(after, progress, events)
@@ -464,7 +463,7 @@ class Table:
                 text = describe(state, decision, names)
                 round_number, rounds_before = state.round, progress.rounds_seen
                 apply_decision(state, progress, decision)
-                events.append(Event(MOVE, format_decision(decision), seat))
+                events.append(Event(MOVE, format_decision(decision, state.rules.colour_letters), seat))
                 _note_move(progress, state, seat, round_number, events[-1].text, text, rounds_before, names)
             else:
                 return
@@ -635,7 +634,7 @@ def _apply_event(state: GameState, progress: Progress, event: Event, seats: list
         state.deal_tiles([_counts(f, state.table.kind_letters) for f in factories])
         start_round(state, progress)
     elif event.kind == MOVE:
-        decision = parse_decision(event.text)
+        decision = parse_decision(event.text, state.rules.colour_letters, state.rules.colour_names)
         mover = state.to_move
         names = [s.name for s in seats]
         text = describe(state, decision, names)
@@ -667,7 +666,7 @@ def apply_decision(state: GameState, progress: Progress, decision: tuple | Move)
             for column, colour in enumerate(board.wall[row]):
                 if colour is not None and wall[row][column] is None:
                     wall = wall_with(wall, row, column, colour)
-                    progress.placed[seat].append({"row": row, "column": column, "colour": NAMES[colour],
+                    progress.placed[seat].append({"row": row, "column": column, "colour": rules.colour_names[colour],
                                                   "points": rules.placement_score(wall, row, column)})
     if len(state.round_scores) > progress.rounds_seen:
         progress.rounds_seen = len(state.round_scores)
@@ -682,14 +681,15 @@ def _parse(state: GameState, text: str) -> tuple | Move:
     if state.phase == PLACE and is_ascii_number(text):
         return (state.placing[1], int(text) - 1)
     try:
-        decision = parse_decision(text)
+        decision = parse_decision(text, state.rules.colour_letters, state.rules.colour_names)
     except NotationError as exc:
         raise Refused(str(exc)) from None
     if isinstance(decision, Move):
         return decision  # the engine says whether it is on offer now
     if state.phase == PLACE and len(decision) == 3:
         _seat, row, columns = state.placing
-        raise Refused(f"a wall column is asked for now: the {NAMES[state.players[_seat].line_colour[row]]} "
+        colour = state.rules.colour_names[state.players[_seat].line_colour[row]]
+        raise Refused(f"a wall column is asked for now: the {colour} "
                       f"tile of line {row + 1} goes to column "
                       f"{', '.join(str(c + 1) for c in columns)} (e.g. w{row + 1}:{columns[0] + 1})")
     if state.phase == DRAFT and len(decision) == 2:

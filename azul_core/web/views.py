@@ -18,59 +18,64 @@ import logging
 from typing import Sequence
 
 # Engine (azul_core.engine.* after the layout move) and the terminal's wording of moves.
-from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
+from azul_core.colours import MARKER
 from azul_core.engine.moves import plain
 from azul_core.engine.notation import format_decision
 from azul_core.engine.plugins import PluginError
-from azul_core.engine.state import CENTRE, CHOOSE, DRAFT, FLOOR, OVER, PLACE
+from azul_core.engine.state import CENTRE, CHOOSE, DRAFT, OVER, PLACE
 from azul_core.players.phase_words import chosen_seats, in_secret, own_choice, phase_title, stage_of
 from azul_core.players.plugin_words import plugin_words
 from azul_core.players.refusal_words import line_refusal_words
 from azul_core.players.render import effect_and_preview, floor_costs, placement_points, printed_wall, winner_line
-from azul_core.rules import PATTERN_LINES, WALL_SIZE, Move
+from azul_core.rules import Move
 
 log = logging.getLogger("azul.web")
 
-COLOUR_LEGEND = [{"name": NAMES[c], "letter": LETTERS[c]} for c in COLOURS]
+def colour_legend(rules) -> list[dict]:
+    """The variant's colours as the page draws them, in order (colour ``i`` is the ``i``-th):
+    each one's name, its letter (on every tile and in the notation) and its look (#rrggbb)."""
+    return [{"name": colour.name, "letter": colour.letter, "look": colour.look} for colour in rules.colours]
 
 
 def _tile_name(tile: int, names: Sequence[str]) -> str:
     return "marker" if tile == MARKER else names[tile]
 
 
-def _tiles(counts: Sequence[int], names: Sequence[str] = NAMES) -> list[str]:
+def _tiles(counts: Sequence[int], names: Sequence[str]) -> list[str]:
     """Tiles by kind, in kind order: ``[0, 2, 0, 0, 0, 1]`` -> ``["yellow", "yellow", "wild"]``
-    (``names``: ``table.kind_names`` where the variant has extra tiles)."""
-    return [names[kind] for kind in (COLOURS if len(counts) == 5 else range(len(counts)))
-            for _ in range(counts[kind])]
+    (``names``: ``table.kind_names``, the colours' then the extra tiles')."""
+    return [names[kind] for kind in range(len(counts)) for _ in range(counts[kind])]
 
 
 def _kinds(table) -> list[dict]:
-    """The variant's tiles beyond the five colours, as the page draws them."""
+    """The variant's tiles beyond its colours, as the page draws them."""
     return [{"name": extra.name, "letter": extra.letter, "look": extra.look} for extra in table.extra_tiles]
 
 
 def _board(state, seat: int, seats, connected: Sequence[bool], printed, costs, over: bool) -> dict:
     board = state.players[seat]
-    extra_kinds = state.kinds > len(COLOURS)
-    names = state.table.kind_names if extra_kinds else NAMES
+    size = state.rules.size
+    extra_kinds = state.kinds > size
+    names = state.table.kind_names
+    colour_names = state.rules.colour_names
     lines = []
-    for row in range(PATTERN_LINES):
+    for row in range(size):
         count = board.line_count[row]
-        line = {"capacity": state.rules.capacity[row], "colour": NAMES[board.line_colour[row]] if count else None,
-                "count": count, "closed": board.accept[row] == 0}
+        line = {"capacity": state.rules.capacity[row],
+                "colour": colour_names[board.line_colour[row]] if count else None, "count": count,
+                "closed": board.accept[row] == 0}
         if extra_kinds:
             # The tiles standing in for the colour: counted in ``count``, named by their kind.
             line["extra"] = [names[kind] for kind in board.line_extra[row]]
         lines.append(line)
     wall = []
-    for row in range(WALL_SIZE):
+    for row in range(size):
         cells = []
-        for column in range(WALL_SIZE):
+        for column in range(size):
             tile = board.wall[row][column]
             pattern = printed[row][column]
-            pattern_name = NAMES[pattern] if pattern is not None else None
-            cells.append({"colour": NAMES[tile] if tile is not None else pattern_name,
+            pattern_name = colour_names[pattern] if pattern is not None else None
+            cells.append({"colour": colour_names[tile] if tile is not None else pattern_name,
                           "tile": tile is not None, "pattern": pattern_name})
         wall.append(cells)
     floor = [{"tile": _tile_name(board.floor[space], names) if space < len(board.floor) else None,
@@ -87,7 +92,7 @@ def _board_key(state, seat: int, seats, connected: Sequence[bool], over: bool) -
     return (tuple(board.line_count), tuple(board.line_colour), tuple(board.accept),
             tuple(map(tuple, board.wall)), tuple(board.floor), board.score,
             state.marker_holder == seat and not over, seats[seat].name, seats[seat].bot,
-            bool(connected[seat]), tuple(board.line_extra) if state.kinds > len(COLOURS) else None)
+            bool(connected[seat]), tuple(board.line_extra) if state.kinds > state.rules.size else None)
 
 
 def _stage(state, reader: int | None) -> dict | None:
@@ -110,7 +115,7 @@ def _rest(state, offered, seats, last_round, variant_name: str, seen_by: int | N
     placing = None
     if state.phase == PLACE:
         seat, row, columns = state.placing
-        placing = {"seat": seat, "row": row, "colour": NAMES[state.players[seat].line_colour[row]],
+        placing = {"seat": seat, "row": row, "colour": state.rules.colour_names[state.players[seat].line_colour[row]],
                    "columns": list(columns)}
     head = {
         "variant": variant_name,
@@ -120,12 +125,13 @@ def _rest(state, offered, seats, last_round, variant_name: str, seen_by: int | N
         "to_move": None if over else state.to_move,
         "placing": placing,
         "stage": _stage(state, seen_by),
-        "colours": COLOUR_LEGEND,
+        "colours": colour_legend(state.rules),
+        # The floor's number in a draft's ``line``: the one after the last pattern line.
+        "floor_line": state.rules.floor_line,
     }
-    names = NAMES
-    if state.kinds > len(COLOURS):
+    names = state.table.kind_names
+    if state.kinds > state.rules.size:
         head["kinds"] = _kinds(state.table)
-        names = state.table.kind_names
     tail = {
         "factories": [_tiles(source, names) for source in state.sources[1:]],
         "centre": {"tiles": _tiles(state.sources[CENTRE], names), "marker": state.marker_in_centre and not over},
@@ -206,9 +212,10 @@ def plugin_move(move: Move) -> dict:
 def build_legal(state) -> dict:
     """The decisions the seat to move may send, with what each does: drafts, wall columns and
     the plugins' moves on offer (``moves``; in phase "choose", the only ones)."""
+    letters, colour_names = state.rules.colour_letters, state.rules.colour_names
     if state.phase == PLACE:
         return {"drafts": [], "columns": [
-            {"move": format_decision(d), "row": d[0], "column": d[1], "points": placement_points(state, d)}
+            {"move": format_decision(d, letters), "row": d[0], "column": d[1], "points": placement_points(state, d)}
             for d in state.legal_decisions()], "moves": []}
     if state.phase == CHOOSE:
         return {"drafts": [], "columns": [], "moves": [plugin_move(move) for move in state.choices]}
@@ -230,7 +237,7 @@ def build_legal(state) -> dict:
         described = effects.get(key)
         if described is None:
             described = effects[key] = effect_and_preview(state, decision, memo)
-        drafts.append({"move": format_decision(decision), "source": source, "colour": NAMES[colour],
+        drafts.append({"move": format_decision(decision, letters), "source": source, "colour": colour_names[colour],
                        "line": line, "misplaced": False, "why": None, "effect": described[0],
                        "preview": described[1]})
     if state.rules.misplaced_to_floor:
@@ -238,19 +245,19 @@ def build_legal(state) -> dict:
         listed = {(d["source"], d["colour"], d["line"]) for d in drafts}
         seat = state.to_move
         for source, counts in enumerate(state.sources):
-            for colour in COLOURS:
+            for colour in range(state.rules.size):
                 if not counts[colour]:
                     continue
-                for line in range(PATTERN_LINES):
-                    if (source, NAMES[colour], line) in listed:
+                for line in range(state.rules.size):
+                    if (source, colour_names[colour], line) in listed:
                         continue
                     decision = (source, colour, line)
                     words, preview = effect_and_preview(state, decision, memo)
-                    drafts.append({"move": format_decision(decision), "source": source,
-                                   "colour": NAMES[colour], "line": line, "misplaced": True,
+                    drafts.append({"move": format_decision(decision, letters), "source": source,
+                                   "colour": colour_names[colour], "line": line, "misplaced": True,
                                    "why": line_refusal_words(state, seat, colour, line),
                                    "effect": words, "preview": preview})
-        drafts.sort(key=lambda d: (d["source"], COLOURS[NAMES.index(d["colour"])], d["line"]))
+        drafts.sort(key=lambda d: (d["source"], colour_names.index(d["colour"]), d["line"]))
     return {"drafts": drafts, "previews": _share_previews(drafts), "columns": [], "moves": moves}
 
 
@@ -270,7 +277,15 @@ def _share_previews(drafts: list[dict]) -> list[dict]:
     return shared
 
 
-_NAME_JSON = [json.dumps(name) for name in NAMES]
+#: each variant's colour names as JSON strings, by the names: written into every draft
+_NAMES_JSON: dict[tuple[str, ...], list[str]] = {}
+
+
+def _names_json(names: tuple[str, ...]) -> list[str]:
+    written = _NAMES_JSON.get(names)
+    if written is None:
+        written = _NAMES_JSON[names] = [json.dumps(name) for name in names]
+    return written
 
 
 _JSON_BOOL = {True: "true", False: "false"}
@@ -297,6 +312,7 @@ def build_legal_json(state) -> str:
     memo: dict = {}
     marker = state.marker_in_centre
     sources = state.sources
+    letters, names_json = state.rules.colour_letters, _names_json(state.rules.colour_names)
     parts = []
     previews: dict[str, int] = {}  # a preview's JSON -> its index (``_share_previews``)
     for decision in state.legal_decisions():
@@ -308,10 +324,9 @@ def build_legal_json(state) -> str:
             written = _preview_json(preview, memo)
             number = previews.setdefault(written, len(previews))
             effect = effects[key] = f'{json.dumps(words)},"preview":{number}'
-        parts.append(f'{{"move":"{format_decision(decision)}","source":{source},"colour":{_NAME_JSON[colour]},'
+        parts.append(f'{{"move":"{format_decision(decision, letters)}","source":{source},"colour":{names_json[colour]},'
                      f'"line":{line},"misplaced":false,"why":null,"effect":{effect}}}')
     return f'{{"drafts":[{",".join(parts)}],"previews":[{",".join(previews)}],"columns":[],"moves":[]}}'
 
 
-__all__ = ["build_view", "build_legal", "build_legal_json", "build_final", "plugin_move",
-           "COLOUR_LEGEND", "FLOOR"]
+__all__ = ["build_view", "build_legal", "build_legal_json", "build_final", "plugin_move", "colour_legend"]
