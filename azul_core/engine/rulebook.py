@@ -15,7 +15,7 @@ import pluggy
 
 from azul_core import hookspecs
 from azul_core.colours import NAMES
-from azul_core.engine.board_tables import BoardTables, board_tables
+from azul_core.engine.board_tables import board_tables
 from azul_core.engine.moves import PluginHooks
 from azul_core.engine.plugins import (
     PluginError,
@@ -310,7 +310,12 @@ class Rules:
         self.floor_line = self.size
         self.colour_names: tuple[str, ...] = tuple(colour.name for colour in self.colours)
         self.colour_letters = "".join(colour.letter for colour in self.colours)
-        self.board: BoardTables = board_tables(self.size)
+        #: the bitmask tables of the board's size (engine/board_tables.py), plain attributes for
+        #: the engine's hot path; the colours as a tuple to iterate
+        tables = board_tables(self.size)
+        self.draft_lines, self.draft_count = tables.draft_lines, tables.draft_count
+        self.scatter, self.other_lines, self.line_bits = tables.scatter, tables.other_lines, tables.full
+        self.colour_range = tuple(range(self.size))
         #: per pattern line, how many tiles it holds when full
         self.capacity: tuple[int, ...] = self._line_capacities()
         #: where discarded tiles go, per reason: "lid", "bag" or "out"

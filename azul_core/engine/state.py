@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from azul_core.colours import LETTERS, MARKER, NAMES
+from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
+from azul_core.engine.board_tables import board_tables
 from azul_core.engine.moves import memory_problem, seen_secrets
 from azul_core.engine.plugins import PluginError, hook_location
 from azul_core.engine.rulebook import Rules
@@ -37,6 +38,9 @@ from azul_core.rules import Move
 
 #: The floor's place in a draft of the standard game's board (``rules.floor_line`` in general).
 FLOOR = 5
+#: The standard board's bitmask tables, read as globals on the hot path of random playouts
+#: (``random_decision``; a board of another size reads its own from the rules).
+_DRAFT_LINES, _DRAFT_COUNT = board_tables(5).draft_lines, board_tables(5).draft_count
 CENTRE = 0
 
 DEAL, DRAFT, PLACE, OVER = "deal", "draft", "place", "over"
@@ -97,7 +101,7 @@ class PlayerBoard:
         # (engine/board_tables.py).
         self.accept = [rules.accept_mask(row, -1, 0, 0) for row in range(size)]
         self.accept_key = 0
-        scatter = rules.board.scatter
+        scatter = rules.scatter
         for row, mask in enumerate(self.accept):
             self.accept_key |= scatter[row][mask]
         self.floor: list[int] = []
@@ -135,7 +139,7 @@ class PlayerBoard:
         colour = self.line_colour[row] if self.line_count[row] else -1
         mask = rules.accept_mask(row, colour, self.line_count[row], self.wall_rows[row])
         self.accept[row] = mask
-        self.accept_key = self.accept_key & rules.board.other_lines[row] | rules.board.scatter[row][mask]
+        self.accept_key = self.accept_key & rules.other_lines[row] | rules.scatter[row][mask]
 
     def line_full(self, row: int, capacity: int) -> bool:
         return self.line_count[row] >= capacity
@@ -405,11 +409,11 @@ class GameState:
         """Every decision the player to move may take now (drafts a bot would consider)."""
         if self.phase == DRAFT:
             key = self.players[self.current].accept_key
-            size = self.rules.size
-            draft_lines, full = self.rules.board.draft_lines, self.rules.board.full
+            rules = self.rules
+            size, colours, draft_lines, full = rules.size, rules.colour_range, rules.draft_lines, rules.line_bits
             drafts: list[Decision] = [(source, colour, line)
                       for source, counts in enumerate(self.sources)
-                      for colour in range(size) if counts[colour]
+                      for colour in colours if counts[colour]
                       for line in draft_lines[key >> size * colour & full]]
             if self.rules.draft_allowed is not None:
                 drafts = self._allowed(drafts)
@@ -433,27 +437,23 @@ class GameState:
         included) that take it, offers m * w drafts (listed only where a plugin restricts drafts).
         """
         if self.phase == DRAFT:
-            if self.rules.drafts_listed:
+            rules = self.rules
+            if rules.drafts_listed:
                 drafts = self.legal_decisions()
                 return drafts[int(random() * len(drafts))]
+            if rules.size != 5:
+                return self._random_draft_any_size(random)
+            # The standard board, unrolled: random playouts run here.
             key = self.players[self.current].accept_key
             held = self.colour_sources
-            size, board = self.rules.size, self.rules.board
-            count = board.draft_count
-            if size == 5:  # the standard board, unrolled: random playouts run here
-                parts: Sequence[int] = (
-                    held[0] * count[key & 31], held[1] * count[key >> 5 & 31],
-                    held[2] * count[key >> 10 & 31], held[3] * count[key >> 15 & 31],
-                    held[4] * count[key >> 20 & 31])
-                pick = int(random() * (parts[0] + parts[1] + parts[2] + parts[3] + parts[4]))
-            else:
-                full = board.full
-                parts = [held[colour] * count[key >> size * colour & full] for colour in range(size)]
-                pick = int(random() * sum(parts))
-            for colour in range(size):
+            parts = (held[0] * _DRAFT_COUNT[key & 31], held[1] * _DRAFT_COUNT[key >> 5 & 31],
+                     held[2] * _DRAFT_COUNT[key >> 10 & 31], held[3] * _DRAFT_COUNT[key >> 15 & 31],
+                     held[4] * _DRAFT_COUNT[key >> 20 & 31])
+            pick = int(random() * (parts[0] + parts[1] + parts[2] + parts[3] + parts[4]))
+            for colour in COLOURS:
                 part = parts[colour]
                 if pick < part:
-                    lines = board.draft_lines[key >> size * colour & board.full]
+                    lines = _DRAFT_LINES[key >> 5 * colour & 31]
                     nth, line_index = divmod(pick, len(lines))
                     for source, counts in enumerate(self.sources):
                         if counts[colour]:
@@ -468,6 +468,26 @@ class GameState:
         if self.phase == CHOOSE:
             return self.choices[int(random() * len(self.choices))]
         raise IllegalDecision("no decision to take now")
+
+    def _random_draft_any_size(self, random) -> Decision:
+        """``random_decision``'s draft on a board of any size (the rules' own tables)."""
+        rules = self.rules
+        key, held, size = self.players[self.current].accept_key, self.colour_sources, rules.size
+        count, full = rules.draft_count, rules.line_bits
+        parts = [held[colour] * count[key >> size * colour & full] for colour in rules.colour_range]
+        pick = int(random() * sum(parts))
+        for colour in rules.colour_range:
+            part = parts[colour]
+            if pick < part:
+                lines = rules.draft_lines[key >> size * colour & full]
+                nth, line_index = divmod(pick, len(lines))
+                for source, counts in enumerate(self.sources):
+                    if counts[colour]:
+                        if not nth:
+                            return (source, colour, lines[line_index])
+                        nth -= 1
+            pick -= part
+        raise AssertionError("a draft is always drawn while tiles are on the table")
 
     def turn_moves(self) -> list[Move]:
         """The plugins' moves offered to the seat about to draft (``[]`` once the seats have
@@ -796,7 +816,7 @@ class GameState:
                         if not centre[other]:
                             held[other] += 1
                         centre[other] += tiles
-            sources[source] = [0] * self.kinds
+            sources[source] = [0, 0, 0, 0, 0] if self.kinds == 5 else [0] * self.kinds
         self.tiles_on_table -= taken
         # Lay them on the line; what does not fit falls to the floor.
         overflow = taken
@@ -804,7 +824,7 @@ class GameState:
             board.line_count[line] = count
             board.line_colour[line] = colour
             board.accept[line] = mask
-            board.accept_key = board.accept_key & rules.board.other_lines[line] | rules.board.scatter[line][mask]
+            board.accept_key = board.accept_key & rules.other_lines[line] | rules.scatter[line][mask]
             overflow = taken - put
             if put and count == capacity and rules.tile_at_turn_end:
                 self.pending.append((seat, line))
@@ -1058,15 +1078,15 @@ class GameState:
             # Closed until the next round (_end_round reopens it): not offered, misplaced if named.
             board.closed |= 1 << row
             board.accept[row] = 0
-            board.accept_key &= self.rules.board.other_lines[row]
+            board.accept_key &= self.rules.other_lines[row]
             return
         mask = self.rules.accept_cache.get((row, -1, 0, board.wall_rows[row]))
         if mask is None:
             board.refresh_accept(self.rules, row)
         else:
             board.accept[row] = mask
-            tables = self.rules.board
-            board.accept_key = board.accept_key & tables.other_lines[row] | tables.scatter[row][mask]
+            rules = self.rules
+            board.accept_key = board.accept_key & rules.other_lines[row] | rules.scatter[row][mask]
 
     def _discard_stand_ins(self, board: PlayerBoard, row: int, colour: int) -> None:
         """Discard the rest of a tiled line that held extra tiles standing in for its colour:
