@@ -316,6 +316,7 @@ class Rules:
         self.draft_lines, self.draft_count = tables.draft_lines, tables.draft_count
         self.scatter, self.other_lines, self.line_bits = tables.scatter, tables.other_lines, tables.full
         self.colour_range = tuple(range(self.size))
+        self.board = tables
         #: per pattern line, how many tiles it holds when full
         self.capacity: tuple[int, ...] = self._line_capacities()
         #: where discarded tiles go, per reason: "lid", "bag" or "out"
