@@ -1,6 +1,6 @@
 // Drawing the table from the server's view: factories, centre, and each player's board.
 // Nothing here decides a rule: what may be clicked comes from the server's legal moves.
-import { el, tile, LETTER, dress, extraKinds, letterOf, tileClass } from "./dom.js";
+import { el, tile, COLOURS, LETTER, dress, extraKinds, letterOf, printClass, tileClass } from "./dom.js";
 
 export function sourceName(source) {
   return source === 0 ? "the centre" : `factory ${source}`;
@@ -20,7 +20,9 @@ export function drawSupply(view, picks, selected, onPick) {
         ? tiles.map((colour) => supplyTile(source, colour, picks, selected, onPick))
         : el("span", { class: "empty-note" }, "empty")));
   });
-  const centreTiles = [...view.centre.tiles].sort((a, b) => (ORDER[a] ?? 5) - (ORDER[b] ?? 5));
+  // The centre's tiles in the colours' order, then the extra kinds.
+  const order = (name) => (COLOURS.includes(name) ? COLOURS.indexOf(name) : COLOURS.length);
+  const centreTiles = [...view.centre.tiles].sort((a, b) => order(a) - order(b));
   const centre = el("div", { class: "centre", id: "centre", "data-source": 0, role: "group", "aria-label": "the centre" },
     el("span", { class: "source-label" }, "centre"),
     el("div", { class: "centre-tiles" },
@@ -29,8 +31,6 @@ export function drawSupply(view, picks, selected, onPick) {
       !centreTiles.length && !view.centre.marker ? el("span", { class: "empty-note" }, "empty") : null));
   return [el("div", { class: "factories", id: "factories" }, factories), centre];
 }
-
-const ORDER = { blue: 0, yellow: 1, red: 2, black: 3, white: 4 };
 
 function supplyTile(source, colour, picks, selected, onPick) {
   const pickable = picks.has(`${source}:${colour}`);
@@ -68,7 +68,11 @@ export function drawBoard(seat, view, { mine, toMove, targets, onTarget, notArri
   if (toMove) classes.push("to-move");
   // A house rule may make a line longer than five: its board's tiles shrink to keep its width.
   const spaces = Math.max(...seat.lines.map((line) => line.capacity));
-  if (spaces > 5) classes.push("long-lines");
+  // A variant of other than five colours has a wall and pattern lines of its size: its tiles
+  // are as large as the board's width allows.
+  const size = seat.wall.length;
+  if (size !== 5) classes.push("sized");
+  else if (spaces > 5) classes.push("long-lines");
   const badges = [];
   if (mine) badges.push(el("span", { class: "badge you" }, "you"));
   if (seat.bot) badges.push(el("span", { class: "badge bot" }, `bot: ${seat.bot}`));
@@ -87,7 +91,8 @@ export function drawBoard(seat, view, { mine, toMove, targets, onTarget, notArri
       el("div", { class: "wall", role: "group", "aria-label": "wall" },
         seat.wall.map((cells, row) => cells.map((cell, column) => drawCell(cell, row, column, targets, onTarget))).flat())),
     drawFloor(seat.floor, targets, onTarget));
-  if (spaces > 5) board.style.setProperty("--spaces", spaces);  // the CSP forbids style attributes
+  if (spaces > 5 || size !== 5) board.style.setProperty("--spaces", spaces);  // the CSP forbids style attributes
+  if (size !== 5) board.style.setProperty("--size", size);
   return board;
 }
 
@@ -134,8 +139,8 @@ function drawCell(cell, row, column, targets, onTarget) {
     content = tile(cell.colour);
     classes.push("filled");
   } else if (cell.pattern) {
-    classes.push("printed", `p-${cell.pattern}`);
-    content = el("span", { class: "print" }, LETTER[cell.pattern]);
+    classes.push("printed", printClass(cell.pattern));
+    content = el("span", { class: "print" }, LETTER[cell.pattern] ?? "?");
   } else {
     classes.push("grey");
   }
@@ -143,11 +148,15 @@ function drawCell(cell, row, column, targets, onTarget) {
   const label = cell.tile ? `wall row ${row + 1} column ${column + 1}: ${cell.colour}`
     : `wall row ${row + 1} column ${column + 1}: empty${cell.pattern ? ` (${cell.pattern})` : ""}`;
   const attrs = { "data-row": row, "data-column": column, "aria-label": label, title: label };
+  let node;
   if (move) {
     targetClasses(classes, move, targets);
-    return el("button", { type: "button", class: classes.join(" "), ...attrs, onclick: () => onTarget(move) }, content);
+    node = el("button", { type: "button", class: classes.join(" "), ...attrs, onclick: () => onTarget(move) }, content);
+  } else {
+    node = el("div", { class: classes.join(" "), ...attrs }, content);
   }
-  return el("div", { class: classes.join(" "), ...attrs }, content);
+  // A printed colour beyond the standard five is tinted with its look.
+  return !cell.tile && cell.pattern ? dress(node, cell.pattern) : node;
 }
 
 function drawFloor(floor, targets, onTarget) {

@@ -1,9 +1,18 @@
 // Building the page from data without ever parsing data as HTML: every text goes
 // through textContent, every attribute through setAttribute.
 
+// The variant's colours in order (the view's `colours`, learnt by setColours): the standard
+// game's five until a view says otherwise. Changed in place, so importers see the variant's.
 export const COLOURS = ["blue", "yellow", "red", "black", "white"];
 // The record notation's letters; printed on every tile so colour is never the only cue.
 export const LETTER = { blue: "B", yellow: "Y", red: "R", black: "K", white: "W" };
+// The looks the stylesheet gives the standard colours (.t-blue ...): a colour of these names and
+// looks keeps its class; any other (orange, a variant's own blue) is drawn in the view's look.
+const STYLED = { blue: "#2166c4", yellow: "#f2c42c", red: "#c8372d", black: "#262626", white: "#fbfaf5" };
+// The colours drawn from their look: name -> {look, ink}.
+const LOOKS = new Map();
+// The floor's number in a draft's `line` (the view's `floor_line`: the line after the last).
+let floorNumber = 5;
 
 /** el("button", {class: "x", "data-line": 2, onclick: f}, "text", child) */
 export function el(tag, attrs = {}, ...children) {
@@ -35,6 +44,31 @@ export function fill(node, ...children) {
   node.replaceChildren();
   append(node, children);
   return node;
+}
+
+/** Learn the variant's colours from a view (`view.colours`: name, letter, look each), and the
+ * floor's line number (`view.floor_line`). */
+export function setColours(colours, floor) {
+  if (!Array.isArray(colours) || !colours.length) return;
+  COLOURS.length = 0;
+  for (const name of Object.keys(LETTER)) delete LETTER[name];
+  LOOKS.clear();
+  for (const colour of colours) {
+    const name = String(colour?.name ?? "");
+    if (!name || name === "marker") continue;
+    COLOURS.push(name);
+    LETTER[name] = String(colour.letter ?? "?").slice(0, 1) || "?";
+    // The server checks the look is #rrggbb; anything else falls back rather than reaching CSS.
+    const valid = /^#[0-9a-f]{6}$/i.test(colour.look);
+    const look = valid ? colour.look.toLowerCase() : DEFAULT_LOOK;
+    if (valid ? STYLED[name] !== look : !(name in STYLED)) LOOKS.set(name, { look, ink: inkOn(look) });
+  }
+  floorNumber = Number.isInteger(floor) ? floor : COLOURS.length;
+}
+
+/** The floor's number in a draft's `line`: pattern lines are 0 to floorLine() - 1. */
+export function floorLine() {
+  return floorNumber;
 }
 
 // A variant's tiles beyond the five colours (the view's `kinds`, e.g. a wild tile):
@@ -70,9 +104,15 @@ export function inkOn(look) {
   return luminance > 0.179 ? "#000000" : "#ffffff";
 }
 
-/** The class that colours a tile: `t-red`, or `t-extra` for an extra kind (its look set by `dress`). */
+/** The class that colours a tile: `t-red`, `t-look` for a colour drawn in its look (orange), or
+ * `t-extra` for an extra kind (the look of either set by `dress`). */
 export function tileClass(name) {
-  return KINDS.has(name) ? "t-extra" : `t-${name}`;
+  return KINDS.has(name) ? "t-extra" : LOOKS.has(name) ? "t-look" : `t-${name}`;
+}
+
+/** The class of a wall space where `name` is printed: `p-red`, or `p-look` (its look set by `dress`). */
+export function printClass(name) {
+  return LOOKS.has(name) ? "p-look" : `p-${name}`;
 }
 
 /** The letter printed on a tile: the record notation's, an extra kind's own. */
@@ -80,13 +120,14 @@ export function letterOf(name) {
   return LETTER[name] ?? KINDS.get(name)?.letter ?? "?";
 }
 
-/** Give a tile of an extra kind its look. Set through the CSSOM: the CSP forbids style attributes. */
+/** Give a tile of an extra kind, or of a colour drawn in its look, that look. Set through the
+ * CSSOM: the CSP forbids style attributes. */
 export function dress(node, name) {
-  const kind = KINDS.get(name);
+  const kind = KINDS.get(name) ?? LOOKS.get(name);
   if (kind) {
     node.style.setProperty("--look", kind.look);
     node.style.setProperty("--look-ink", kind.ink);
-    node.dataset.kind = name;
+    if (KINDS.has(name)) node.dataset.kind = name;
   }
   return node;
 }

@@ -2,7 +2,7 @@
 // the server's search bot what it would play. The answer is shown in words and marked on the
 // page (the tiles to take, the line or wall space they go to, or the house rule's button); it is
 // never sent as a move: the player still chooses and confirms.
-import { el } from "./dom.js";
+import { el, COLOURS, LETTER } from "./dom.js";
 import { prefer } from "./keyboard.js";
 
 let app = null;
@@ -10,10 +10,15 @@ let send = null;
 let waiting = null; // the version a hint was asked at, while it is worked out
 let hint = null; // the last answer: {version, move, text} or {version, reason}
 
-// A draft in record notation: source (C or a factory number), colour letter, line (1-5 or -).
-const DRAFT = /^(C|\d+)([BYRKW])([1-5]|-)$/;
+// A draft in record notation: source (C or a factory number), colour letter (the variant's),
+// line (1 to the number of lines, or -).
+const DRAFT = /^(C|\d+)([A-Z])([1-9]|-)$/;
 const PLACE = /^w(\d):(\d)$/;
-const COLOUR = { B: "blue", Y: "yellow", R: "red", K: "black", W: "white" };
+
+/** The colour of a letter of the record notation. */
+function colourOf(letter) {
+  return COLOURS.find((name) => LETTER[name] === letter);
+}
 
 /** `send(message)` puts a message on the table's socket (false when not connected). */
 export function installHints(state, sender) {
@@ -54,7 +59,7 @@ function reachable(move) {
   const draft = DRAFT.exec(move);
   const place = PLACE.exec(move);
   if (draft) {
-    prefer("supply", `pick:${draft[1] === "C" ? 0 : Number(draft[1])}:${COLOUR[draft[2]]}`);
+    prefer("supply", `pick:${draft[1] === "C" ? 0 : Number(draft[1])}:${colourOf(draft[2])}`);
     prefer("targets", `line:${draft[3] === "-" ? "floor" : Number(draft[3]) - 1}`);
   } else if (place) {
     prefer("targets", `cell:${Number(place[1]) - 1}:${Number(place[2]) - 1}`);
@@ -73,7 +78,7 @@ function marked(move) {
   const draft = DRAFT.exec(move);
   if (draft) {
     const source = draft[1] === "C" ? "0" : draft[1];
-    const colour = COLOUR[draft[2]];
+    const colour = colourOf(draft[2]);
     found.push(...document.querySelectorAll(`#supply button.tile[data-source="${source}"][data-colour="${colour}"]`));
     const line = draft[3] === "-" ? "floor" : String(Number(draft[3]) - 1);
     found.push(...document.querySelectorAll(`.board.mine [data-line="${line}"]`));

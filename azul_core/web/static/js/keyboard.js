@@ -7,15 +7,16 @@
 // when the turn comes round again. A whole turn is Enter, Enter, Enter, plus arrows to choose.
 //
 // Shortcuts make any turn short, whatever the table's size: a digit goes to that factory (0 or C
-// to the centre), a colour's letter (B Y R K W) takes that colour there, a digit (or - for the
-// floor) then takes that line, or that wall column; Enter confirms. So at most six keys: Tab,
+// to the centre; 0 alone where a colour's letter is C), a colour's letter (B Y R K W, or the
+// variant's own: O for orange) takes that colour there, a digit (or - for the floor) then takes
+// that line, or that wall column; Enter confirms. So at most six keys: Tab,
 // 6, R, 3, Enter, and one more Enter when the move costs points: an Enter that would send tiles
 // to the floor, or to a line the preview marks with a cost, asks once more (a mouse click on
 // Confirm does not: the preview is under the pointer).
 //
 // Nothing here decides what is legal: the groups are the buttons the page drew from the
 // server's legal moves.
-import { el } from "./dom.js";
+import { el, fill, floorLine, COLOURS, LETTER } from "./dom.js";
 
 const GROUPS = {
   supply: "#supply button.tile.pickable",
@@ -33,9 +34,10 @@ let app = null;
 let asked = null;
 let spaceAsked = false;
 
-// In the protocol's drafts, line 5 is the floor (0-4 are the pattern lines).
-const FLOOR_LINE = 5;
-const COLOUR_OF_KEY = { b: "blue", y: "yellow", r: "red", k: "black", w: "white" };
+/** The colour a key takes (its letter, either case), or undefined. */
+function colourOfKey(key) {
+  return COLOURS.find((name) => LETTER[name]?.toLowerCase() === key);
+}
 
 /** The key that finds a control again after a redraw. */
 function keyOf(button) {
@@ -97,14 +99,14 @@ function rove() {
 function draftOf(button) {
   const selected = app?.selected;
   if (!selected || button?.dataset.line === undefined) return null;
-  const line = button.dataset.line === "floor" ? FLOOR_LINE : Number(button.dataset.line);
+  const line = button.dataset.line === "floor" ? floorLine() : Number(button.dataset.line);
   return (app.legal?.drafts || []).find((d) => d.source === selected.source && d.colour === selected.colour
     && d.line === line) || null;
 }
 
 /** Whether a draft costs points (tiles or the marker to the floor), as its preview says. */
 function costs(draft) {
-  return !!draft && (draft.line === FLOOR_LINE || !!draft.misplaced || !!draft.preview?.cost);
+  return !!draft && (draft.line === floorLine() || !!draft.misplaced || !!draft.preview?.cost);
 }
 
 function pendingDraft() {
@@ -168,7 +170,8 @@ function shortcut(event) {
   }
   const supply = members("supply");
   if (!supply.length) return false;
-  if (/^[0-9c]$/.test(key) && group !== "targets") {
+  const colour = colourOfKey(key);
+  if ((/^[0-9]$/.test(key) || (key === "c" && !colour)) && group !== "targets") {
     const source = key === "c" ? 0 : Number(key);
     const first = supply.find((b) => Number(b.dataset.source) === source);
     if (first) {
@@ -178,7 +181,6 @@ function shortcut(event) {
     }
     return true;
   }
-  const colour = COLOUR_OF_KEY[key];
   if (colour) {
     const at = group === "supply" ? event.target : current("supply");
     const source = group === "targets" && app.selected ? app.selected.source : Number(at?.dataset.source);
@@ -229,6 +231,7 @@ export function afterRender() {
   }
   rove();
   showAsked();
+  describeKeys();
   if (keyboardMode && focusLost()) nextStep()?.focus({ preventScroll: false });
 }
 
@@ -307,6 +310,25 @@ function keyup(event) {
   if (event.key === "Escape" && focusLost()) afterRender();
 }
 
+/** The keys that depend on the variant: its colours' letters and its number of lines. */
+function variantKeys() {
+  const letters = COLOURS.map((name) => LETTER[name]);
+  return [el("kbd", {}, "1"), "–", el("kbd", {}, "9"), " or ", el("kbd", {}, letters.includes("C") ? "0" : "C"),
+    " a factory, ", letters.map((letter) => el("kbd", {}, letter)), " a colour, ",
+    el("kbd", {}, "1"), "–", el("kbd", {}, String(floorLine())), " or ", el("kbd", {}, "-"), " a line."];
+}
+
+let keysDescribed = "";
+
+/** Keep the keys' help to the variant's letters and lines (learnt from the first view). */
+function describeKeys() {
+  const said = `${COLOURS.map((name) => LETTER[name]).join("")}:${floorLine()}`;
+  const node = document.getElementById("keys-variant");
+  if (!node || said === keysDescribed) return;
+  keysDescribed = said;
+  fill(node, variantKeys());
+}
+
 /** Start listening; `state` is the page's app object (pending, selected, sent, legal). */
 export function installKeyboard(state) {
   app = state;
@@ -314,9 +336,7 @@ export function installKeyboard(state) {
   prompt?.after(el("p", { id: "keys-help", class: "keys-help" }, "Keys: ", el("kbd", {}, "Tab"), " to your move, ",
     el("kbd", {}, "←"), el("kbd", {}, "→"), el("kbd", {}, "↑"), el("kbd", {}, "↓"), " to choose, ",
     el("kbd", {}, "Enter"), " to pick, ", el("kbd", {}, "Esc"), " to go back; ",
-    el("kbd", {}, "1"), "–", el("kbd", {}, "9"), " or ", el("kbd", {}, "C"), " a factory, ",
-    el("kbd", {}, "B"), el("kbd", {}, "Y"), el("kbd", {}, "R"), el("kbd", {}, "K"), el("kbd", {}, "W"), " a colour, ",
-    el("kbd", {}, "1"), "–", el("kbd", {}, "5"), " or ", el("kbd", {}, "-"), " a line."));
+    el("span", { id: "keys-variant" }, variantKeys())));
   document.addEventListener("keydown", keydown);
   document.addEventListener("keyup", keyup);
   document.addEventListener("pointerdown", () => { keyboardMode = false; }, true);

@@ -3,10 +3,8 @@
 // scores on the wall when the line is tiled this round), and why a line or a wall space that
 // can't take the tiles can't: the page asks the server (a "check" message), which answers with
 // the reason it gives when that move is sent. Nothing here applies a rule.
-import { el, plural, LETTER } from "./dom.js";
+import { el, plural, floorLine, LETTER } from "./dom.js";
 
-// In the protocol's drafts, line 5 is the floor (0-4 are the pattern lines).
-const FLOOR_LINE = 5;
 
 let reason = null; // {text} of the last refusal explained, shown under your board
 let asked = null; // {move, version} of the check awaiting its answer
@@ -23,11 +21,11 @@ export function decoratePreview(app, mine, connection) {
       && d.colour === app.selected.colour && d.preview);
     if (drafts.length) {
       board.append(el("ul", { class: "preview-list", "aria-label": "what each place leads to" },
-        drafts.map((draft) => el("li", { "data-line": draft.line === FLOOR_LINE ? "floor" : draft.line },
+        drafts.map((draft) => el("li", { "data-line": draft.line === floorLine() ? "floor" : draft.line },
           previewWords(draft)))));
     }
     for (const draft of drafts) {
-      const node = draft.line === FLOOR_LINE ? board.querySelector("[data-line='floor']")
+      const node = draft.line === floorLine() ? board.querySelector("[data-line='floor']")
         : board.querySelector(`.lines [data-line='${draft.line}']`);
       if (!node) continue;
       const words = previewWords(draft);
@@ -78,7 +76,7 @@ function previewWords(draft) {
   const p = draft.preview;
   const falling = [p.floor ? plural(p.floor, "tile") : null, p.marker ? "the start marker" : null].filter(Boolean).join(" and ");
   const cost = p.cost ? `${p.cost} ${Math.abs(p.cost) === 1 ? "point" : "points"}` : "no cost";
-  if (draft.line === FLOOR_LINE) return `Floor: ${falling || "nothing"}, ${cost}`;
+  if (draft.line === floorLine()) return `Floor: ${falling || "nothing"}, ${cost}`;
   if (draft.misplaced) return `Line ${draft.line + 1}: all to the floor (${falling}), ${cost}`;
   const points = wallPoints(p.wall);
   const where = p.complete ? "full" : `${plural(p.missing, "more tile")} to fill it`;
@@ -98,7 +96,7 @@ function wallPoints(spaces) {
 function badge(draft) {
   const p = draft.preview;
   const parts = [];
-  if (draft.line !== FLOOR_LINE && !draft.misplaced) {
+  if (draft.line !== floorLine() && !draft.misplaced) {
     const points = wallPoints(p.wall);
     if (points) parts.push(el("span", { class: p.complete ? "gain" : "gain maybe" }, p.complete ? points : `(${points})`));
   }

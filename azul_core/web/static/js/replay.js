@@ -1,7 +1,7 @@
 // The replay page: a finished game stepped through move by move. The server replays the record
 // through the engine and sends each step's view (the table page's); this page only draws it,
 // with the table page's own drawing code, and moves between the steps.
-import { el, fill, setKinds } from "./dom.js";
+import { el, fill, setColours, setKinds } from "./dom.js";
 import { drawSupply, drawBoard, drawKindsLegend } from "./board.js";
 import { drawRoundSummary, drawFinal } from "./summary.js";
 import { drawPluginInfo } from "./plugins.js";
@@ -134,6 +134,7 @@ function markPosition(step) {
 function render(answer) {
   const view = answer.view;
   app.shown = answer.step;
+  setColours(view.colours, view.floor_line);
   setKinds(view.kinds);
   document.body.dataset.step = String(answer.step);
   document.body.dataset.round = String(answer.round);

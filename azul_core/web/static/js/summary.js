@@ -1,5 +1,5 @@
 // What the end of a round and the end of the game tell the players, from the server's view.
-import { el, tile } from "./dom.js";
+import { el, tile, tileClass } from "./dom.js";
 import { drawScoreSources } from "./score-sources.js";
 
 const BONUS_WORDS = { rows: "rows", columns: "cols", colours: "colours" };
@@ -17,7 +17,7 @@ export function drawRoundSummary(view) {
     const name = view.seats[seat]?.name ?? `Seat ${seat + 1}`;
     const placed = result.placed.length
       ? result.placed.map((p) => el("li", { class: "scored" },
-        tile(p.colour, { class: `tile t-${p.colour} small` }),
+        tile(p.colour, { class: `tile ${tileClass(p.colour)} small` }),
         ` line ${p.row + 1} → column ${p.column + 1}: `,
         el("strong", {}, signed(p.points))))
       : [el("li", { class: "scored none" }, "no tile reached the wall")];

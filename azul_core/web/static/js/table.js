@@ -1,6 +1,7 @@
 // The table page: reads its secret from the URL fragment, follows the game over a WebSocket,
 // and lets the seat's player choose moves among the ones the server says are legal.
-import { el, fill, plural, setKinds } from "./dom.js";
+import { el, fill, plural, setColours, setKinds, floorLine } from "./dom.js";
+import { describeBoard } from "./board-words.js";
 import { TableConnection } from "./connection.js";
 import { drawSupply, drawBoard, drawKindsLegend, sourceName } from "./board.js";
 import { drawRoundSummary, drawFinal } from "./summary.js";
@@ -22,8 +23,6 @@ import { installAttention, afterRender as attentionAfterRender } from "./attenti
 import { prepareFlight } from "./animate.js";
 
 const $ = (id) => document.getElementById(id);
-// In the protocol's drafts, line 5 is the floor (0-4 are the pattern lines).
-const FLOOR_LINE = 5;
 
 const fragment = new URLSearchParams(location.hash.slice(1));
 const app = {
@@ -209,7 +208,9 @@ function typed(event) {
 function render() {
   const view = app.view;
   if (!view) return;
+  setColours(view.colours, view.floor_line);
   setKinds(view.kinds);
+  describeBoard();
   document.body.dataset.version = String(app.version);
   document.body.dataset.phase = view.phase;
   document.body.dataset.round = String(view.round);
@@ -262,7 +263,7 @@ function boardTargets() {
   if (app.selected) {
     for (const d of app.legal.drafts || []) {
       if (d.source !== app.selected.source || d.colour !== app.selected.colour) continue;
-      if (d.line === FLOOR_LINE) floor = d.move;
+      if (d.line === floorLine()) floor = d.move;
       else lines.set(d.line, { move: d.move, misplaced: !!d.misplaced });
     }
   }
@@ -344,7 +345,7 @@ function describe(move) {
     return `Put the tile of pattern line ${found.row + 1} in wall column ${found.column + 1}${points} (${move}).`;
   }
   const count = countOf(found.source, found.colour);
-  const where = found.line === FLOOR_LINE ? "the floor" : `pattern line ${found.line + 1}`;
+  const where = found.line === floorLine() ? "the floor" : `pattern line ${found.line + 1}`;
   const marker = found.source === 0 && app.view.centre.marker ? " and the start marker" : "";
   const effect = found.effect ? `: ${found.effect}` : "";
   return `Take ${plural(count, `${found.colour} tile`)} from ${sourceName(found.source)}${marker} onto ${where} (${move}${effect}).`;
