@@ -21,8 +21,10 @@ import sys
 import tempfile
 
 #: (variant, bots, games): random games are cheap, search games dear.
+#: The bigger board is a variant file beside this script (a board of six colours).
+SIX_COLOURS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "six-colours.yaml")
 CASES = [("standard", "random", 100), ("grey-wall", "random", 100), ("duel", "random", 100),
-         ("standard", "greedy", 4), ("standard", "mcts", 1)]
+         ("standard", "greedy", 4), ("standard", "mcts", 1), (SIX_COLOURS, "random", 100)]
 SEARCH_PLAYOUTS = 100
 
 
@@ -60,13 +62,14 @@ def main() -> int:
         variant, bots, games = options.play
         play(variant, bots, int(games))
         return 0
-    cases = [case for case in CASES if options.only in (None, f"{case[0]}:{case[1]}")]
+    cases = [case for case in CASES
+             if options.only in (None, f"{case[0]}:{case[1]}", f"{os.path.basename(case[0])}:{case[1]}")]
     results = {}
     for variant, bots, games in cases:
         per_game = (instructions(variant, bots, games) - instructions(variant, bots, 0)) / games
-        results[f"{variant}:{bots}"] = round(per_game)
+        results[f"{os.path.basename(variant)}:{bots}"] = round(per_game)
         if not options.json:
-            print(f"{variant:10} {bots:7} {per_game / 1e6:10.3f} M instructions a game ({games} games)",
+            print(f"{os.path.basename(variant):10} {bots:7} {per_game / 1e6:10.3f} M instructions a game ({games} games)",
                   flush=True)
     if options.json:
         print(json.dumps(results))
