@@ -151,7 +151,7 @@ def breakdown(variant: str, players: int, positions: int = 300, repeats: int = 5
     decisions = [state.legal_decisions() for state in states]
     parts = {
         "legal decisions": lambda: [state.legal_decisions() for state in states],
-        "mask": lambda: [encoding.mask_of(listed) for listed in decisions],
+        "mask": lambda: [encoding.mask_of(listed, rules) for listed in decisions],
         "observation": lambda: [encoding.observation(state, state.to_move, bag)
                                 for state, bag in zip(states, bags)],
     }

@@ -114,18 +114,17 @@ class BoardShape:
         self.wall_blocks: dict[tuple, bytes] = {}
 
 
-_shapes: dict[int, BoardShape] = {}
+#: by size: every size a variant may have, made once (looked up at every step)
+_SHAPES: dict[int, BoardShape] = {size: BoardShape(size) for size in range(MIN_COLOURS, MAX_COLOURS + 1)}
 
 
 def board_shape(rules=None) -> BoardShape:
     """The ``BoardShape`` of ``rules``' board (``rules.size`` colours; the standard board's
-    without rules), made once per size."""
+    without rules), one per size, shared."""
     size = PATTERN_LINES if rules is None else rules.size
-    shape = _shapes.get(size)
+    shape = _SHAPES.get(size)
     if shape is None:
-        if not MIN_COLOURS <= size <= MAX_COLOURS:
-            raise ValueError(f"a board of {size} colours: the RL adapters know {MIN_COLOURS} to {MAX_COLOURS}")
-        shape = _shapes[size] = BoardShape(size)
+        raise ValueError(f"a board of {size} colours: the RL adapters know {MIN_COLOURS} to {MAX_COLOURS}")
     return shape
 
 
@@ -185,7 +184,7 @@ def encode(decision: tuple | Move, rules=None) -> int:
 
 def decode(action: int, state) -> tuple | Move:
     """The engine decision an action number stands for in ``state`` (not checked for legality)."""
-    shape = _shapes.get(state.rules.size) or board_shape(state.rules)
+    shape = _SHAPES[state.rules.size]
     if action >= shape.move_base:
         moves = state.rules.plugin_hooks.moves
         if action - shape.move_base >= len(moves):
@@ -223,7 +222,7 @@ def legal_actions(state) -> list[int]:
     decisions = state.legal_decisions()
     if state.rules.offers_moves:
         return sorted(_with_moves(decisions, state.rules))
-    return sorted(_encoded(decisions, _shapes.get(state.rules.size) or board_shape(state.rules)))
+    return sorted(_encoded(decisions, _SHAPES[state.rules.size]))
 
 
 def _encoded(decisions: list, shape: BoardShape) -> list[int]:
@@ -250,7 +249,7 @@ def mask_of(decisions: list, rules=None) -> np.ndarray:
         for number in _with_moves(decisions, rules):
             mask[number] = 1
         return np.frombuffer(mask, np.int8)
-    shape = STANDARD_SHAPE if rules is None else _shapes.get(rules.size) or board_shape(rules)
+    shape = STANDARD_SHAPE if rules is None else _SHAPES[rules.size]
     mask = bytearray(shape.move_base)
     if decisions and len(decisions[0]) == 2:
         base = shape.place_base
@@ -551,17 +550,17 @@ def _lines_block(key: tuple, shape: BoardShape) -> bytes:
     return made
 
 
-def _wall_block(key: tuple, shape: BoardShape) -> bytes:
-    """The wall block of ``key`` = the n * n cells, row by row, made and remembered."""
+def _wall_block(wall: tuple, shape: BoardShape) -> bytes:
+    """The wall block of ``wall`` (n rows of n cells), made and remembered."""
     size = shape.size
     block = bytearray(shape.wall_block)
-    for cell, colour in enumerate(key):
+    for cell, colour in enumerate(chain.from_iterable(wall)):
         if colour is not None:
             block[cell * size + colour] = 1
     remembered = shape.wall_blocks
     if len(remembered) > _CACHE_LIMIT:
         remembered.clear()
-    made = remembered[key] = bytes(block)
+    made = remembered[wall] = bytes(block)
     return made
 
 
@@ -618,7 +617,7 @@ def _board_observation(state, viewer: int, bag: list[int] | None) -> np.ndarray:
     if order is None:
         order = _ORDER[(players, viewer)] = tuple((viewer + k) % players for k in range(players))
     size = state.rules.size
-    shape = _shapes.get(size) or board_shape(state.rules)
+    shape = _SHAPES[size]
     # Every number before the scores is a count (from 0 to 255 as a rule): one byte each.
     small = [*chain.from_iterable(sources[1:]), *_PADDING[(len(sources), state.kinds)], *sources[0],
              1 if state.marker_in_centre and playing else 0,
@@ -643,13 +642,11 @@ def _board_observation(state, viewer: int, bag: list[int] | None) -> np.ndarray:
         if extra:  # extra kinds of tile: those on the floor, and those standing in on each line
             small += [floor.count(kind) for kind in range(size, size + extra)]
             parts.append(_line_extra_block(board.line_extra, extra, size))
+        # A wall is read-only, rows of tuples (the engine builds a new one for a change): its
+        # own key, without a flat copy to build at each step.
         wall = board.wall
-        if size == 5:  # the standard board, unrolled: the step's hot path
-            key = (*wall[0], *wall[1], *wall[2], *wall[3], *wall[4])
-        else:
-            key = tuple(chain.from_iterable(wall))
-        block = wall_blocks.get(key)
-        parts.append(block if block is not None else _wall_block(key, shape))
+        block = wall_blocks.get(wall)
+        parts.append(block if block is not None else _wall_block(wall, shape))
     numbers = small + scores
     try:
         parts[0] = bytes(numbers)
