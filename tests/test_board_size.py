@@ -152,3 +152,19 @@ def test_a_colour_declared_wrong_is_the_plugins_error_and_names_it(tmp_path):
     result = CliRunner(env=ENV).invoke(app, ["rules", str(variant)])
     assert result.exit_code == 1
     assert "bad_colour" in result.output and "azul_colours" in result.output and "not M" in result.output
+
+
+def test_azul_play_says_a_refusal_in_the_variants_own_colour_names(tmp_path):
+    # A plugin that renames the first colour: the refusal must not say "blue".
+    (tmp_path / "azure.py").write_text(
+        "from azul_core import hookimpl\nfrom azul_core.rules import Colour\nAZUL_API = 1\n\n"
+        "@hookimpl\ndef azul_colours(answer):\n    return (Colour('A', 'azure', '#3aa0e0'), *answer[1:])\n")
+    variant = tmp_path / "azure.yaml"
+    variant.write_text("name: azure\nextends: standard\nplugins: [standard, colour_wall, azure.py]\n")
+    from azul_core.cli.app import _register, app
+    _register()
+    result = CliRunner(env=ENV).invoke(app, ["play", "--variant", str(variant), "--players", "human,random",
+                                             "--seed", "1", "--record", str(tmp_path / "game.json")],
+                                       input="1A1\n2A1\nquit\n")
+    assert "Factory 2 has no azure tiles. Type ? for the legal moves." in result.output
+    assert "blue" not in result.output

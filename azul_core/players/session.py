@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from azul_core.colours import NAMES
 from azul_core.engine.notation import NotationError, is_ascii_number, parse_decision
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import CHOOSE, DEAL, DRAFT, PLACE, Decision, GameState, IllegalDecision
@@ -514,7 +513,7 @@ class GameSession:
         who = self.names[seat] if len(self.humans) > 1 else "your move"
         if state.phase == PLACE:
             _seat, row, columns = state.placing
-            colour = NAMES[state.players[seat].line_colour[row]]
+            colour = state.rules.colour_names[state.players[seat].line_colour[row]]
             options = ", ".join(str(c + 1) for c in columns)
             return f"{self.names[seat]}: wall column for the {colour} tile of line {row + 1} ({options})> "
         if state.phase == CHOOSE:
@@ -555,11 +554,12 @@ class GameSession:
         if not isinstance(decision, Move) and state.is_misplaced(decision) and self.rules.misplaced_to_floor:
             _source, colour, row = decision
             why = line_refusal_words(state, seat, colour, row, clause=True)
-            self.say(f"Careful: {why}, so all the {NAMES[colour]} tiles fall to the floor.", "bold yellow")
+            self.say(f"Careful: {why}, so all the {state.rules.colour_names[colour]} tiles fall to the floor.",
+                     "bold yellow")
         try:
             self._take(decision)
         except IllegalDecision as exc:
-            self.say(f"{refusal_words(exc)}. Type ? for the legal moves.")
+            self.say(f"{refusal_words(exc, state.rules.colour_names)}. Type ? for the legal moves.")
             return False
         return True
 

@@ -395,7 +395,7 @@ class Table:
         try:
             apply_decision(after, progress, decision)
         except IllegalDecision as exc:
-            raise Refused(refusal_words(exc)) from None
+            raise Refused(refusal_words(exc, state.rules.colour_names)) from None
         except PluginError as exc:
             log.warning("table %s: %s", self.id[:6], exc)
             raise Refused(f"a rule plugin failed on this move, so it is not taken: {told_to_players(exc)}") from None
