@@ -57,7 +57,8 @@ def test_placing_on_a_phone_shows_board_floor_and_confirm_together(browser, serv
     page.click("#jump-summary")
     page.wait_for_function("() => document.querySelector('.round-summary').getBoundingClientRect().top < innerHeight / 2")
     summary = box(page, ".round-summary")
-    assert 0 <= summary["top"] < height
+    # Scrolled to whole device pixels: the top may land a fraction of a pixel above the screen's.
+    assert -0.5 <= summary["top"] < height
     if height == 812:
         page.screenshot(path=str(shots / "keys-phone-summary.png"))
 
