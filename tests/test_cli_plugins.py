@@ -40,7 +40,7 @@ def test_plugins_lists_the_installed_plugins_with_origin_and_hooks():
     assert lines[0].startswith("Installed plugins (entry-point group azul.plugins)")
     standard = next(i for i, line in enumerate(lines) if line.startswith("standard "))
     assert "entry point azul_plugins.standard (package azul-variants " in lines[standard]
-    assert "azul_floor_penalty" in " ".join(lines[standard + 1:standard + 4])
+    assert "azul_floor_penalty" in " ".join(lines[standard + 1:standard + 6])
     assert any(line.startswith("colour_wall ") for line in lines)
 
 

@@ -19,7 +19,6 @@ import pluggy
 from azul_core.engine.plugins import PluginError, _call, _refused, implementations
 from azul_core.engine.transfers import MAX_TRANSFERS, transfer_problem
 from azul_core.rules import (
-    MAX_COLOURS,
     MAX_MOVE_ARG,
     MAX_MOVE_ARGS,
     MOVE_NAME_PATTERN,
@@ -245,14 +244,15 @@ class PluginHooks:
             answer = _call(impl, "azul_apply_move", self._kwargs(impl, state, seat, move=move))
             if answer is None:
                 return Outcome(), owner
-            why = outcome_problem(answer)
+            why = outcome_problem(answer, state.rules.size)
             if why:
                 raise _refused(impl, "azul_apply_move", answer, why)
             return answer, owner
         return Outcome(), owner
 
 
-def outcome_problem(outcome: Any) -> str | None:
+def outcome_problem(outcome: Any, size: int = 5) -> str | None:
+    """Why ``outcome`` is not one the engine can carry out on a board of ``size`` lines, or None."""
     if not isinstance(outcome, Outcome):
         return "expected an Outcome"
     if outcome.points.__class__ is not int or not -MAX_OUTCOME_POINTS <= outcome.points <= MAX_OUTCOME_POINTS:
@@ -262,10 +262,10 @@ def outcome_problem(outcome: Any) -> str | None:
     shift = outcome.shift
     if shift is not None:
         if (shift.__class__ is not tuple or len(shift) != 3 or any(v.__class__ is not int for v in shift)
-                or not 0 <= shift[0] < MAX_COLOURS or not 0 <= shift[1] <= MAX_COLOURS
+                or not 0 <= shift[0] < size or not 0 <= shift[1] <= size
                 or shift[0] == shift[1] or shift[2] < 1):
-            return ("shift must be (from_line 0-4, to_line 0-5 (5: the floor; on a board of n "
-                    "colours 0 to n, n the floor) and not from_line, count from 1)")
+            return (f"shift must be (from_line 0-{size - 1}, to_line 0-{size} and not from_line, "
+                    "count from 1)")
     transfers = outcome.transfers
     if transfers.__class__ is not tuple or len(transfers) > MAX_TRANSFERS:
         return f"transfers must be a tuple of at most {MAX_TRANSFERS} Transfer"

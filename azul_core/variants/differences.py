@@ -255,6 +255,9 @@ def differences(variant, standard) -> list[Difference]:
     compare("tiles of another kind on a pattern line",
             _decided_by(rules, "azul_stands_in", "never: they fall to the floor"),
             _decided_by(base, "azul_stands_in", "never: they fall to the floor"))
+    if same_board:
+        _compare_acceptance(rules, base, found)
+        _compare_wall(rules, base, found)
     compare("who places a tile on the wall", rules.player_chooses_column, base.player_chooses_column,
             lambda choose: "the player chooses the column" if choose else "the rules place it")
     if not same_board:
@@ -263,8 +266,6 @@ def differences(variant, standard) -> list[Difference]:
                                 f"not compared: a {rules.size}x{rules.size} wall",
                                 f"a {base.size}x{base.size} wall"))
         return found
-    _compare_acceptance(rules, base, found)
-    _compare_wall(rules, base, found)
     if "azul_placement_score" not in probed:
         before = len(found)
         for label, cells in _SCORE_PROBES:
