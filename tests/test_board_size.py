@@ -168,3 +168,31 @@ def test_azul_play_says_a_refusal_in_the_variants_own_colour_names(tmp_path):
                                        input="1A1\n2A1\nquit\n")
     assert "Factory 2 has no azure tiles. Type ? for the legal moves." in result.output
     assert "blue" not in result.output
+
+
+def test_a_shift_on_a_bigger_board_reaches_line_six_and_its_floor_is_line_seven():
+    from azul_core import hookimpl
+    from azul_core.rules import Move, Outcome
+    from azul_core.testing import floor_of
+
+    class DropOne:
+        @hookimpl
+        def azul_declare_moves(self):
+            return [Move("drop", label="Drop a tile of line 6 to the floor")]
+
+        @hookimpl
+        def azul_offer_moves(self, stage):
+            return [Move("drop")] if stage == "after_draft" else []
+
+        @hookimpl
+        def azul_apply_move(self):
+            return Outcome(shift=(5, 6, 1))  # line 6 (index 5) to the floor (index 6 on six lines)
+
+    game = new_game("standard", settings={"colours": 6}, plugins=[DropOne()])
+    set_table(game, ["OOOB"])
+    play(game, ["1O6", "+drop"])
+    assert lines_of(game, 0) == {6: "OO"} and floor_of(game, 0) == "O"
+    standard = new_game("standard", plugins=[DropOne()])
+    set_table(standard, ["RRRB"])
+    with pytest.raises(Exception, match=r"shift must be \(from_line 0-4, to_line 0-5"):
+        play(standard, ["1R5", "+drop"])
