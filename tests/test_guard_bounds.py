@@ -218,9 +218,9 @@ def test_a_wrong_format_is_shown_whole_up_to_40_characters(value, shown):
 
 
 @pytest.mark.parametrize("error, line", [
-    ({"round": 2, "action": 3, "seat": 1, "text": "1B1", "message": "no"}, "round 2 action 3 (seat 1, '1B1'): no"),
+    ({"round": 2, "action": 3, "seat": 1, "text": "1B1", "message": "no"}, "round 2 action 3 (seat 2, '1B1'): no"),
     ({"round": 2, "action": None, "seat": None, "text": None, "message": "no"}, "round 2: no"),
-    ({"round": None, "action": None, "seat": 1, "text": "1B1", "message": "no"}, "seat 1, '1B1': no"),
+    ({"round": None, "action": None, "seat": 1, "text": "1B1", "message": "no"}, "seat 2, '1B1': no"),
     ({"round": None, "action": None, "seat": None, "text": None, "message": "no"}, "no"),
 ])
 def test_an_error_entry_reads_as_one_line(error, line):
@@ -486,7 +486,7 @@ def test_every_round_with_wrong_scores_after_an_unscored_one_is_reported(tmp_pat
     path.write_text(json.dumps({**shared_victory, "rounds": rounds}))
     errors = validate_record(path)["errors"]
     assert errors[0]["round"] == 2 and errors[0]["message"].startswith(
-        "scores after the round differ from the replay: seat 0 recorded 99, replay ")
+        "scores after the round differ from the replay: seat 1 recorded 99, replay ")
     assert "; seat 1 recorded 98, replay " in errors[0]["message"]
 
 
