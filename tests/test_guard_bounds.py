@@ -487,7 +487,7 @@ def test_every_round_with_wrong_scores_after_an_unscored_one_is_reported(tmp_pat
     errors = validate_record(path)["errors"]
     assert errors[0]["round"] == 2 and errors[0]["message"].startswith(
         "scores after the round differ from the replay: seat 1 recorded 99, replay ")
-    assert "; seat 1 recorded 98, replay " in errors[0]["message"]
+    assert "; seat 2 recorded 98, replay " in errors[0]["message"]
 
 
 def test_a_report_counts_a_finished_round_and_an_error_without_a_file_is_its_reason(tmp_path):
