@@ -196,3 +196,28 @@ def test_a_shift_on_a_bigger_board_reaches_line_six_and_its_floor_is_line_seven(
     set_table(standard, ["RRRB"])
     with pytest.raises(Exception, match=r"shift must be \(from_line 0-4, to_line 0-5"):
         play(standard, ["1R5", "+drop"])
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "mcts"])
+def test_every_bot_plays_the_sixth_colour_and_its_record_replays(bot):
+    from azul_core.players.bots import seen_by_mover
+    from azul_core.players.registry import make_bot
+    game = new_game(SIXTH)
+    bots = [make_bot(bot, game.rules, seed=seat, playouts=8) for seat in range(2)]
+    rng = random.Random(6)
+    recorder = Recorder(str(SIXTH), ["a", "b"])
+    decisions = 0
+    while not game.over and decisions < (60 if bot == "mcts" else 10_000):
+        if game.phase == DEAL:
+            game.deal(rng)
+            recorder.dealt(game)
+        else:
+            decision = bots[game.to_move].choose(seen_by_mover(game))
+            game.apply(decision)
+            recorder.decided(decision, game)
+            decisions += 1
+        assert game.tile_counts() == [20] * 6
+    record = parse_record(json.dumps(recorder.to_dict(game)))
+    assert replay_state(record, game.rules).scores() == game.scores()
+    if bot != "mcts":
+        assert game.over
