@@ -4,8 +4,8 @@ points previewed, a secret-goal seat's goal in words, two chat messages in the g
 creator's "Seats and their links" with a new link made, and the end screen of a finished game.
 
 A real `azul serve` on a free port, with a fixed seed and a temporary data folder; the tables are
-made through the HTTP API as the home page makes them, moves made and messages sent on the
-pages by clicks and keys, the end reached by the seats handed to greedy bots. Chromium is driven
+made through the HTTP API as the home page makes them, a colour picked, a new link made and
+messages sent on the pages by clicks and keys, the end reached by the seats handed to greedy bots. Chromium is driven
 by Playwright, as tests/web/test_browser.py drives it.
 
     python docs/images/take_screenshots.py [--out DIR]
