@@ -5,16 +5,15 @@ variant works: the engine, notation and records, validation, the terminal."""
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
+from recorded_games import play_recorded
 from typer.testing import CliRunner
 
 from azul_core.engine.notation import NotationError, format_decision, parse_decision
-from azul_core.engine.state import DEAL
 from azul_core.players.render import draw_board, render_text
-from azul_core.records.game_record import Recorder, parse_record, replay_state
+from azul_core.records.game_record import replay_state
 from azul_core.testing import lines_of, new_game, play, play_out, set_lines, set_table, set_wall, wall_text
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -93,17 +92,7 @@ def test_games_of_every_size_play_out_with_every_tile_accounted_for(colours, pla
 @pytest.mark.parametrize("colours", [4, 8])
 def test_a_record_of_any_size_replays_to_the_same_scores(colours):
     game = with_colours(colours)
-    rng = random.Random(colours)
-    recorder = Recorder("standard", ["a", "b"])
-    while not game.over:
-        if game.phase == DEAL:
-            game.deal(rng)
-            recorder.dealt(game)
-        else:
-            decision = game.random_decision(rng.random)
-            game.apply(decision)
-            recorder.decided(decision, game)
-    record = parse_record(json.dumps(recorder.to_dict(game)))
+    record = play_recorded(game, colours, "standard")
     assert replay_state(record, game.rules).scores() == game.scores()
     if colours == 8:
         assert any("P" in factory for entry in record.rounds for factory in entry.factories)
@@ -204,20 +193,12 @@ def test_every_bot_plays_the_sixth_colour_and_its_record_replays(bot):
     from azul_core.players.registry import make_bot
     game = new_game(SIXTH)
     bots = [make_bot(bot, game.rules, seed=seat, playouts=8) for seat in range(2)]
-    rng = random.Random(6)
-    recorder = Recorder(str(SIXTH), ["a", "b"])
-    decisions = 0
-    while not game.over and decisions < (60 if bot == "mcts" else 10_000):
-        if game.phase == DEAL:
-            game.deal(rng)
-            recorder.dealt(game)
-        else:
-            decision = bots[game.to_move].choose(seen_by_mover(game))
-            game.apply(decision)
-            recorder.decided(decision, game)
-            decisions += 1
-        assert game.tile_counts() == [20] * 6
-    record = parse_record(json.dumps(recorder.to_dict(game)))
+
+    def every_tile_counted(state):
+        assert state.tile_counts() == [20] * 6
+
+    record = play_recorded(game, 6, str(SIXTH), lambda state: bots[state.to_move].choose(seen_by_mover(state)),
+                           limit=60 if bot == "mcts" else None, each_step=every_tile_counted)
     assert replay_state(record, game.rules).scores() == game.scores()
     if bot != "mcts":
         assert game.over

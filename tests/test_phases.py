@@ -6,10 +6,10 @@ engine's side: bots, records, ``azul simulate`` and ``azul validate``."""
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
+from recorded_games import play_recorded
 from typer.testing import CliRunner
 
 from azul_core import hookimpl
@@ -17,7 +17,7 @@ from azul_core.colours import BLUE, RED, YELLOW
 from azul_core.engine.state import CHOOSE, DEAL, DRAFT, OVER
 from azul_core.players.bots import seen_by_mover
 from azul_core.players.registry import make_bot
-from azul_core.records.game_record import Recorder, parse_record, replay_state, sealed_for
+from azul_core.records.game_record import Recorder, replay_state, sealed_for
 from azul_core.rules import CENTRE, LID, Move, Outcome, Phase, Transfer, factory
 from azul_core.testing import floor_of, lines_of, new_game, play, play_out, set_floor, set_lines, set_table
 
@@ -265,22 +265,13 @@ def test_a_seat_offered_moves_for_ever_is_moved_on_after_sixteen():
 def test_every_bot_plays_the_phases_and_the_record_replays(variant, players, bot):
     game = new_game(variant, players=players)
     bots = [make_bot(bot, game.rules, seed=seat, playouts=10) for seat in range(players)]
-    rng = random.Random(players)
-    recorder = Recorder(str(variant), [f"p{seat}" for seat in range(players)])
-    turns = 0
-    while not game.over:
-        if game.phase == DEAL:
-            game.deal(rng)
-            recorder.dealt(game)
-        else:
-            decision = bots[game.to_move].choose(seen_by_mover(game))
-            game.apply(decision)
-            recorder.decided(decision, game)
-        assert game.tile_counts() == [20] * 5
-        turns += 1
-        if bot == "mcts" and turns > 60:   # a few rounds are enough for the slow bot
-            return
-    record = parse_record(json.dumps(recorder.to_dict(game)))
+
+    def every_tile_counted(state):
+        assert state.tile_counts() == [20] * 5
+
+    record = play_recorded(game, players, str(variant), lambda state: bots[state.to_move].choose(seen_by_mover(state)),
+                           limit=50 if bot == "mcts" else None,  # a few rounds are enough for the slow bot
+                           each_step=every_tile_counted)
     assert replay_state(record, game.rules).scores() == game.scores()
 
 

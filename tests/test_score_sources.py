@@ -4,13 +4,13 @@ rules with a bonus of their own and with moves that cost points."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
+from recorded_games import play_recorded
 
-from azul_core.engine.state import DEAL, OVER, GameState
-from azul_core.records.game_record import GameRecord, Recorder, iter_replay, read_record, replay_state
+from azul_core.engine.state import GameState
+from azul_core.records.game_record import GameRecord, iter_replay, read_record, replay_state
 from azul_core.records.score_sources import ScoreSource, score_sources, total
 from azul_core.variants.loading import load_variant
 
@@ -26,18 +26,8 @@ def by_name(sources: list[ScoreSource]) -> dict[str, int]:
 def played(variant_file: Path | str, players: int, seed: int) -> tuple[GameState, GameRecord, object]:
     """A whole game of random legal moves, and its record."""
     variant = load_variant(variant_file)
-    rng = random.Random(seed)
     state = GameState(variant.rules, players)
-    recorder = Recorder(str(variant_file), [f"p{seat}" for seat in range(players)], seed)
-    while state.phase != OVER:
-        if state.phase == DEAL:
-            state.deal(rng)
-            recorder.dealt(state)
-        else:
-            decision = state.random_decision(rng.random)
-            state.apply(decision)
-            recorder.decided(decision)
-    return state, recorder.to_record(state), variant
+    return state, play_recorded(state, seed, str(variant_file)), variant
 
 
 def assert_adds_up(state: GameState, sources: list[list[ScoreSource]]) -> None:
