@@ -470,7 +470,8 @@ class GameState:
         raise IllegalDecision("no decision to take now")
 
     def _random_draft_any_size(self, random) -> Decision:
-        """``random_decision``'s draft on a board of any size (the rules' own tables)."""
+        """``random_decision``'s draft on a board of any size (the rules' own tables). The walk to
+        the n-th draft repeats the standard board's, inlined there so random playouts pay no call."""
         rules = self.rules
         key, held, size = self.players[self.current].accept_key, self.colour_sources, rules.size
         count, full = rules.draft_count, rules.line_bits
