@@ -69,8 +69,8 @@ def main() -> int:
         per_game = (instructions(variant, bots, games) - instructions(variant, bots, 0)) / games
         results[f"{os.path.basename(variant)}:{bots}"] = round(per_game)
         if not options.json:
-            print(f"{os.path.basename(variant):10} {bots:7} {per_game / 1e6:10.3f} M instructions a game ({games} games)",
-                  flush=True)
+            name = os.path.basename(variant)
+            print(f"{name:10} {bots:7} {per_game / 1e6:10.3f} M instructions a game ({games} games)", flush=True)
     if options.json:
         print(json.dumps(results))
     return 0
