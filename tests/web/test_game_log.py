@@ -291,7 +291,10 @@ def test_the_page_shows_the_log_after_a_reload_and_announces_the_latest_move_onl
     live = page.locator("#last-move")
     assert live.get_attribute("aria-live") == "polite"
     assert live.inner_text() == f"Last move: {entries[-1]}"
-    assert page.locator("#game-log [aria-live], #game-log[aria-live], #game-log [role=log]").count() == 0
+    # (The chat's own region announces the others' messages only, never a move.)
+    assert page.locator("#game-log [aria-live]:not(#chat-heard), #game-log[aria-live], "
+                        "#game-log [role=log]").count() == 0
+    assert page.locator("#chat-heard").inner_text() == ""
     page.screenshot(path=str(shots / "log-desktop.png"), full_page=True)
     bob.page.locator("#game-log").scroll_into_view_if_needed()
     bob.page.screenshot(path=str(shots / "log-phone.png"), full_page=True)
