@@ -384,7 +384,8 @@ class RemoteSession:
     def _tell_log(self, message: dict, first: bool) -> None:
         """What happened since the last state, in the words of the page's game log: each move
         (a house rule's by its label), a choice made in secret and its reveal, a seat handed to
-        a bot, taken by the stand-in or taken back, the game started by its creator. The log
+        a bot, taken by the stand-in or taken back, the game started by its creator, a player's
+        message to the table ("Ann: good luck"). The log
         before the player sat down is not told again; each round's points and the game's end
         are told by the round's account and the final scores."""
         log = message.get("log")
@@ -398,7 +399,10 @@ class RemoteSession:
             return
         for entry in log[self.log_told:]:
             if not isinstance(entry, dict) or not isinstance(entry.get("text"), str) or \
-                    "points" in entry or entry.get("end") or entry.get("chat"):
+                    "points" in entry or entry.get("end"):
+                continue
+            if entry.get("chat") is True:  # a player's message to the table, as the page shows it
+                self.say(f"{from_server(entry.get('name'), 40)}: {from_server(entry['text'])}", "cyan")
                 continue
             self.say(from_server(entry["text"]), "dim" if entry.get("event") else None)
         self.log_told = len(log)
