@@ -157,3 +157,21 @@ def test_a_cluster_address_must_be_local_or_a_scheduler(monkeypatch):
     assert result.exit_code == 2 and "tcp://HOST:8786" in result.stderr
     result = azul("simulate", "--games", "2", "--cluster", "tcp://127.0.0.1:1")
     assert result.exit_code == 1 and "can't reach the Dask scheduler at tcp://127.0.0.1:1" in result.stderr
+
+
+def test_a_variant_file_is_written_after_the_files_it_needs(tmp_path, monkeypatch):
+    """Workers of one machine share the folder: one that finds the variant file takes the rest
+    as written, so the variant file must be the last to appear (a worker once found a tuned
+    candidate whose base file was not there yet)."""
+    from azul_core.lab.cluster import VariantFiles
+    files = VariantFiles("a/candidate.yaml", (("a/candidate.yaml", b"name: c\nextends: ../b/base.yaml\n"),
+                                              ("b/base.yaml", b"name: b\n"), ("b/rule.py", b"")))
+    appeared = []
+    real_replace = cluster_module.os.replace
+
+    def replace(source, target):
+        appeared.append(Path(target).relative_to(tmp_path / f"azul-variant-{files.digest}").as_posix())
+        real_replace(source, target)
+    monkeypatch.setattr(cluster_module.os, "replace", replace)
+    files.write(tmp_path)
+    assert appeared[-1] == "a/candidate.yaml" and sorted(appeared) == sorted(name for name, _ in files.files)

@@ -47,7 +47,7 @@ def _options(
         os.environ["AZUL_DEBUG"] = "1"
 
 # Each module adds its command(s) to ``app`` when imported.
-COMMAND_MODULES = ("play", "replay", "simulate", "compare", "validate", "variants", "plugins_cmd", "serve")
+COMMAND_MODULES = ("play", "replay", "simulate", "compare", "validate", "variants", "plugins_cmd", "serve", "tune")
 
 
 def _register() -> None:

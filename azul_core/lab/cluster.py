@@ -70,7 +70,9 @@ class VariantFiles:
         """Write the files under ``root`` (once per content) and return the variant file's path."""
         folder = root / f"azul-variant-{self.digest}"
         if not (folder / self.main).is_file():
-            for name, data in self.files:
+            # The variant file last: workers of one machine take its presence to mean that the
+            # files it extends and its plugins are written too.
+            for name, data in sorted(self.files, key=lambda file: file[0] == self.main):
                 target = folder / name
                 target.parent.mkdir(parents=True, exist_ok=True)
                 partial = target.with_name(target.name + f".{os.getpid()}.part")

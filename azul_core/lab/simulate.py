@@ -384,7 +384,7 @@ def simulate(variant, players: int, games: int, seed: Any = 0, bots: str | Seque
              workers: int = 1, record_dir: str | Path | None = None,
              progress: Callable[[int, int], Any] | None = None,
              think: float | None = None, playouts: int | None = None,
-             cluster=None) -> Simulation:
+             cluster=None, first_game: int = 1) -> Simulation:
     """Play ``games`` games; results in game order, identical for any ``workers`` or cluster.
 
     ``variant`` is a ``Variant`` or a name/path for ``load_variant``.
@@ -395,7 +395,9 @@ def simulate(variant, players: int, games: int, seed: Any = 0, bots: str | Seque
     game's record is written there as ``game-NNNNN.json``. ``progress(done,
     games)`` is called in this process each time a chunk of games has finished
     (about every 1% of the run when playing here). Ctrl-C raises
-    ``SimulationInterrupted`` once the games not started are cancelled.
+    ``SimulationInterrupted`` once the games not started are cancelled. ``first_game``: the
+    number of the first game played (a run continued in stages plays games ``first_game`` to
+    ``first_game + games - 1``, the games a single longer run would have played).
     """
     if not isinstance(variant, _variant_class()):
         variant = _load_variant(str(variant))
@@ -420,7 +422,9 @@ def simulate(variant, players: int, games: int, seed: Any = 0, bots: str | Seque
         ref = record_variant_ref(variant, folder)
     job = _Job(str(variant.path), players, seed, bot_names, str(folder) if folder else None, ref,
                think, playouts)
-    numbers = list(range(1, games + 1))
+    if isinstance(first_game, bool) or not isinstance(first_game, int) or first_game < 1:
+        raise SimulationError(f"the first game's number must be 1 or more, not {first_game}")
+    numbers = list(range(first_game, first_game + games))
     # The user's Ctrl-C (not a plugin's KeyboardInterrupt) stops the run: SimulationInterrupted.
     with user_interrupts():
         if cluster is not None:
