@@ -230,3 +230,10 @@ def test_a_run_in_stages_plays_the_games_of_one_run():
     later = simulate("standard", 2, 2, 4, "greedy", first_game=5)
     assert [r.game for r in later.results] == [5, 6]
     assert [(r.scores, r.winners) for r in later.results] == [(r.scores, r.winners) for r in whole.results[4:]]
+
+
+def test_the_candidates_variant_files_are_removed_after_the_search(tmp_path, monkeypatch):
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    tuned("--budget", "300")
+    assert not list(tmp_path.glob("azul-tune-*"))

@@ -138,7 +138,7 @@ def tune_command(
     try:
         with GameProgress(quiet) as bar, cluster_session(cluster, workers) as session:
             result = tune(loaded, options, budget, study, workers, session, think, playouts,
-                          progress=bar.track("tune", budget), on_start=said_on_start)
+                          progress=bar.track("games", budget), on_start=said_on_start)
     except TuneError as exc:
         fail(str(exc))
     except SimulationError as exc:

@@ -665,6 +665,9 @@ def tune(variant, options: TuneOptions, budget: int, study_file: Path | None = N
         if trial is not None:  # a failing game or a refused candidate: not left running in the file
             study.tell(trial, state=TrialState.FAIL)
         raise
+    finally:
+        import shutil
+        shutil.rmtree(candidates_dir, ignore_errors=True)
     return result
 
 
