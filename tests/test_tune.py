@@ -239,3 +239,16 @@ def test_the_candidates_variant_files_are_removed_after_the_search(tmp_path, mon
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     tuned("--budget", "300")
     assert not list(tmp_path.glob("azul-tune-*"))
+
+
+def test_like_a_variant_targets_its_figures_on_the_same_games():
+    data = tuned("--budget", "600", "--goal", "like=standard")
+    figures = data["best"]["goals"][0]["figures"]
+    assert [f["figure"] for f in figures] == ["first-seat edge", "rounds", "score", "spread"]
+    standard = simulate("standard", 2, 300, 1, "random").summary()
+    targets = {f["figure"]: f["target"] for f in figures}
+    assert targets["first-seat edge"] == pytest.approx(standard["start_player"]["win_share"], abs=1e-4)
+    assert targets["rounds"] == pytest.approx(standard["mean_rounds"], abs=1e-4)
+    assert targets["score"] == pytest.approx(standard["score"]["mean"], abs=1e-4)
+    # The compensation only adds points: the same games, so the rounds are standard's exactly.
+    assert next(f for f in figures if f["figure"] == "rounds")["estimate"] == pytest.approx(targets["rounds"])
