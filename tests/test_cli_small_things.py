@@ -26,6 +26,14 @@ ONE_ROUND = {"rounds": [{"factories": ["BBBB", "YYYY", "RRRR", "KKKK", "WWWW"],
 _register()
 
 
+@pytest.fixture(autouse=True)
+def _terminal_width_from_columns(monkeypatch):
+    # typer reads TERMINAL_WIDTH once, when it is first imported: a test run earlier under a
+    # wide TERMINAL_WIDTH would fix every help at that width. Here COLUMNS decides, as at a shell.
+    import typer.rich_utils
+    monkeypatch.setattr(typer.rich_utils, "MAX_WIDTH", None)
+
+
 def azul(*args, env: dict | None = None):
     return CliRunner().invoke(app, [str(a) for a in args], env={**ENV, **(env or {})})
 
