@@ -556,7 +556,8 @@ def test_creator_hands_a_departed_seat_to_a_bot(browser, server, errors):
     host = Person(browser.new_context(viewport=DESKTOP), host_url, "Host", errors)
     guest = Person(browser.new_context(viewport=DESKTOP), table["seats"][1]["url"], "Guest", errors)
     host.play_one()
-    assert guest.my_turn()
+    # The guest's page hears of the move when the server tells it: wait for it, don't race.
+    guest.page.wait_for_function("document.body.dataset.myTurn === 'yes'", timeout=15000)
     assert host.page.locator("#admin").is_hidden()
     guest.page.close()
     host.page.wait_for_selector("#admin:not([hidden]) [data-hand='1']")

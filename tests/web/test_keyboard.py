@@ -76,7 +76,7 @@ class Keyboard:
         return self.body("phase") == "over"
 
     def wait_for(self, kind: str) -> None:
-        self.page.wait_for_function(f"() => ({FOCUSED})() === {kind!r}", timeout=5000)
+        self.page.wait_for_function(f"() => ({FOCUSED})() === {kind!r}", timeout=15000)
 
     def turn(self, number: int) -> str:
         """One whole turn by keys, choosing by arrows now and then; returns what was played."""
