@@ -19,7 +19,7 @@ import random as _random
 from typing import Any
 
 from azul_core.colours import MARKER
-from azul_core.engine.state import CENTRE, DRAFT, OVER, wall_with
+from azul_core.engine.state import CENTRE, DRAFT, OVER, PLACE, wall_with
 from azul_core.players.evaluation import for_rules
 from azul_core.rules import Move
 
@@ -188,6 +188,10 @@ class GreedyBot:
     clone, as ``position_value`` after ``apply``. Both give the same gains, so the same games.
     A plugin's move that changes nothing on the board (a pass) gains 0, so it is taken
     when every draft would cost points.
+
+    Where the player chooses a tile's wall column (a grey wall), a column is judged on the
+    whole-game value of the wall it makes and on the points it leaves its row's and column's
+    free spaces (``placement_gains``).
     """
 
     name = "greedy"
@@ -216,6 +220,8 @@ def decision_gains(state, decisions, whole_game: bool = True) -> list[float]:
     """The mover's gain in ``position_value`` for each of ``decisions`` (legal now), in order:
     drafts worked out (``draft_gains``) where they can be, the rest tried on a clone."""
     if state.phase != DRAFT:
+        if state.phase == PLACE and whole_game and state.rules.player_chooses_column:
+            return placement_gains(state, decisions)
         return [gain for gain, _decision in tried_gains(state, decisions, whole_game)]
     if state.rules.offers_moves:
         drafts = [decision for decision in decisions if not isinstance(decision, Move)]
@@ -229,6 +235,69 @@ def decision_gains(state, decisions, whole_game: bool = True) -> list[float]:
     if gains is None:
         return [gain for gain, _decision in tried_gains(state, decisions, whole_game)]
     return gains
+
+
+def placement_gains(state, decisions) -> list[float]:
+    """The mover's gain for each wall column its tile may take (``decisions``, in the place
+    phase of a wall whose columns the player chooses).
+
+    The same tile goes to the wall whichever column it takes, so besides its points (and
+    what it does to the other lines' worth) what tells the columns apart is what each does
+    to the game to come: the column bonus it brings nearer (the space's share of the
+    wall's outlook, ``Outlook.space_bonus``: the round's slots know a tile's colour and row,
+    not its column) and the points the wall's free spaces will score (``wall_potential``).
+    A tile placed for its points alone, where it scores most now, leaves columns no tile
+    can complete and spaces no later tile scores much in.
+    A placement that ends the game is judged on the final scores, as in ``tried_gains``."""
+    seat = state.to_move
+    rules = state.rules
+    outlooks = for_rules(rules)
+    before = board_value(rules, state.players[seat], None, seat, state)
+    space_bonus, rounds = outlooks.space_bonus(state, seat)
+    later = rounds - 1
+    exact_before = None
+    gains = []
+    for decision in decisions:
+        after = state.clone()
+        after.apply(decision)
+        if after.phase == OVER:
+            if exact_before is None:
+                exact_before = position_value(state, seat) - rivals_bonus(state, seat)
+            gains.append(position_value(after, seat) - rivals_bonus(after, seat) - exact_before)
+            continue
+        board = after.players[seat]
+        row, column = decision
+        gain = board_value(rules, board, None, seat, after) - before + space_bonus[row * rules.size + column]
+        gains.append(gain + wall_potential(rules, board.wall, later, seat, after))
+    return gains
+
+
+def wall_potential(rules, wall, later: int, seat: int | None = None, state=None) -> float:
+    """The points ``wall``'s free spaces would score, each for a tile of a colour that may
+    stand there, times the chance its row gets that far in the ``later`` rounds after this
+    one (a row takes one tile a round): what the tiles to come may make of the wall's shape."""
+    if later <= 0:
+        return 0.0
+    size = len(wall)
+    spaces = rules.wall_spaces
+    score = rules.placement_score
+    total = 0.0
+    for row in range(size):
+        cells = wall[row]
+        missing = cells.count(None)
+        if not missing:
+            continue
+        reach = 1.0 if later >= missing else later / missing
+        colour_of: dict[int, int] = {}  # free column -> a colour that may stand there (the first found)
+        for colour in range(size):
+            if colour not in cells:
+                for column in spaces(wall, row, colour, seat, state):
+                    colour_of.setdefault(column, colour)
+                if len(colour_of) == missing:
+                    break
+        for column, colour in colour_of.items():
+            total += reach * score(wall_with(wall, row, column, colour), row, column, seat, state)
+    return total
 
 
 def rivals_bonus(state, seat: int) -> float:

@@ -17,7 +17,11 @@ that gain one tile per row a round.
 The groups are each wall row, each column and each colour set. A group may
 still pay if some way of placing its missing tiles is allowed by the wall hook
 (where the player chooses columns, the spaces are searched: the first that
-fits one tile may leave none for the next). A group that
+fits one tile may leave none for the next). Where the player chooses the
+columns (a grey wall), a column misses a tile per empty row, and any colour
+that may stand there fills it: a slot of that row and colour brings the
+column's share, as the player will put the tile there if it pays most (its
+best column's share, not every column's: a tile fills one). A group that
 is not complete is expected to pay its bonus with the product of its missing
 slots' chances of being filled in a later round; a slot's chance falls with
 the size of its pattern line, with the rounds left after this one against the
@@ -70,15 +74,20 @@ class Outlook:
     """One wall's end bonuses: ``now`` (if the game ended now), ``expected`` (now plus what
     the groups not yet complete may still pay) and ``slot_bonus``: per slot, how much
     ``expected`` rises when that slot is sure to be filled (``size`` per row: the board's
-    size, read from the slots when not given)."""
+    size, read from the slots when not given). Where the player chooses each tile's column,
+    ``space_bonus``: per wall space (``row * size + column``), how much the columns' part of
+    ``expected`` rises when a tile is put there (0 in a column that can't be completed);
+    else ``None``."""
 
-    __slots__ = ("now", "expected", "slot_bonus", "size")
+    __slots__ = ("now", "expected", "slot_bonus", "size", "space_bonus")
 
-    def __init__(self, now: float, expected: float, slot_bonus: list[float], size: int | None = None):
+    def __init__(self, now: float, expected: float, slot_bonus: list[float], size: int | None = None,
+                 space_bonus: list[float] | None = None):
         self.now = now
         self.expected = expected
         self.slot_bonus = slot_bonus
         self.size = size if size is not None else math.isqrt(len(slot_bonus))
+        self.space_bonus = space_bonus
 
     def line_bonus(self, row: int, colour: int, count: int, capacity: int) -> float:
         """What ``count`` tiles of ``colour`` on pattern line ``row`` add to ``expected``."""
@@ -187,11 +196,11 @@ def _fill_colour(rules, wall, colour, seat, game):
 _FILLS = (_fill_row, _fill_column, _fill_colour)
 
 
-def _groups_of(rules, wall, seat, game, now: int) -> list[tuple[float, tuple[int, ...]]]:
-    """Every row, column and colour set of ``wall`` not yet complete that would pay more
-    bonus once complete: (the bonus it adds, the slots it misses)."""
+def _groups_of(rules, wall, seat, game, now: int, fills=_FILLS) -> list[tuple[float, tuple[int, ...]]]:
+    """Every row, column and colour set of ``wall`` (those of ``fills``) not yet complete that
+    would pay more bonus once complete: (the bonus it adds, the slots it misses)."""
     groups = []
-    for fill in _FILLS:
+    for fill in fills:
         for index in range(len(wall)):
             filled = fill(rules, wall, index, seat, game)
             if filled is None or not filled[1]:
@@ -199,6 +208,31 @@ def _groups_of(rules, wall, seat, game, now: int) -> list[tuple[float, tuple[int
             gain = bonus_points(rules.end_bonuses(filled[0], seat, game)) - now
             if gain:
                 groups.append((float(gain), tuple(filled[1])))
+    return groups
+
+
+def _chosen_columns_of(rules, wall, seat, game, now: int, spaces) -> list[tuple[float, tuple]]:
+    """Every column of ``wall``, where the player chooses each tile's column, not yet complete
+    that may still be and would pay more bonus: (the bonus it adds, per empty space of the
+    column the space, ``row * size + column``, and the slots that may fill it). ``spaces``:
+    slot -> the columns its tile may take now.
+
+    A column is filled by any colour its rows lack and may put there, so what it misses is a
+    tile per row, not one colour each (the colours ``_fill_column`` finds are one way among
+    several: the group pays if that one exists)."""
+    groups = []
+    size = len(wall)
+    for column in range(size):
+        filled = _fill_column(rules, wall, column, seat, game)
+        if filled is None or not filled[1]:
+            continue
+        gain = bonus_points(rules.end_bonuses(filled[0], seat, game)) - now
+        if not gain:
+            continue
+        needs = tuple([(row * size + column, tuple([row * size + colour for colour in range(size)
+                                                    if column in spaces.get(row * size + colour, ())]))
+                       for row in range(size) if wall[row][column] is None])
+        groups.append((float(gain), needs))
     return groups
 
 
@@ -320,6 +354,10 @@ class Outlooks:
         #: (wall, seat) -> its bonus now, groups not complete, slots with a space (asked)
         self.asked: dict = {}
         self.level_reads_game = bool(rules.context_readers.get("azul_wall_spaces"))
+        #: the player chooses each tile's column: a column's groups are filled by any colour
+        self.columns_chosen = bool(rules.player_chooses_column) and self.model.fixed_groups is None
+        #: (wall, seat) -> its bonus now, slots with a space, columns (``_chosen_columns_of``)
+        self.asked_columns: dict = {}
         self.longest_line = max(rules.capacity)
         #: whether an outlook costs a few lookups (the groups found once, on a printed wall);
         #: else each new wall's groups are asked of the hooks, tens of questions
@@ -521,33 +559,77 @@ class Outlooks:
                 self.asked[wall, seat] = found
         return found
 
+    def _chosen_groups_of(self, wall, seat, state) -> tuple[int, list, set, list]:
+        """A wall whose columns the player chooses: its bonus now, its rows and colour sets not
+        yet complete (as ``_asked_groups_of``), the slots with a legal space, and its columns
+        not yet complete with the slots that may fill each of their spaces
+        (``_chosen_columns_of``); remembered as ``_asked_groups_of`` does."""
+        reads_game = self.model.readers or self.level_reads_game
+        found = None if reads_game else self.asked.get((wall, seat))
+        if found is None:
+            now, possible, columns = self._chosen_columns_of(wall, seat, state)
+            game = state if self.model.readers else None
+            groups = _groups_of(self.rules, wall, seat, game, now, (_fill_row, _fill_colour))
+            found = (now, groups, possible, columns)
+            if not reads_game:
+                if len(self.asked) > self.LIMIT:
+                    self.asked.clear()
+                self.asked[wall, seat] = found
+        return found
+
+    def _chosen_columns_of(self, wall, seat, state) -> tuple[int, set, list]:
+        """A wall whose columns the player chooses: its bonus now, the slots with a legal space
+        and its columns not yet complete (``_chosen_columns_of``), without its rows and colour
+        sets (all a placement needs; see ``space_bonus``); remembered as ``_asked_groups_of``
+        does."""
+        reads_game = self.model.readers or self.level_reads_game
+        found = None if reads_game else self.asked_columns.get((wall, seat))
+        if found is None:
+            rules = self.rules
+            game = state if self.model.readers else None
+            now = bonus_points(rules.end_bonuses(wall, seat, game))
+            size = self.size
+            spaces = {}
+            for row in range(size):
+                for colour in range(size):
+                    if colour not in wall[row]:
+                        columns = rules.wall_spaces(wall, row, colour, seat, game)
+                        if columns:
+                            spaces[row * size + colour] = columns
+            found = (now, set(spaces), _chosen_columns_of(rules, wall, seat, game, now, spaces))
+            if not reads_game:
+                if len(self.asked_columns) > self.LIMIT:
+                    self.asked_columns.clear()
+                self.asked_columns[wall, seat] = found
+        return found
+
+    def space_bonus(self, state, seat: int) -> tuple[list[float], int]:
+        """``seat``'s ``Outlook.space_bonus`` in ``state`` (a wall whose columns the player
+        chooses) and the rounds likely left, without working out its rows and colour sets
+        nor the other seats' walls: between a grey wall's placements one wall changes at a
+        time, and placing a tile needs no more."""
+        walls = tuple([board.wall for board in state.players])
+        rounds = self.rounds_left(state, walls)
+        wall = walls[seat]
+        now, possible, columns = self._chosen_columns_of(wall, seat, state)
+        size = self.size
+        chance = self._chances(wall, possible, rounds, self._off_walls(state, walls))
+        space_bonus = [0.0] * (size * size)
+        self._chosen_columns_bonus(columns, chance, [0.0] * (size * size), space_bonus)
+        return space_bonus, rounds
+
     def _outlook(self, wall, seat, state, rounds: int, off_walls) -> Outlook:
-        rules = self.rules
         model = self.model
+        columns: list = []
         if model.fixed_groups is not None:
             now, groups = self._fixed_groups_of(wall)
             possible = None
+        elif self.columns_chosen:
+            now, groups, possible, columns = self._chosen_groups_of(wall, seat, state)
         else:
             now, groups, possible = self._asked_groups_of(wall, seat, state)
-        # Each missing slot's chance of being filled in a later round, before the game ends.
-        # This round's chance is the pattern line's (``line_bonus``): in the last round
-        # nothing more is expected, so a bot gains nothing by putting the end off.
-        capacity = rules.capacity
         size = self.size
-        chance = [0.0] * (size * size)
-        later = rounds - 1
-        for row in range(size if later > 0 else 0):
-            cells = wall[row]
-            missing_here = cells.count(None)
-            if not missing_here:
-                continue
-            reach = 1.0 if later >= missing_here else later / missing_here
-            for colour in range(size):
-                slot = row * size + colour
-                if colour in cells or (possible is not None and slot not in possible):
-                    continue
-                supply = off_walls[colour] / capacity[row]
-                chance[slot] = self.chances[row] * reach * (supply if supply < 1.0 else 1.0)
+        chance = self._chances(wall, possible, rounds, off_walls)
         expected = float(now)
         slot_bonus = [0.0] * (size * size)
         weight = self.WEIGHT
@@ -570,7 +652,71 @@ class Outlooks:
                     slot_bonus[slot] += gain * product / odds * (1.0 - odds)
             elif hopeless == 1:
                 slot_bonus[without] += gain * product
-        return Outlook(float(now), expected, slot_bonus, size)
+        space_bonus = None
+        if self.columns_chosen:
+            space_bonus = [0.0] * (size * size)
+            expected += self._chosen_columns_bonus(columns, chance, slot_bonus, space_bonus)
+        return Outlook(float(now), expected, slot_bonus, size, space_bonus)
+
+    def _chances(self, wall, possible, rounds: int, off_walls) -> list[float]:
+        """Each missing slot's chance of being filled in a later round, before the game ends
+        (``possible``: the slots with a legal space, or ``None`` for all). This round's chance
+        is the pattern line's (``line_bonus``): in the last round nothing more is expected,
+        so a bot gains nothing by putting the end off."""
+        capacity = self.rules.capacity
+        size = self.size
+        chance = [0.0] * (size * size)
+        later = rounds - 1
+        for row in range(size if later > 0 else 0):
+            cells = wall[row]
+            missing_here = cells.count(None)
+            if not missing_here:
+                continue
+            reach = 1.0 if later >= missing_here else later / missing_here
+            for colour in range(size):
+                slot = row * size + colour
+                if colour in cells or (possible is not None and slot not in possible):
+                    continue
+                supply = off_walls[colour] / capacity[row]
+                chance[slot] = self.chances[row] * reach * (supply if supply < 1.0 else 1.0)
+        return chance
+
+    def _chosen_columns_bonus(self, columns, chance, slot_bonus, space_bonus) -> float:
+        """What the columns of a wall whose columns are chosen may still pay, expected; adds
+        each slot's share to ``slot_bonus`` and each space's to ``space_bonus``. A space's
+        chance is that of the likeliest slot that may fill it; a slot's share is the most any
+        one column gives it (its tile goes to one column)."""
+        expected = 0.0
+        share_of = [0.0] * len(slot_bonus)
+        weight = self.WEIGHT
+        for gain, needs in columns:
+            gain *= weight
+            odds_of = [max([chance[slot] for slot in need], default=0.0) for _space, need in needs]
+            product, hopeless, without = 1.0, 0, -1
+            for index, odds in enumerate(odds_of):
+                if odds:
+                    product *= odds
+                else:
+                    hopeless += 1
+                    without = index
+            if not hopeless:
+                expected += gain * product
+                for (space, need), odds in zip(needs, odds_of):
+                    share = gain * product / odds * (1.0 - odds)
+                    space_bonus[space] += share
+                    for slot in need:
+                        if share > share_of[slot]:
+                            share_of[slot] = share
+            elif hopeless == 1:
+                share = gain * product
+                space, need = needs[without]
+                space_bonus[space] += share
+                for slot in need:
+                    if share > share_of[slot]:
+                        share_of[slot] = share
+        for slot, share in enumerate(share_of):
+            slot_bonus[slot] += share
+        return expected
 
 
 _BY_RULES: dict[int, tuple[Any, Outlooks]] = {}
