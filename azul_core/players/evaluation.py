@@ -223,16 +223,17 @@ def _chosen_columns_of(rules, wall, seat, game, now: int, spaces) -> list[tuple[
     groups = []
     size = len(wall)
     for column in range(size):
+        needs = tuple([(row * size + column, tuple([row * size + colour for colour in range(size)
+                                                    if column in spaces.get(row * size + colour, ())]))
+                       for row in range(size) if wall[row][column] is None])
+        if any(not slots for _space, slots in needs):
+            continue  # a space nothing may fill: the search for a fill would only find so slowly
         filled = _fill_column(rules, wall, column, seat, game)
         if filled is None or not filled[1]:
             continue
         gain = bonus_points(rules.end_bonuses(filled[0], seat, game)) - now
-        if not gain:
-            continue
-        needs = tuple([(row * size + column, tuple([row * size + colour for colour in range(size)
-                                                    if column in spaces.get(row * size + colour, ())]))
-                       for row in range(size) if wall[row][column] is None])
-        groups.append((float(gain), needs))
+        if gain:
+            groups.append((float(gain), needs))
     return groups
 
 
