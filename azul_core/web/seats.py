@@ -325,20 +325,25 @@ class SeatService:
                                    "send its secret as 'Authorization: Bearer SECRET'")
             return table, seat
 
+        def carried_out(table, step, *args) -> tuple[Any, Response | None]:
+            """``step(table, *args)``'s answer and None, told to every page; or why not, a 409."""
+            try:
+                answer = step(table, *args)
+            except Stale as exc:
+                server.catch_up(table)
+                return None, _error(409, str(exc))
+            except Refused as exc:
+                return None, _error(409, str(exc))
+            server.broadcast(table)
+            return answer, None
+
         async def reclaim(request: Request) -> Response:
             found = await own_seat(request, "takes it back")
             if isinstance(found, Response):
                 return found
             table, seat = found
-            try:
-                self.reclaim(table, seat)
-            except Stale as exc:
-                server.catch_up(table)
-                return _error(409, str(exc))
-            except Refused as exc:
-                return _error(409, str(exc))
-            server.broadcast(table)
-            return JSONResponse({"seat": seat, "bot": None})
+            _answer, refused = carried_out(table, self.reclaim, seat)
+            return refused or JSONResponse({"seat": seat, "bot": None})
 
         async def rematch(request: Request) -> Response:
             table = await table_asked(request)
@@ -361,14 +366,9 @@ class SeatService:
             if isinstance(found, Response):
                 return found
             table, seat = found
-            try:
-                secret = self.new_link(table, seat)
-            except Stale as exc:
-                server.catch_up(table)
-                return _error(409, str(exc))
-            except Refused as exc:
-                return _error(409, str(exc))
-            server.broadcast(table)
+            secret, refused = carried_out(table, self.new_link, seat)
+            if refused:
+                return refused
             root = server.config.public_url or str(request.base_url)
             return JSONResponse({"seat": seat, "url": f"{root.rstrip('/')}/t/{table.id}#seat={secret}"})
 
@@ -379,15 +379,8 @@ class SeatService:
             if not table.is_admin(bearer(request.headers.get("authorization"))):
                 return _error(401, "only the creator's link starts the game: "
                                    "send the admin secret as 'Authorization: Bearer SECRET'")
-            try:
-                self.start(table)
-            except Stale as exc:
-                server.catch_up(table)
-                return _error(409, str(exc))
-            except Refused as exc:
-                return _error(409, str(exc))
-            server.broadcast(table)
-            return JSONResponse({"started": True})
+            _answer, refused = carried_out(table, self.start)
+            return refused or JSONResponse({"started": True})
 
         return [Route("/api/tables/{table}/start", start, methods=["POST"]),
                 Route("/api/tables/{table}/seats/{seat:index}/reclaim", reclaim, methods=["POST"]),
