@@ -86,11 +86,17 @@ def play_with_ismcts(game, seed: int = 3):
     rng = np.random.RandomState(seed)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng), 2.0,
                            max_simulations=3, random_state=rng)
+    return play_openspiel(game, bot.step, rng)
+
+
+def play_openspiel(game, step, rng):
+    """Play an OpenSpiel ``game`` to its end: each decision ``step(state)``, chance drawn with
+    ``rng`` (numpy's) by the outcomes' probabilities; the final state."""
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
             actions, probabilities = zip(*state.chance_outcomes())
             state.apply_action(int(rng.choice(actions, p=probabilities)))
         else:
-            state.apply_action(bot.step(state))
+            state.apply_action(int(step(state)))
     return state

@@ -75,18 +75,13 @@ def test_a_game_that_never_ends_is_truncated_after_exactly_max_rounds(tmp_path, 
 
 def test_openspiel_splits_a_shared_victory_and_cuts_after_exactly_max_rounds(tmp_path):
     pyspiel = pytest.importorskip("pyspiel")
+    from rl_variants import play_openspiel
+
     import azul_core.rl.openspiel  # noqa: F401  (registers python_azul)
 
     def play_out(game):
         rng = np.random.default_rng(3)
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probabilities = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(actions, p=probabilities)))
-            else:
-                state.apply_action(int(rng.choice(state.legal_actions())))
-        return state
+        return play_openspiel(game, lambda state: rng.choice(state.legal_actions()), rng)
 
     shared = play_out(pyspiel.load_game("python_azul", {"variant": winners_rule(tmp_path, [0, 1]),
                                                         "players": 3, "reward": "win"}))

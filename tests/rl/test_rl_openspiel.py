@@ -14,7 +14,7 @@ pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
 from open_spiel.python.algorithms import mcts  # noqa: E402
-from rl_variants import FAMILY_FLOOR, HOUSE_RULES, LATE_WHITE, SHIPPED, label, trust  # noqa: E402
+from rl_variants import FAMILY_FLOOR, HOUSE_RULES, LATE_WHITE, SHIPPED, label, play_openspiel, trust  # noqa: E402
 
 import azul_core.rl.openspiel  # noqa: E402,F401  (registers python_azul)
 from azul_core.colours import COLOURS  # noqa: E402
@@ -180,13 +180,7 @@ def test_mcts_plays_whole_games_and_the_record_validates(variant, tmp_path):
     rng = np.random.RandomState(7)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=2, evaluator=evaluator, random_state=rng)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probabilities = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=probabilities)))
-        else:
-            state.apply_action(bot.step(state))
+    state = play_openspiel(game, bot.step, rng)
     path = tmp_path / "mcts.json"
     path.write_text(json.dumps(state.record(names=["mcts", "mcts"])))
     report = validate_record(path)

@@ -28,6 +28,7 @@ from rl_variants import (  # noqa: E402
     SECRET_PASS,
     SECRET_WORDS,
     label,
+    play_openspiel,
     play_with_ismcts,
     trust,
 )
@@ -430,13 +431,7 @@ def test_mcts_plays_whole_games_and_the_record_validates(variant, tmp_path):
     rng = np.random.RandomState(7)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=2, evaluator=evaluator, random_state=rng)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probabilities = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=probabilities)))
-        else:
-            state.apply_action(bot.step(state))
+    state = play_openspiel(game, bot.step, rng)
     path = tmp_path / "mcts.json"
     state.record(path)
     report = validate_record(path, trust=trust(variant))
