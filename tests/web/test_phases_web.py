@@ -310,20 +310,9 @@ def test_a_bot_in_a_worker_decides_for_its_own_seat_knowing_only_that_the_other_
     worker's game has the bot's seat to move."""
     from azul_core.players import registry
     from azul_core.web import bots
-    from azul_core.web.store import SeatRow, TableRow
-    from azul_core.web.table import Table
 
-    class Accepting:
-        def append(self, *args):
-            return True
-
-    offered = catalog.get("colour-bid")
-    row = TableRow("T", "colour-bid", "seed", 0.0, 0.0, None, 0, "w", "a",
-                   [SeatRow(seat, name, None, "h") for seat, name in enumerate(("Ann", "Bob"))])
-    table, _events = Table.new(row, offered)
-    first = table.state.to_move
+    offered, table, first = bid_table_with_one_pick(catalog)
     other = 1 - first
-    table.decide(first, table.version, "+pick:2", Accepting())
     assert table.sealed_choices(other) == ((first,), None, other)
     assert table.sealed_choices(first) == ((first,), "+pick:2", first)
     assert "+pick" not in json.dumps(table.record(other).to_dict())
@@ -346,19 +335,8 @@ def test_the_replay_page_tells_the_picks_its_record_holds(catalog):
     """A record holds the choices every seat has made (a copy of a game in progress ends before
     the others): the replay page steps through each pick told in full."""
     from azul_core.web.replay_page import Replay
-    from azul_core.web.store import SeatRow, TableRow
-    from azul_core.web.table import Table
 
-    class Accepting:
-        def append(self, *args):
-            return True
-
-    offered = catalog.get("colour-bid")
-    row = TableRow("T", "colour-bid", "seed", 0.0, 0.0, None, 0, "w", "a",
-                   [SeatRow(seat, name, None, "h") for seat, name in enumerate(("Ann", "Bob"))])
-    table, _events = Table.new(row, offered)
-    first = table.state.to_move
-    table.decide(first, table.version, "+pick:2", Accepting())
+    offered, table, first = bid_table_with_one_pick(catalog)
     assert [step.move for step in Replay(table.record(None), offered.variant).steps] == [None]
     table.decide(1 - first, table.version, "+pick:0", Accepting())
     steps = Replay(table.record(None), offered.variant).steps
@@ -366,3 +344,25 @@ def test_the_replay_page_tells_the_picks_its_record_holds(catalog):
     assert [step.text for step in steps[1:]] == [
         f"{names[first]}: Pick red: double points for it this round (+pick:2)",
         f"{names[1 - first]}: Pick blue: double points for it this round (+pick:0)"]
+
+
+class Accepting:
+    """A store's event log that takes every event (a table without a server)."""
+
+    def append(self, *args):
+        return True
+
+
+def bid_table_with_one_pick(catalog):
+    """A colour-bid table of Ann and Bob (no server) where the seat to move picked red: the
+    variant on offer, the table, that seat."""
+    from azul_core.web.store import SeatRow, TableRow
+    from azul_core.web.table import Table
+
+    offered = catalog.get("colour-bid")
+    row = TableRow("T", "colour-bid", "seed", 0.0, 0.0, None, 0, "w", "a",
+                   [SeatRow(seat, name, None, "h") for seat, name in enumerate(("Ann", "Bob"))])
+    table, _events = Table.new(row, offered)
+    first = table.state.to_move
+    table.decide(first, table.version, "+pick:2", Accepting())
+    return offered, table, first
