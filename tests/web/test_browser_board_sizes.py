@@ -185,8 +185,15 @@ def test_a_six_colour_board_fits_a_phone_and_takes_line_six_by_touch(browser, se
     tile, _source, colour = pick_for_line_six(page)
     tile.tap()
     line = page.locator(".board.mine .line[data-line='5'].target")
-    line.scroll_into_view_if_needed()
-    box = line.bounding_box()
+    # Scrolled to and measured in one step in the page: the board may be drawn anew meanwhile
+    # (a node scrolled to by Playwright can be replaced before it is measured).
+    box = page.wait_for_function("""() => {
+        const node = document.querySelector(".board.mine .line[data-line='5'].target");
+        if (!node) return null;
+        node.scrollIntoView({block: "nearest"});
+        const rect = node.getBoundingClientRect();
+        return rect.width > 0 ? {x: rect.x, width: rect.width} : null;
+    }""").json_value()
     assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5
     line.tap()
     page.wait_for_selector("#confirm-bar:not([hidden])")
