@@ -138,7 +138,7 @@ def run_cli(*args: str):
 
 
 def test_simulate_prints_the_new_statistics():
-    result = run_cli("simulate", "--games", "40", "--seed", "2", "--quiet")
+    result = run_cli("simulate", "--games", "40", "--seed", "2", "--bots", "random", "--quiet")
     assert result.exit_code == 0, result.output
     out = result.stdout
     for words in ("median", "quartiles", "win share (95%)", "points per game", "spared",
@@ -150,8 +150,8 @@ def test_simulate_prints_the_new_statistics():
 
 
 def test_simulate_json_holds_the_summary_and_nothing_timed(tmp_path):
-    first = run_cli("simulate", "--games", "12", "--seed", "5", "--json", "--record-dir", str(tmp_path / "a"))
-    again = run_cli("simulate", "--games", "12", "--seed", "5", "--json", "--quiet",
+    first = run_cli("simulate", "--games", "12", "--seed", "5", "--bots", "random", "--json", "--record-dir", str(tmp_path / "a"))
+    again = run_cli("simulate", "--games", "12", "--seed", "5", "--bots", "random", "--json", "--quiet",
                     "--record-dir", str(tmp_path / "a"))
     assert first.exit_code == again.exit_code == 0
     data = json.loads(first.stdout)

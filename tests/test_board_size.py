@@ -103,7 +103,7 @@ def test_simulated_records_of_the_sixth_colour_validate_and_a_changed_one_does_n
     _register()
     runner = CliRunner(env=ENV)
     result = runner.invoke(app, ["simulate", "--variant", str(SIXTH), "--games", "4", "--seed", "2",
-                                 "--quiet", "--record-dir", str(tmp_path)])
+                                 "--bots", "random", "--quiet", "--record-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
     texts = [path.read_text() for path in sorted(tmp_path.glob("*.json"))]
     assert any("P6" in text for text in texts)

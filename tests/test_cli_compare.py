@@ -32,7 +32,8 @@ def azul(*args: str):
 
 @pytest.fixture(scope="module")
 def comparison():
-    result = azul("compare", "standard", FIVE_ROUNDS, FAMILY_FLOOR, "--games", "150", "--seed", "3", "--json")
+    result = azul("compare", "standard", FIVE_ROUNDS, FAMILY_FLOOR, "--games", "150", "--seed", "3",
+                  "--bots", "random", "--json")
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 
@@ -109,7 +110,7 @@ def test_the_house_rules_effects_are_clear_and_the_rest_is_not(comparison):
 
 
 def test_identical_games_show_no_difference():
-    result = azul("compare", "standard", "standard", "--games", "40", "--seed", "1", "--json")
+    result = azul("compare", "standard", "standard", "--games", "40", "--seed", "1", "--bots", "random", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert [v["label"] for v in data["variants"]] == ["standard #1", "standard #2"]
@@ -117,7 +118,7 @@ def test_identical_games_show_no_difference():
 
 
 def test_text_output_marks_clear_differences_and_names_the_tests():
-    result = azul("compare", "standard", FIVE_ROUNDS, "--games", "100", "--seed", "2", "--quiet")
+    result = azul("compare", "standard", FIVE_ROUNDS, "--games", "100", "--seed", "2", "--bots", "random", "--quiet")
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "100 games per variant, 2 players, bots random, seed 2 (the same seeds for every variant)" in out
@@ -132,8 +133,9 @@ def test_text_output_marks_clear_differences_and_names_the_tests():
 
 
 def test_results_do_not_depend_on_workers():
-    one = azul("compare", "standard", "duel", "--games", "24", "--seed", "8", "--json")
-    two = azul("compare", "standard", "duel", "--games", "24", "--seed", "8", "--json", "--workers", "2")
+    one = azul("compare", "standard", "duel", "--games", "24", "--seed", "8", "--bots", "random", "--json")
+    two = azul("compare", "standard", "duel", "--games", "24", "--seed", "8", "--bots", "random", "--json",
+               "--workers", "2")
     assert one.exit_code == two.exit_code == 0
     assert json.loads(one.stdout) == json.loads(two.stdout)
 
@@ -168,7 +170,8 @@ def test_html_without_matplotlib_is_the_table_alone(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
     page = tmp_path / "report.html"
-    result = azul("compare", "standard", "duel", "--games", "20", "--seed", "1", "--html", str(page))
+    result = azul("compare", "standard", "duel", "--games", "20", "--seed", "1", "--bots", "random",
+                  "--html", str(page))
     assert result.exit_code == 0, result.output
     assert "the report has no pictures" in result.stderr
     text = page.read_text()
@@ -187,7 +190,8 @@ def test_an_output_in_a_missing_folder_is_refused_before_playing(tmp_path, optio
 def test_an_output_that_cannot_be_written_is_one_line(tmp_path):
     target = tmp_path / "report.html"
     target.mkdir()  # a folder where the file should go
-    result = azul("compare", "standard", "duel", "--games", "4", "--seed", "1", "--html", str(target))
+    result = azul("compare", "standard", "duel", "--games", "4", "--seed", "1", "--bots", "random",
+                  "--html", str(target))
     assert result.exit_code == 1
     assert result.stderr.startswith(f"azul: can't write {target}: ")
     assert len(result.stderr.strip().splitlines()) == 1
@@ -196,7 +200,7 @@ def test_an_output_that_cannot_be_written_is_one_line(tmp_path):
 def test_plot_and_html_report_with_matplotlib(tmp_path):
     pytest.importorskip("matplotlib", reason="--plot draws with matplotlib (the 'plot' extra)")
     picture, page = tmp_path / "compare.png", tmp_path / "report.html"
-    result = azul("compare", "standard", "duel", SHARED_TIES, "--games", "60", "--seed", "1",
+    result = azul("compare", "standard", "duel", SHARED_TIES, "--games", "60", "--seed", "1", "--bots", "random",
                   "--plot", str(picture), "--html", str(page))
     assert result.exit_code == 0, result.output
     assert f"wrote {picture}" in result.stdout and f"wrote {page}" in result.stdout

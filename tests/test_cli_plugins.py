@@ -133,7 +133,7 @@ def raising_variant(tmp_path):
 
 
 def test_simulate_reports_a_raising_plugin_in_one_line(raising_variant, tmp_path):
-    result = azul("simulate", "--variant", raising_variant, "--games", "3", "--seed", "1")
+    result = azul("simulate", "--variant", raising_variant, "--games", "3", "--seed", "1", "--bots", "random")
     assert result.exit_code == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in result.output
@@ -142,7 +142,8 @@ def test_simulate_reports_a_raising_plugin_in_one_line(raising_variant, tmp_path
 
 
 def test_simulate_with_debug_lets_the_traceback_through(raising_variant):
-    result = azul("simulate", "--variant", raising_variant, "--games", "3", "--seed", "1", debug=True)
+    result = azul("simulate", "--variant", raising_variant, "--games", "3", "--seed", "1", "--bots", "random",
+                  debug=True)
     assert result.exit_code != 0
     error = result.exception
     while error is not None and not isinstance(error, PluginError):
@@ -204,13 +205,13 @@ EFFECTS = {  # what `azul simulate` shows for each house rule, against standard 
 
 @pytest.fixture(scope="module")
 def standard_summary():
-    return json.loads(azul("simulate", "--games", "200", "--seed", "1", "--json").stdout)
+    return json.loads(azul("simulate", "--games", "200", "--seed", "1", "--bots", "random", "--json").stdout)
 
 
 @pytest.mark.parametrize("folder", sorted(EFFECTS))
 def test_simulate_shows_each_house_rule_in_its_summary(folder, standard_summary):
     path = next((EXAMPLES / folder).glob("*.yaml"))
-    result = azul("simulate", "--variant", path, "--games", "200", "--seed", "1", "--json")
+    result = azul("simulate", "--variant", path, "--games", "200", "--seed", "1", "--bots", "random", "--json")
     assert result.exit_code == 0, result.output
     house = json.loads(result.stdout)
     assert house["games"] == standard_summary["games"] == 200

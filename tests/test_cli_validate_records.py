@@ -33,7 +33,7 @@ def write(path, data) -> str:
 
 
 def test_simulate_prints_a_summary():
-    result = run("simulate", "--players", "3", "--games", "10", "--seed", "4")
+    result = run("simulate", "--players", "3", "--games", "10", "--seed", "4", "--bots", "random")
     assert result.exit_code == 0, result.output
     assert "standard: 10 games, 3 players, seed 4" in result.stdout
     assert "mean score" in result.stdout and "win share" in result.stdout
@@ -41,7 +41,7 @@ def test_simulate_prints_a_summary():
 
 
 def test_simulate_json_is_one_object_with_the_summary():
-    result = run("simulate", "--variant", "grey-wall", "--games", "6", "--seed", "1", "--json")
+    result = run("simulate", "--variant", "grey-wall", "--games", "6", "--seed", "1", "--bots", "random", "--json")
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert summary["variant"] == "grey-wall" and summary["games"] == 6 and summary["seed"] == 1
@@ -51,8 +51,8 @@ def test_simulate_json_is_one_object_with_the_summary():
 
 
 def test_simulate_with_two_workers_gives_the_same_results():
-    one = run("simulate", "--games", "16", "--seed", "9", "--json", "--workers", "1")
-    two = run("simulate", "--games", "16", "--seed", "9", "--json", "--workers", "2")
+    one = run("simulate", "--games", "16", "--seed", "9", "--bots", "random", "--json", "--workers", "1")
+    two = run("simulate", "--games", "16", "--seed", "9", "--bots", "random", "--json", "--workers", "2")
     assert one.exit_code == two.exit_code == 0
     assert json.loads(one.stdout) == json.loads(two.stdout)
 
@@ -64,16 +64,17 @@ def test_simulate_string_seed_and_bots_per_seat():
 
 
 def test_simulate_without_a_seed_prints_the_one_it_chose():
-    result = run("simulate", "--games", "2", "--json")
+    result = run("simulate", "--games", "2", "--bots", "random", "--json")
     assert result.exit_code == 0
     seed = json.loads(result.stdout)["seed"]
-    again = run("simulate", "--games", "2", "--json", "--seed", str(seed))
+    again = run("simulate", "--games", "2", "--bots", "random", "--json", "--seed", str(seed))
     assert json.loads(again.stdout) == json.loads(result.stdout)
 
 
 def test_simulate_record_dir_writes_records_that_validate(tmp_path):
     folder = tmp_path / "games"
-    result = run("simulate", "--games", "3", "--seed", "2", "--players", "4", "--record-dir", str(folder))
+    result = run("simulate", "--games", "3", "--seed", "2", "--players", "4", "--bots", "random",
+                 "--record-dir", str(folder))
     assert result.exit_code == 0, result.output
     assert len(list(folder.glob("game-*.json"))) == 3
     checked = run("validate", str(folder), "--json")
@@ -113,7 +114,7 @@ def test_simulate_plugin_error_names_plugin_and_hook_in_one_line(tmp_path):
         "    raise KeyError('oops')\n")
     variant = write(tmp_path / "broken.yaml",
                     "name: broken\nextends: standard\nplugins: [standard, colour_wall, broken.py]\n")
-    result = run("simulate", "--variant", variant, "--games", "3", "--seed", "1")
+    result = run("simulate", "--variant", variant, "--games", "3", "--seed", "1", "--bots", "random")
     assert result.exit_code == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in result.output
@@ -133,7 +134,7 @@ def test_validate_valid_unfinished_record_exits_0(tmp_path):
 
 def test_validate_finished_record_names_the_winner(tmp_path):
     folder = tmp_path / "games"
-    run("simulate", "--games", "1", "--seed", "2", "--record-dir", str(folder))
+    run("simulate", "--games", "1", "--seed", "2", "--bots", "random", "--record-dir", str(folder))
     path = folder / "game-00001.json"
     result = run("validate", str(path))
     assert result.exit_code == 0

@@ -199,7 +199,7 @@ def test_wild_tiles_never_reach_the_wall_and_leftovers_go_to_the_lid():
 def test_wild_tiles_records_name_the_wild_letter_and_standard_refuses_it(tmp_path):
     runner = CliRunner(env=ENV)
     result = runner.invoke(app, ["simulate", "--variant", str(WILD), "--games", "4", "--seed", "2",
-                                 "--quiet", "--record-dir", str(tmp_path)])
+                                 "--bots", "random", "--quiet", "--record-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
     path = sorted(tmp_path.glob("*.json"))[0]
     data = json.loads(path.read_text())
@@ -220,7 +220,7 @@ def test_wild_tiles_records_name_the_wild_letter_and_standard_refuses_it(tmp_pat
 def test_simulated_records_validate_and_hold_the_new_moves(variant, tmp_path):
     runner = CliRunner(env=ENV)
     result = runner.invoke(app, ["simulate", "--variant", str(variant), "--games", "6", "--seed", "3",
-                                 "--quiet", "--record-dir", str(tmp_path)])
+                                 "--bots", "random", "--quiet", "--record-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
     texts = [path.read_text() for path in sorted(tmp_path.glob("*.json"))]
     assert len(texts) == 6
@@ -241,7 +241,7 @@ def test_a_record_whose_memory_was_changed_is_invalid(tmp_path):
     assert game.phase == OVER
     runner = CliRunner(env=ENV)
     runner.invoke(app, ["simulate", "--variant", str(PASS_ONCE), "--games", "1", "--seed", "3",
-                        "--quiet", "--record-dir", str(tmp_path)])
+                        "--bots", "random", "--quiet", "--record-dir", str(tmp_path)])
     path = next(tmp_path.glob("*.json"))
     data = json.loads(path.read_text())
     assert data["memory"]["pass_once"] in ([False, False], [True, False], [False, True], [True, True])

@@ -68,7 +68,7 @@ def test_factory_one_shift_combined_plays_and_validates(tmp_path, name, base, pl
     runner = CliRunner(env=ENV)
     games = tmp_path / "games"
     result = runner.invoke(app(), ["simulate", "--variant", str(variant), "--games", "30", "--seed", "1",
-                                   "--quiet", "--record-dir", str(games)])
+                                   "--bots", "random", "--quiet", "--record-dir", str(games)])
     assert result.exit_code == 0, result.output
     texts = [path.read_text() for path in sorted(games.glob("*.json"))]
     assert any('"+shift:' in text for text in texts)

@@ -146,7 +146,8 @@ def test_one_past_the_last_seat_may_not_start_a_record(players):
 def shared_victory(tmp_path_factory) -> dict:
     """A finished standard game (random bots, seed 16) that ends in a shared victory."""
     folder = tmp_path_factory.mktemp("shared")
-    result = CliRunner().invoke(app, ["simulate", "--games", "1", "--seed", "16", "--record-dir", str(folder)],
+    result = CliRunner().invoke(app, ["simulate", "--games", "1", "--seed", "16", "--bots", "random",
+                                      "--record-dir", str(folder)],
                                 env=ENV)
     assert result.exit_code == 0, result.output
     data = json.loads((folder / "game-00001.json").read_text())

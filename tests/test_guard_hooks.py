@@ -134,7 +134,7 @@ def first_player_variant(folder: Path, answer: str) -> Path:
 
 def simulate(variant: Path, players: int):
     return CliRunner().invoke(app, ["simulate", "--variant", str(variant), "--players", str(players),
-                                    "--games", "2", "--seed", "3", "--json"], env=ENV)
+                                    "--games", "2", "--seed", "3", "--bots", "random", "--json"], env=ENV)
 
 
 @pytest.mark.parametrize("players", [2, 4])

@@ -78,7 +78,7 @@ def test_simulate_in_two_processes_tells_a_failing_plugin_in_one_line(tmp_path, 
     variant = failing_variant(tmp_path)
     for _ in range(3):  # the tracebacks came in every run; three runs leave no doubt
         result = subprocess.run([sys.executable, "-m", "azul_core.cli", "simulate", "--variant", str(variant),
-                                 "--games", "8", "--workers", "2", "--seed", "1"],
+                                 "--games", "8", "--workers", "2", "--seed", "1", "--bots", "random"],
                                 cwd=outside_the_tree, capture_output=True, text=True, timeout=120)
         assert result.returncode == 1
         assert "Traceback" not in result.stderr + result.stdout, result.stderr

@@ -487,7 +487,7 @@ def test_simulate_to_a_full_disk_is_a_message(tmp_path, monkeypatch):
     def full_disk(target, data, durable=True):
         raise OSError(28, "No space left on device")
     monkeypatch.setattr(game_record, "write_record", full_disk)
-    result = run("simulate", "--games", "2", "--record-dir", tmp_path)
+    result = run("simulate", "--games", "2", "--bots", "random", "--record-dir", tmp_path)
     assert result.exit_code == 1 and "No space left on device" in result.output
     assert "Traceback" not in result.output
 
@@ -529,7 +529,7 @@ def _wait_for(condition, seconds: float = 60) -> bool:
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc to find the workers")
 def test_sigterm_to_simulate_ends_its_workers():
     import signal
-    process = _azul("simulate", "--games", "1000000", "--workers", "2", "--quiet")
+    process = _azul("simulate", "--games", "1000000", "--bots", "random", "--workers", "2", "--quiet")
     try:
         assert _wait_for(lambda: len(_children(process.pid)) >= 2)
         workers = _children(process.pid)

@@ -184,7 +184,8 @@ def test_a_plugin_failing_in_first_player_is_one_line_in_simulate(tmp_path):
     """))
     (tmp_path / "starter.yaml").write_text("extends: standard\nplugins: [standard, colour_wall, starter.py]\n")
     for workers in ("1", "2"):
-        result = run("simulate", "--variant", tmp_path / "starter.yaml", "--games", "4", "--workers", workers)
+        result = run("simulate", "--variant", tmp_path / "starter.yaml", "--games", "4", "--bots", "random",
+                     "--workers", workers)
         assert result.exit_code == 1, result.output
         assert "Traceback" not in result.output
         lines = result.output.strip().splitlines()

@@ -11,6 +11,7 @@ import typer
 
 from azul_core.cli.app import app
 from azul_core.cli.common import (
+    LAB_BOTS,
     BotsOption,
     ClusterOption,
     PlayersOption,
@@ -37,7 +38,7 @@ def compare_command(
         metavar="VARIANT_OR_FILE...", help="Built-in variant names or variant files; the first is the "
                                            "baseline the others are tested against.")],
     players: PlayersOption = 2,
-    bots: BotsOption = "random",
+    bots: BotsOption = LAB_BOTS,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per variant (2 or more).")] = 1000,
     seed: Annotated[Optional[str], typer.Option(
         "--seed", "-s", help="Seed of the run, the same for every variant. "

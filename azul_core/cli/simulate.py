@@ -11,6 +11,7 @@ import typer
 
 from azul_core.cli.app import app
 from azul_core.cli.common import (
+    LAB_BOTS,
     BotsOption,
     ClusterOption,
     PlayersOption,
@@ -38,7 +39,7 @@ def simulate_command(
     seed: Annotated[Optional[str], typer.Option(
         "--seed", "-s", help="Seed of the run: game i is seeded from (seed, i). "
                              "Default: a fresh seed, printed so the run can be repeated.")] = None,
-    bots: BotsOption = "random",
+    bots: BotsOption = LAB_BOTS,
     record_dir: Annotated[Optional[Path], typer.Option(
         "--record-dir", metavar="DIR", help="Write each game's record there as game-NNNNN.json.")] = None,
     workers: WorkersOption = 1,
