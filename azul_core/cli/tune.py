@@ -40,7 +40,8 @@ def tune_command(
              "commas or repeated. A list setting with a range varies each of its items.")],
     goal: Annotated[Optional[list[str]], typer.Option(
         "--goal", metavar="GOAL",
-        help="'first-seat edge' (the default), rounds=N, score=N, spread=N or like=VARIANT; "
+        help="'first-seat edge' (the default), rounds=N, score=N, spread=N, like=VARIANT or "
+             "net=LABEL+LABEL (the end bonuses so labelled bring as many points as they cost); "
              "*W weights a goal in a mix of several.")] = None,
     goal_file: Annotated[Optional[Path], typer.Option(
         "--goal-file", metavar="FILE.yaml", help="Goals from a YAML list of {goal, target, weight}.")] = None,
@@ -203,7 +204,8 @@ def _figure_in_words(part: dict, with_target: bool = True) -> str:
     low, high = _percent(kind, part["low"]), _percent(kind, part["high"])
     if kind == "first-seat edge":
         low = low.removesuffix("%")
-    text = f"{part['words']} {_percent(kind, part['estimate'])}, 95% interval {low}-{high}"
+    between = " to " if part["low"] < 0 else "-"  # -1.79 to -1.38, not -1.79--1.38
+    text = f"{part['words']} {_percent(kind, part['estimate'])}, 95% interval {low}{between}{high}"
     if with_target:
         text += f" (target {_percent(kind, part['target'])}: {'met' if part['met'] else 'not met'})"
     return text

@@ -260,10 +260,11 @@ GOAL_KINDS = {
     "rounds": ("rounds per game", 0.1),
     "score": ("mean score", 1.0),
     "spread": ("score spread (sd)", 1.0),
+    "net": ("net points per player", 1.0),
 }
 ALIASES = {"first-seat edge": "first-seat edge", "first seat edge": "first-seat edge", "fair": "first-seat edge",
            "edge": "first-seat edge", "rounds": "rounds", "length": "rounds", "score": "score",
-           "mean score": "score", "spread": "spread", "like": "like"}
+           "mean score": "score", "spread": "spread", "like": "like", "net": "net"}
 #: The statistics "like VARIANT" compares.
 LIKE_FIGURES = ("first-seat edge", "rounds", "score", "spread")
 
@@ -272,7 +273,8 @@ LIKE_FIGURES = ("first-seat edge", "rounds", "score", "spread")
 class Goal:
     """One goal: ``kind`` (a ``GOAL_KINDS`` key, or ``like``), its ``target`` (None: the fair
     share for the first-seat edge; for ``like``: the reference variant's figures, measured on
-    the same games), a ``weight`` in a mix, and the ``reference`` variant of ``like``."""
+    the same games), a ``weight`` in a mix, and the ``reference``: the variant of ``like``, the
+    end-bonus labels of ``net`` (joined by ``+``)."""
 
     kind: str
     target: float | None = None
@@ -285,6 +287,8 @@ class Goal:
             return f"like {self.reference}"
         if self.kind == "first-seat edge":
             return "first-seat edge"
+        if self.kind == "net":
+            return f"net {self.reference}"
         return f"{self.kind} {_number(self.target)}"
 
 
@@ -294,7 +298,7 @@ def _number(value: float | None) -> str:
 
 def parse_goal(text: str) -> Goal:
     """``NAME``, ``NAME=TARGET``, either with ``*WEIGHT``: ``"first-seat edge"``, ``"rounds=6"``,
-    ``"score=45*0.5"``, ``"like=standard"``."""
+    ``"score=45*0.5"``, ``"like=standard"``, ``"net=pillar toll+pillar bonus"``."""
     body, star, weight_text = text.partition("*")
     weight = 1.0
     if star:
@@ -308,12 +312,18 @@ def parse_goal(text: str) -> Goal:
     kind = ALIASES.get(name.lower())
     if kind is None:
         raise TuneError(f"--goal: unknown goal '{name}' (goals: first-seat edge, rounds=N, score=N, "
-                        "spread=N, like=VARIANT; several mixed as separate --goal options, each "
+                        "spread=N, like=VARIANT, net=LABEL+LABEL; several mixed as separate --goal options, each "
                         "weighted with *W)")
     if kind == "like":
         if not target_text:
             raise TuneError("--goal like=VARIANT: name the variant to be like (standard, or a file)")
         return Goal("like", None, weight, target_text)
+    if kind == "net":
+        labels = [label.strip() for label in target_text.split("+")]
+        if not all(labels):
+            raise TuneError("--goal net=LABEL+LABEL: name the end bonuses whose points must balance, "
+                            "as azul simulate labels them, like net=pillar toll+pillar bonus")
+        return Goal("net", 0.0, weight, "+".join(labels))
     if kind == "first-seat edge":
         if equals:
             raise TuneError("--goal first-seat edge takes no target: its target is the fair share, 1/players")
@@ -360,25 +370,42 @@ def read_goal_file(path: Path) -> list[Goal]:
 @dataclass
 class Sample:
     """What a candidate's games say, kept per game so stages add up: the first seat's share of
-    each game (a victory of several seats counts as its share), rounds, every seat's score."""
+    each game (a victory of several seats counts as its share), rounds, every seat's score, and
+    the end bonuses' points per player by label."""
 
     first_seat: list[float] = field(default_factory=list)
     rounds: list[int] = field(default_factory=list)
     scores: list[int] = field(default_factory=list)
+    bonuses: list[dict[str, float]] = field(default_factory=list)
 
     def add(self, results) -> None:
         for result in results:
             self.first_seat.append(1 / len(result.winners) if result.first_player in result.winners else 0.0)
             self.rounds.append(result.rounds)
             self.scores.extend(result.scores)
+            by_label: dict[str, float] = {}
+            for seat in result.seats:
+                for label, points in seat.bonuses:
+                    by_label[label] = by_label.get(label, 0) + points / len(result.seats)
+            self.bonuses.append(by_label)
+
+    def labels(self) -> set[str]:
+        """Every end bonus's label met in these games."""
+        return {label for game in self.bonuses for label in game}
 
     @property
     def games(self) -> int:
         return len(self.rounds)
 
-    def figure(self, kind: str) -> tuple[float, float, float]:
-        """(estimate, low, high) of a goal's figure at 95%."""
+    def figure(self, kind: str, labels: Sequence[str] = ()) -> tuple[float, float, float]:
+        """(estimate, low, high) of a goal's figure at 95%; ``net``: of the end bonuses ``labels``."""
         z = normal_quantile(CONFIDENCE)
+        if kind == "net":
+            # One value a game (its players' mean), so the interval rests on independent games.
+            nets = [sum(game.get(label, 0.0) for label in labels) for game in self.bonuses]
+            centre = mean(nets) if nets else 0.0
+            half = z * stdev(nets) / math.sqrt(len(nets)) if len(nets) > 1 else 0.0
+            return (centre, centre - half, centre + half)
         if kind == "first-seat edge":
             wins, games = sum(self.first_seat), self.games
             low, high = wilson_interval(wins, games) if games else (0.0, 1.0)
@@ -411,11 +438,15 @@ def judge(sample: Sample, goals: Sequence[Goal], players: int, references: dict)
         parts = []
         for kind in kinds:
             words, unit = GOAL_KINDS[kind]
+            labels: list[str] = []
             if goal.kind == "like":
                 target = references[goal.reference][kind]
             else:
                 target = 1 / players if goal.target is None else goal.target
-            estimate, lo, hi = sample.figure(kind)
+            if goal.kind == "net":
+                labels = str(goal.reference).split("+")
+                words = f"net points of {goal.reference} per player"
+            estimate, lo, hi = sample.figure(kind, labels)
             miss = _miss(estimate, lo, hi, target, unit)
             scale = goal.weight / len(kinds)
             value += scale * miss[0]
@@ -605,6 +636,7 @@ def tune(variant, options: TuneOptions, budget: int, study_file: Path | None = N
     if on_start is not None:
         on_start(result.continued, result.games_played)
     repeats = 0
+    unchecked_labels = any(goal.kind == "net" for goal in options.goals)
     tried = {_params_key(t.params) for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,
                                                                                    TrialState.PRUNED))}
     trial: Any = None
@@ -640,6 +672,9 @@ def tune(variant, options: TuneOptions, budget: int, study_file: Path | None = N
                                first_game=sample.games + 1)
                 sample.add(run.results)
                 result.games_played += count
+                if unchecked_labels:
+                    _check_labels(options.goals, sample.labels())
+                    unchecked_labels = False
                 judged = judge(sample, options.goals, options.players, references)
                 trial.set_user_attr("judged", judged)
                 trial.set_user_attr("low", judged["low"])
@@ -669,6 +704,16 @@ def tune(variant, options: TuneOptions, budget: int, study_file: Path | None = N
         import shutil
         shutil.rmtree(candidates_dir, ignore_errors=True)
     return result
+
+
+def _check_labels(goals: Sequence[Goal], seen: set[str]) -> None:
+    """A ``net`` goal whose labels no end bonus bore in the first games is a typo, not a rule
+    that pays nothing: its figure would be 0 for every candidate."""
+    for goal in goals:
+        if goal.kind == "net" and not seen.intersection(str(goal.reference).split("+")):
+            known = ", ".join(sorted(seen)) or "none"
+            raise TuneError(f"--goal net={goal.reference}: no end bonus of these games is labelled so "
+                            f"(their labels: {known})")
 
 
 def _space_size(dimensions: Sequence[Dimension]) -> int | None:
