@@ -28,6 +28,8 @@ HOUSE_RULES = {  # folder: (variant file, plugin file, the hook it uses)
     "double-red": ("double-red.yaml", "double_red.py", "azul_placement_score"),
     # A bonus the bots play for (tests/test_bots_whole_game.py).
     "double-columns": ("double-columns.yaml", "double_columns.py", "azul_end_bonuses"),
+    # A bonus with a cost, whose worth azul tune weighs (tests/test_tune_net.py).
+    "pillar": ("pillar.yaml", "pillar.py", "azul_end_bonuses"),
     "marker-fee": ("marker-fee.yaml", "marker_fee.py", "azul_floor_penalty"),
     "seeded-start": ("seeded-start.yaml", "seeded_start.py", "azul_first_player"),
     # Moves, memory and secrets (tests/test_examples_moves.py).
@@ -172,6 +174,23 @@ def test_diagonals_only_the_two_main_ones_count(picture, points):
     game = new_game(variant_path("diagonals"))
     set_wall(game, 0, picture)
     assert ("diagonals", points) in game.rules.end_bonuses(game.players[0].wall)
+
+
+# ---------------------------------------------------------------- pillar
+
+
+@pytest.mark.parametrize("picture, settings, toll, bonus", [
+    ("..x..\n..x..\n..x..\n..x..\n..x..", {}, -5, 10),                  # a complete pillar
+    ("xxxxx\n..x..\n.....\n..x..\n.....", {}, -3, 0),                   # three tiles, no bonus
+    ("x.x.x\n..x..\n..x..\n..x..\n..x..", {"pillar_toll": 2, "pillar_bonus": 25}, -10, 25),
+    ("xx.xx\nxx.xx\nxx.xx\nxx.xx\nxx.xx", {}, 0, 0),                    # the other columns are free
+])
+def test_pillar_tolls_each_middle_tile_and_pays_a_complete_middle_column(tmp_path, picture, settings, toll, bonus):
+    path = tmp_path / "pillar.yaml"
+    path.write_text(f"name: p\nextends: {variant_path('pillar')}\nsettings: {settings}\n")
+    game = new_game(path)
+    set_wall(game, 0, picture)
+    assert game.rules.end_bonuses(game.players[0].wall)[-2:] == [("pillar toll", toll), ("pillar bonus", bonus)]
 
 
 # ---------------------------------------------------------------- free marker
