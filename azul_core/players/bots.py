@@ -95,12 +95,13 @@ def line_worth(rules, board, row: int, colour: int | None = None, full: bool | N
     return best
 
 
-#: Per ``Rules``: (wall, row, colour) -> its best placement points. The wall changes only
-#: when tiles are placed, so a bot asks the same questions all round long; the hooks are
-#: asked without the game, pure functions of the wall (as the engine's caches assume),
-#: unless they answer per seat (``per_seat_walls``): those are asked with the seat, uncached.
-_BEST_POINTS: dict[int, tuple[Any, dict]] = {}
-_BEST_POINTS_LIMIT = 100_000
+#: The most entries a variant's table of best placement points keeps (then it starts afresh).
+#: The table, (wall, row, colour) -> its best placement points, is kept on the ``Rules``
+#: object itself, so it goes with the rules (issue 44). The wall changes only when tiles
+#: are placed, so a bot asks the same questions all round long; the hooks are asked without
+#: the game, pure functions of the wall (as the engine's caches assume), unless they answer
+#: per seat (``per_seat_walls``): those are asked with the seat, uncached.
+BEST_POINTS_LIMIT = 100_000
 
 
 def per_seat_walls(rules) -> bool:
@@ -114,11 +115,10 @@ def best_placement_points(rules, wall, row: int, colour: int, seat: int | None =
                           state=None) -> int | None:
     """The most a ``colour`` tile from line ``row`` can score on ``wall`` (``seat``'s, in
     ``state``); ``None`` when it has no space there."""
-    entry = _BEST_POINTS.get(id(rules))
+    entry = getattr(rules, "_bot_best_points", None)
+    # ``copy.copy(rules)`` carries its original's, made for other hooks: a copy gets its own
     if entry is None or entry[0] is not rules:
-        if len(_BEST_POINTS) > 64:
-            _BEST_POINTS.clear()
-        entry = _BEST_POINTS[id(rules)] = (rules, {}, per_seat_walls(rules))
+        entry = rules._bot_best_points = (rules, {}, per_seat_walls(rules))
     if entry[2]:
         return _best_points(rules, wall, row, colour, seat, state)
     known = entry[1]
@@ -126,7 +126,7 @@ def best_placement_points(rules, wall, row: int, colour: int, seat: int | None =
     if key in known:
         return known[key]
     best = _best_points(rules, wall, row, colour, None, None)
-    if len(known) > _BEST_POINTS_LIMIT:
+    if len(known) >= BEST_POINTS_LIMIT:
         known.clear()
     known[key] = best
     return best

@@ -326,7 +326,8 @@ class Outlooks:
     and (for a bonus that reads the game) the plugins' memory and secrets alone, so a
     bot's choices never depend on what was asked before."""
 
-    #: Entries kept (per table) before starting afresh: a few MB.
+    #: Entries each table keeps at most (then it starts afresh): a few MB. A game asks far
+    #: fewer, so only a long run of games with the same rules fills one.
     LIMIT = 5_000
     #: How likely a slot is to be filled before the game ends, at most: lower for longer
     #: pattern lines (the tiles are harder to gather).
@@ -384,11 +385,8 @@ class Outlooks:
             key = (key, tuple(sorted(state.memory.items())), tuple(sorted(state.secrets.items())))
         found = self.known.get(key)
         if found is None:
-            if len(self.known) > self.LIMIT or len(self.by_wall) > self.LIMIT or len(self.levels) > self.LIMIT:
+            if len(self.known) >= self.LIMIT:
                 self.known.clear()
-                self.by_wall.clear()
-                self.levels.clear()
-                self.row_levels.clear()
             found = self.known[key] = self._work_out(state, walls)
         self._last = (state.round, walls, found)
         return found
@@ -414,6 +412,8 @@ class Outlooks:
             key = (wall, seat, rounds, supply)
             outlook = self.by_wall.get(key)
             if outlook is None:
+                if len(self.by_wall) >= self.LIMIT:
+                    self.by_wall.clear()
                 outlook = self.by_wall[key] = self._outlook(wall, seat, state, rounds, off_walls)
             found.append(outlook)
         return tuple(found)
@@ -446,8 +446,12 @@ class Outlooks:
                 for row, cells in enumerate(wall):
                     levels = self.row_levels.get((row, cells))
                     if levels is None:
+                        if len(self.row_levels) >= self.LIMIT:
+                            self.row_levels.clear()
                         levels = self.row_levels[row, cells] = self._row_levels(row, cells, layout, self.size)
                     rows.append(levels)
+                if len(self.levels) >= self.LIMIT:
+                    self.levels.clear()
                 found = self.levels[wall] = [tuple([levels[ahead] for levels in rows]) for ahead in range(HORIZON)]
             return found
         # Where the player chooses the columns, each level asks the hooks: the list grows as
@@ -457,6 +461,8 @@ class Outlooks:
         if found is None:
             found = []
             if not self.level_reads_game:
+                if len(self.levels) >= self.LIMIT:
+                    self.levels.clear()
                 self.levels[key] = found
         return found
 
@@ -504,7 +510,7 @@ class Outlooks:
         for wall in walls:
             held = self.held.get(wall)
             if held is None:
-                if len(self.held) > self.LIMIT:
+                if len(self.held) >= self.LIMIT:
                     self.held.clear()
                 held = [0] * size
                 for cells in wall:
@@ -521,7 +527,7 @@ class Outlooks:
         missing), from the groups found once on the empty wall; remembered per wall."""
         found = self.fixed.get(wall)
         if found is None:
-            if len(self.fixed) > self.LIMIT:
+            if len(self.fixed) >= self.LIMIT:
                 self.fixed.clear()
             held = 0
             size = self.size
@@ -555,7 +561,7 @@ class Outlooks:
                         if colour not in wall[row] and rules.wall_spaces(wall, row, colour, seat, game)}
             found = (now, groups, possible)
             if not reads_game:
-                if len(self.asked) > self.LIMIT:
+                if len(self.asked) >= self.LIMIT:
                     self.asked.clear()
                 self.asked[wall, seat] = found
         return found
@@ -573,7 +579,7 @@ class Outlooks:
             groups = _groups_of(self.rules, wall, seat, game, now, (_fill_row, _fill_colour))
             found = (now, groups, possible, columns)
             if not reads_game:
-                if len(self.asked) > self.LIMIT:
+                if len(self.asked) >= self.LIMIT:
                     self.asked.clear()
                 self.asked[wall, seat] = found
         return found
@@ -599,7 +605,7 @@ class Outlooks:
                             spaces[row * size + colour] = columns
             found = (now, set(spaces), _chosen_columns_of(rules, wall, seat, game, now, spaces))
             if not reads_game:
-                if len(self.asked_columns) > self.LIMIT:
+                if len(self.asked_columns) >= self.LIMIT:
                     self.asked_columns.clear()
                 self.asked_columns[wall, seat] = found
         return found
@@ -720,14 +726,13 @@ class Outlooks:
         return expected
 
 
-_BY_RULES: dict[int, tuple[Any, Outlooks]] = {}
-
-
 def for_rules(rules) -> Outlooks:
-    """The ``Outlooks`` of a variant, one per ``Rules`` for the process's lifetime."""
-    entry = _BY_RULES.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        if len(_BY_RULES) > 64:
-            _BY_RULES.clear()
-        entry = _BY_RULES[id(rules)] = (rules, Outlooks(rules))
-    return entry[1]
+    """The ``Outlooks`` of a variant, one per ``Rules``, kept on the rules object itself: it
+    goes when the rules go. A process that loads a variant afresh for every game (a bench, a
+    table server) would otherwise keep every old variant's tables alive, and every move slows
+    down as the collector walks them (issue 44)."""
+    outlooks = getattr(rules, "_bot_outlooks", None)
+    # ``copy.copy(rules)`` carries its original's, made for other hooks: a copy gets its own
+    if outlooks is None or outlooks.rules is not rules:
+        outlooks = rules._bot_outlooks = Outlooks(rules)
+    return outlooks

@@ -46,7 +46,7 @@ import random as _random
 import time
 from typing import Any
 
-from azul_core.engine.state import CENTRE, CHOOSE, DEAL, OVER, PLACE, wall_with
+from azul_core.engine.state import CENTRE, CHOOSE, DEAL, DRAW, OVER, PLACE, wall_with
 from azul_core.players.bots import (
     GreedyBot,
     best_placement_points,
@@ -78,6 +78,14 @@ class _Node:
         self.value = 0.0
 
 
+def _take(state, decision, rng) -> None:
+    """Take ``decision`` in ``state``; tiles a rule then draws from the bag (phase DRAW) are
+    drawn at once with ``rng``: chance, sampled as the next round's deal is."""
+    state.apply(decision)
+    while state.phase == DRAW:
+        state.draw(rng)
+
+
 def round_over(state) -> bool:
     """Whether the round's drafting and tiling are done (the horizon of the search)."""
     return state.phase == DEAL or state.phase == OVER
@@ -91,7 +99,8 @@ class Memo:
 
     __slots__ = ("rules", "walls", "floor_costs", "outlooks", "per_seat")
 
-    #: Entries kept before starting afresh (a few MB at most).
+    #: Entries each table keeps at most, then it starts afresh (a few MB at most). A memo is
+    #: its bot's: it goes with the bot.
     LIMIT = 50_000
 
     def __init__(self, rules, whole_game: bool = True):
@@ -110,7 +119,7 @@ class Memo:
             return WallPoints(self.rules, wall, seat, state)
         table = self.walls.get(wall)  # walls are tuples of row tuples: their own key
         if table is None:
-            if len(self.walls) > self.LIMIT:
+            if len(self.walls) >= self.LIMIT:
                 self.walls.clear()
             table = self.walls[wall] = WallPoints(self.rules, wall)
         return table
@@ -120,7 +129,7 @@ class Memo:
         key = (tuple(floor), extra)
         cost = self.floor_costs.get(key)
         if cost is None:
-            if len(self.floor_costs) > self.LIMIT:
+            if len(self.floor_costs) >= self.LIMIT:
                 self.floor_costs.clear()
             penalty = self.rules.floor_penalty
             room = min(len(floor) + extra, self.rules.floor_spaces)
@@ -413,7 +422,7 @@ class MctsBot:
             if node.untried:
                 decision = node.untried.pop()
                 child_state = state.clone()
-                child_state.apply(decision)
+                _take(child_state, decision, self.rng)
                 child = _Node(child_state, state.to_move)
                 node.children.append((decision, child))
                 path.append(child)
@@ -453,7 +462,7 @@ class MctsBot:
             start = None
             while True:
                 while not round_over(state):
-                    state.apply(_greedy_pick(state, random, memo))
+                    _take(state, _greedy_pick(state, random, memo), self.rng)
                 if not rounds or state.phase == OVER:
                     break
                 if at_round_end is None and self.beyond_weight < 1.0:
