@@ -72,7 +72,7 @@ import pluggy
 if TYPE_CHECKING:  # for the annotations only
     import random
 
-    from azul_core.rules import Colour, MarkerRule, Move, Outcome, Phase, TableSetup
+    from azul_core.rules import Colour, MarkerRule, Move, Outcome, Phase, Place, TableSetup
     from azul_core.settings import Setting, Settings
 
 hookspec = pluggy.HookspecMarker("azul")
@@ -462,6 +462,28 @@ def azul_apply_move(move: Move, seat: int, game: GameView, memory: Any, secret: 
     """
 
 
+@hookspec(firstresult=True)
+def azul_tiles_drawn(drawn: Sequence[int], target: Place, seat: int, game: GameView, memory: Any,
+                     secret: Any, settings: Settings) -> "Outcome | None":
+    """Learn what a ``Draw`` of this plugin's outcome brought, and act on it.
+
+    Asked only of the plugin whose ``Outcome`` had the draw, once per
+    ``Draw``, after its tiles are laid on ``target``. ``drawn``: the tiles
+    drawn, a count per kind of tile (``drawn[2] == 1``: one red); fewer than
+    asked when bag and lid ran dry. ``seat``: the seat whose move drew.
+    Return an ``Outcome`` (new memory, points, transfers; its ``draws`` are
+    refused: a draw does not draw again, and its ``ends_turn`` is not used)
+    or ``None``: nothing more happens.
+
+    Example, "the colour drawn at the round's start scores double"::
+
+        @hookimpl
+        def azul_tiles_drawn(drawn):
+            colour = next(kind for kind, count in enumerate(drawn) if count)
+            return Outcome(memory=colour, transfers=(Transfer(BOX, BAG, colour),))
+    """
+
+
 @hookspec
 def azul_after_draft(source: int, colour: int, count: int, line: int, seat: int,
                      game: GameView, memory: Any, settings: Settings) -> Any:
@@ -814,7 +836,8 @@ CONTEXT_ARGUMENTS = {
 #: The hooks asked of each plugin about its own moves, memory and secrets (not compiled into
 #: one function: the engine calls each plugin's implementation with that plugin's memory).
 PER_PLUGIN_HOOKS = ("azul_declare_phases", "azul_declare_moves", "azul_initial_memory", "azul_deal_secrets",
-                    "azul_offer_moves", "azul_apply_move", "azul_after_draft", "azul_round_start")
+                    "azul_offer_moves", "azul_apply_move", "azul_tiles_drawn", "azul_after_draft",
+                    "azul_round_start")
 
 #: The argument through which an implementation builds on the rest of the variant's answer.
 ANSWER = "answer"

@@ -286,6 +286,29 @@ class Transfer:
     count: int = 1
 
 
+#: The kinds of place a ``Draw`` may fill: each takes any tile.
+DRAW_TARGETS = ("lid", "box", "factory", "centre", "floor")
+
+
+@dataclass(frozen=True)
+class Draw:
+    """``count`` tiles drawn at random from the bag onto the place ``target`` (an ``Outcome``'s
+    ``draws``): a factory, the centre, the lid, the box or a seat's floor.
+
+    The bag is refilled from the lid when it runs out, as for a round's deal;
+    when both are empty the draw stops short. What was drawn is a chance event
+    of the game: the record writes it (``~RRB``), a replay lays the same
+    tiles, OpenSpiel draws it tile by tile at its chance nodes. The plugin
+    that asked for the draw learns what came out through
+    ``azul_tiles_drawn``. A factory or the centre takes drawn tiles only while
+    the round's drafting goes on (not in a ``round_end`` or ``game_end``
+    phase, when the next deal fills them).
+    """
+
+    target: Place
+    count: int = 1
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What taking a plugin's move does (the answer of ``azul_apply_move``).
@@ -304,7 +327,8 @@ class Outcome:
     (``True``) or the same seat decides again (``False``: after a choice that
     comes first). After a move offered after
     a draft, the engine asks for more such moves and passes the turn when
-    none is offered.
+    none is offered. ``draws``: tiles drawn at random from the bag (``Draw``),
+    after the transfers and before the game goes on.
     """
 
     memory: Any = None
@@ -313,3 +337,4 @@ class Outcome:
     ends_turn: bool = True
     transfers: tuple[Transfer, ...] = ()
     scores: tuple[tuple[int, int], ...] = ()
+    draws: tuple[Draw, ...] = ()

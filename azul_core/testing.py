@@ -34,10 +34,10 @@ from types import ModuleType
 from typing import Any, Iterable, Mapping, Sequence
 
 from azul_core.colours import LETTERS, MARKER
-from azul_core.engine.notation import parse_decision
+from azul_core.engine.notation import parse_record_action
 from azul_core.engine.plugins import LoadedPlugin, ask_all, load_plugin, register_plugins
 from azul_core.engine.rulebook import Rules
-from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, Wall, wall_with
+from azul_core.engine.state import CHOOSE, DEAL, DRAFT, DRAW, OVER, PLACE, GameState, IllegalDecision, Wall, wall_with
 from azul_core.settings import Settings
 from azul_core.variants.loading import Variant, find_variant, load_variant
 
@@ -395,6 +395,8 @@ class MoveRefused(IllegalDecision):
 
 def play(state: GameState, moves: Iterable[str] | str) -> GameState:
     """Play record moves (``["1B3", "CK-", "w1:2"]`` or ``"1B3 CK- w1:2"``) in turn order.
+    Where a rule draws tiles from the bag (``rules.Draw``), the tiles it drew come as a
+    record writes them (``~RRB``).
 
     An illegal move raises ``MoveRefused`` (an ``IllegalDecision``) naming the
     move, the seat and the rule; the moves before it stay played.
@@ -412,7 +414,8 @@ def play(state: GameState, moves: Iterable[str] | str) -> GameState:
     for number, text in enumerate(moves, 1):
         seat = state.to_move
         try:
-            decision = parse_decision(text, state.rules.colour_letters, state.rules.colour_names)
+            decision = parse_record_action(text, state.rules.colour_letters, state.table.kind_letters,
+                                           state.rules.colour_names)
             if state.phase == DEAL:
                 raise IllegalDecision("the factories must be filled first (deal or set_table)")
             state.apply(decision)
@@ -485,7 +488,7 @@ def run_round(state: GameState, seed: int = 0) -> GameState:
     rng = _random.Random(seed)
     if state.phase == DEAL:
         state.deal(rng)
-    while state.phase in (DRAFT, PLACE):
+    while state.phase in (DRAFT, PLACE, CHOOSE, DRAW):
         state.apply(state.random_decision(rng.random))
     return state
 

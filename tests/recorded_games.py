@@ -7,7 +7,7 @@ import json
 import random
 from typing import Callable
 
-from azul_core.engine.state import DEAL, GameState
+from azul_core.engine.state import DEAL, DRAW, GameState
 from azul_core.records.game_record import GameRecord, Recorder, parse_record
 
 
@@ -23,6 +23,8 @@ def play_recorded(game: GameState, seed: int, variant: str, choose: Callable | N
         if game.phase == DEAL:
             game.deal(rng)
             recorder.dealt(game)
+        elif game.phase == DRAW:  # what a rule draws from the bag: chance, as the deal
+            recorder.decided(game.draw(rng), game)
         else:
             decision = choose(game) if choose is not None else game.random_decision(rng.random)
             game.apply(decision)

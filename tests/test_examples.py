@@ -42,6 +42,8 @@ HOUSE_RULES = {  # folder: (variant file, plugin file, the hook it uses)
     # Phases of choices a plugin adds (tests/test_phases.py).
     "lid-market": ("lid-market.yaml", "lid_market.py", "azul_declare_phases"),
     "colour-bid": ("colour-bid.yaml", "colour_bid.py", "azul_declare_phases"),
+    # Tiles drawn at random by a rule (tests/test_draws.py).
+    "refill-factories": ("refill-factories.yaml", "refill_factories.py", "azul_apply_move"),
     # The board's size (tests/test_board_size.py).
     "sixth-colour": ("sixth-colour.yaml", "sixth_colour.py", "azul_colours"),
 }

@@ -18,9 +18,9 @@ import pytest
 from azul_core import hookdoc, hookimpl, hookspecs
 from azul_core.colours import BLACK, BLUE, RED, YELLOW
 from azul_core.engine.plugins import PluginError
-from azul_core.engine.state import CHOOSE, DRAFT, PLACE, IllegalDecision
+from azul_core.engine.state import CHOOSE, DRAFT, DRAW, PLACE, IllegalDecision
 from azul_core.players.registry import available_bots, make_bot
-from azul_core.rules import Colour, ExtraTile, MarkerRule, Move, Outcome, Phase, TableSetup
+from azul_core.rules import Colour, Draw, ExtraTile, MarkerRule, Move, Outcome, Phase, TableSetup, floor
 from azul_core.settings import Setting
 from azul_core.testing import (
     floor_of,
@@ -32,6 +32,7 @@ from azul_core.testing import (
     scores,
     set_lines,
     set_table,
+    snapshot,
     table_of,
 )
 
@@ -746,6 +747,58 @@ def test_hook_azul_apply_move():
     with pytest.raises(PluginError, match="pattern line 1 of seat 0 is empty"):
         game.apply(Move("pass"))
     assert game.memory == before.memory and game.to_move == 0   # nothing changed
+
+
+class Lucky:
+    """Instead of drafting, a seat may draw a tile from the bag onto its floor; a red one is
+    worth 3 points, and the plugin remembers the last colour drawn."""
+
+    DRAW_ONE = Move("lucky", label="Draw a tile")
+
+    @hookimpl
+    def azul_declare_moves(self):
+        return [self.DRAW_ONE]
+
+    @hookimpl
+    def azul_offer_moves(self, stage):
+        return [self.DRAW_ONE] if stage == "turn" else None
+
+    @hookimpl
+    def azul_apply_move(self, seat):
+        return Outcome(draws=(Draw(floor(seat)),))
+
+    @hookimpl
+    def azul_tiles_drawn(self, drawn, target, seat):
+        colour = drawn.index(1)
+        return Outcome(memory=colour, points=3 if colour == RED else 0) if target == floor(seat) else None
+
+
+def test_hook_azul_tiles_drawn():
+    game = new_game(plugins=[Lucky()])
+    set_table(game, ["BYRR"])
+    game.bag = [RED] * 20
+    play(game, ["+lucky"])
+    assert game.phase == DRAW and game.to_move == 0       # the draw comes before the turn passes
+    play(game, ["~R"])                                   # laid as a record gives it
+    assert list(game.memory.values()) == [RED]           # the plugin learnt what was drawn
+    assert (scores(game), floor_of(game, 0), game.to_move) == ([3, 0], "R", 1)
+    # Drawn at random from the seeded generator, it is still a red: the bag holds only red.
+    play(game, ["+lucky"])
+    drawn = game.draw(random.Random(3))
+    assert drawn.notation == "~R" and scores(game) == [3, 3] and game.to_move == 0
+
+    class DrawsAgain(Lucky):
+        @hookimpl
+        def azul_tiles_drawn(self, seat):
+            return Outcome(draws=(Draw(floor(seat)),))
+
+    game = new_game(plugins=[DrawsAgain()])
+    set_table(game, ["BYRR"])
+    play(game, ["+lucky"])
+    before = snapshot(game)
+    with pytest.raises(PluginError, match="azul_tiles_drawn may not draw again"):
+        game.draw(random.Random(1))
+    assert snapshot(game) == before                      # nothing changed
 
 
 class Gift:

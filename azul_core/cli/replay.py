@@ -151,13 +151,14 @@ class _Viewer:
         return f"no action {action} in round {round_number}: it has actions 0 (the deal) to {last}"
 
     def describe(self, index: int) -> str:
-        from azul_core.engine.notation import parse_decision
+        from azul_core.engine.notation import parse_record_action
         from azul_core.players.render import describe_decision
         step = self.steps[index]
         if step.action == 0:
             return f"round {step.round} dealt: {step.text.removeprefix('deal ')}"
         before = self.positions.state_at(index - 1)
-        return f"{step.action}. {describe_decision(before, parse_decision(step.text), self.names)}"
+        decision = parse_record_action(step.text, before.rules.colour_letters, before.table.kind_letters)
+        return f"{step.action}. {describe_decision(before, decision, self.names)}"
 
     def show(self, index: int, result: bool = False) -> None:
         from azul_core.engine.state import OVER

@@ -17,15 +17,20 @@ from typing import Any
 import pluggy
 
 from azul_core.engine.plugins import PluginError, _call, _refused, implementations
-from azul_core.engine.transfers import MAX_TRANSFERS, transfer_problem
+from azul_core.engine.transfers import MAX_TRANSFER_COUNT, MAX_TRANSFERS, transfer_problem
 from azul_core.rules import (
+    BAG,
+    DRAW_TARGETS,
     MAX_MOVE_ARG,
     MAX_MOVE_ARGS,
     MOVE_NAME_PATTERN,
     PHASE_STAGES,
+    Draw,
     Move,
     Outcome,
     Phase,
+    Place,
+    Transfer,
 )
 
 #: The most moves a variant's plugins may declare (the RL adapters give each an action).
@@ -93,8 +98,8 @@ class PluginHooks:
         self.by_hook = {hook: implementations(pm, hook)
                         for hook in ("azul_declare_phases", "azul_declare_moves", "azul_initial_memory",
                                      "azul_deal_secrets",
-                                     "azul_offer_moves", "azul_apply_move", "azul_after_draft",
-                                     "azul_round_start")}
+                                     "azul_offer_moves", "azul_apply_move", "azul_tiles_drawn",
+                                     "azul_after_draft", "azul_round_start")}
         #: every declared move -> the plugin that declared it (with its label)
         self.declared: dict[Move, str] = {}
         #: the declared moves by their record notation
@@ -124,7 +129,7 @@ class PluginHooks:
         #: plugins that keep memory or deal secrets, in file order (records write them so)
         self.memory_plugins = tuple(dict.fromkeys(
             impl.plugin_name for hook in ("azul_initial_memory", "azul_after_draft", "azul_round_start",
-                                          "azul_apply_move")
+                                          "azul_apply_move", "azul_tiles_drawn")
             for impl in reversed(self.by_hook[hook])))
         self.secret_plugins = tuple(impl.plugin_name for impl in reversed(self.by_hook["azul_deal_secrets"]))
         #: the phases of choices the plugins add, by stage
@@ -250,6 +255,23 @@ class PluginHooks:
             return answer, owner
         return Outcome(), owner
 
+    def tiles_drawn(self, state: Any, owner: str, seat: int, target: Any, drawn: tuple[int, ...]) -> Outcome:
+        """What the plugin ``owner`` does on learning what its draw brought (``Outcome()``:
+        nothing), checked; a draw in it is refused."""
+        for impl in self.by_hook["azul_tiles_drawn"]:
+            if impl.plugin_name != owner:
+                continue
+            answer = _call(impl, "azul_tiles_drawn",
+                           self._kwargs(impl, state, seat, drawn=drawn, target=target))
+            if answer is None:
+                return Outcome()
+            why = outcome_problem(answer, state.rules.size) or (
+                "an answer to azul_tiles_drawn may not draw again" if answer.draws else None)
+            if why:
+                raise _refused(impl, "azul_tiles_drawn", answer, why)
+            return answer
+        return Outcome()
+
 
 def outcome_problem(outcome: Any, size: int = 5) -> str | None:
     """Why ``outcome`` is not one the engine can carry out on a board of ``size`` lines, or None."""
@@ -273,12 +295,35 @@ def outcome_problem(outcome: Any, size: int = 5) -> str | None:
         why = transfer_problem(transfer)
         if why:
             return f"transfer {transfer!r}: {why}"
+    draws = outcome.draws
+    if draws.__class__ is not tuple or len(draws) > MAX_TRANSFERS:
+        return f"draws must be a tuple of at most {MAX_TRANSFERS} Draw"
+    for draw in draws:
+        why = draw_problem(draw)
+        if why:
+            return f"draw {draw!r}: {why}"
     scores = outcome.scores
     if scores.__class__ is not tuple or any(
             pair.__class__ is not tuple or len(pair) != 2 or any(v.__class__ is not int for v in pair)
             or not -MAX_OUTCOME_POINTS <= pair[1] <= MAX_OUTCOME_POINTS for pair in scores):
         return f"scores must be a tuple of (seat, points) pairs, points within {MAX_OUTCOME_POINTS} either way"
     return memory_problem(outcome.memory)
+
+
+def draw_problem(draw: Any) -> str | None:
+    """Why ``draw`` is not a well-formed ``Draw`` (whatever the game), or None."""
+    if not isinstance(draw, Draw):
+        return f"expected a Draw, not {type(draw).__name__}"
+    target = draw.target
+    why = transfer_problem(Transfer(BAG, target, 0, 1)) if isinstance(target, Place) else \
+        f"{target!r} is not a Place"
+    if why:
+        return why
+    if target.what not in DRAW_TARGETS:
+        return f"tiles are drawn onto {', '.join(DRAW_TARGETS)}, not {target}"
+    if draw.count.__class__ is not int or not 1 <= draw.count <= MAX_TRANSFER_COUNT:
+        return f"count must be from 1 to {MAX_TRANSFER_COUNT}"
+    return None
 
 
 def seen_secrets(secrets: dict, seat: int | None) -> dict:

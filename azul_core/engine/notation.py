@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from azul_core.colours import LETTERS, NAMES
+from azul_core.engine.draws import DRAWN_MARK, Drawn, parse_drawn
 from azul_core.engine.state import CENTRE
 from azul_core.rules import MAX_MOVE_ARGS, MOVE_NAME_PATTERN, Move
 
@@ -39,9 +40,10 @@ def is_ascii_number(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
-def format_decision(decision: tuple | Move, letters: str = LETTERS) -> str:
-    """A decision in record notation (``letters``: the variant's colour letters)."""
-    if isinstance(decision, Move):
+def format_decision(decision: tuple | Move | Drawn, letters: str = LETTERS) -> str:
+    """A decision in record notation (``letters``: the variant's colour letters); the tiles a
+    plugin's draw brought (a chance event, ``~RRB``) in their own letters."""
+    if isinstance(decision, (Move, Drawn)):
         return decision.notation
     if len(decision) == 2:
         row, column = decision
@@ -70,6 +72,20 @@ def parse_decision(text: str, letters: str = LETTERS, names: tuple[str, ...] | N
     if match and int(match.group(1)) <= size and int(match.group(2)) <= size:
         return (int(match.group(1)) - 1, int(match.group(2)) - 1)
     return _parse_words(cleaned, letters, names if names is not None else NAMES[:size])
+
+
+def parse_record_action(text: str, letters: str, kind_letters: str,
+                        names: tuple[str, ...] | None = None) -> tuple | Move | Drawn:
+    """An action of a game record: a decision (``parse_decision``), or the tiles a rule drew
+    from the bag (``~RRB``, in the variant's ``kind_letters``: ``table.kind_letters``), which
+    only a record gives: a player never chooses what is drawn."""
+    if text.startswith(DRAWN_MARK):
+        drawn = parse_drawn(text.strip(), kind_letters)
+        if drawn is None:
+            raise NotationError(f"'{text}' names a tile this variant doesn't have (its tiles: "
+                                f"{' '.join(kind_letters)})")
+        return drawn
+    return parse_decision(text, letters, names)
 
 
 def parse_plugin_move(text: str) -> Move:

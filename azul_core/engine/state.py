@@ -19,8 +19,11 @@ Plugins may keep memory (``state.memory``: plugin name -> an immutable value)
 and deal per-seat secrets (``state.secrets``: plugin name -> a value per
 seat). Both dicts are replaced, never changed in place, so clones share them.
 
-Chance events (filling the factories) are separate: ``deal(rng)`` draws at
-random, ``deal_tiles(factories)`` lays given tiles (a replay).
+Chance events are separate from decisions: filling the factories (phase
+``DEAL``: ``deal(rng)`` draws at random, ``deal_tiles(factories)`` lays given
+tiles, a replay's) and the tiles a plugin's outcome draws from the bag (phase
+``DRAW``, ``rules.Draw``: ``draw(rng)`` draws at random, ``apply(Drawn(...))``
+lays the tiles a record gives).
 """
 
 from __future__ import annotations
@@ -29,12 +32,13 @@ from collections.abc import Sequence
 
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
 from azul_core.engine.board_tables import board_tables
+from azul_core.engine.draws import Drawn, bag_after, drawn_problem, sample_draw
 from azul_core.engine.moves import memory_problem, seen_secrets
 from azul_core.engine.plugins import PluginError, hook_location
 from azul_core.engine.rulebook import Rules
-from azul_core.engine.transfers import carry_out, describe_transfer, shift_transfer, wall_with
+from azul_core.engine.transfers import carry_out, describe_transfer, place_problem, put, shift_transfer, wall_with
 from azul_core.engine.view import PatternLines
-from azul_core.rules import Move
+from azul_core.rules import Draw, Move, Outcome
 
 #: The floor's place in a draft of the standard game's board (``rules.floor_line`` in general).
 FLOOR = 5
@@ -48,6 +52,9 @@ DEAL, DRAFT, PLACE, OVER = "deal", "draft", "place", "over"
 #: turn passes, or in a phase of choices a plugin added (``rules.Phase``; ``state.stage`` says
 #: which: at the round's start, after a turn, at the round's end, at the game's end)
 CHOOSE = "choose"
+#: tiles a plugin's outcome draws from the bag (``rules.Draw``) are drawn before the game goes
+#: on: a chance event, as the deal is (``GameState.draw``)
+DRAW = "draw"
 #: Moves taken instead of drafting (or chosen after one) before the plugins' moves stop being
 #: offered, so that no rule can stall a round: per seat, and in a row after one draft.
 IDLE_TURNS_PER_SEAT = 4
@@ -62,8 +69,9 @@ _LINE_REFUSALS = {
 CHOICES_IN_A_ROW = 16
 
 Wall = tuple[tuple[int | None, ...], ...]
-#: A decision: a draft ``(source, colour, line)``, a placement ``(row, column)`` or a plugin's move.
-Decision = tuple | Move
+#: A decision: a draft ``(source, colour, line)``, a placement ``(row, column)`` or a plugin's move;
+#: or, in phase DRAW, the tiles a plugin's draw brought (a chance event).
+Decision = tuple | Move | Drawn
 
 
 class IllegalDecision(Exception):
@@ -155,7 +163,7 @@ class GameState:
                  "colour_sources", "marker_in_centre", "marker_holder", "first_player", "current",
                  "round", "phase", "pending", "placing", "winners", "round_scores", "removed",
                  "memory", "secrets", "choices", "idle", "kinds", "plain_drafts", "stage", "waiting",
-                 "sealed", "phase_from", "phase_choices")
+                 "sealed", "phase_from", "phase_choices", "drawing", "resume")
 
     def __init__(self, rules: Rules | None = None, players: int = 2, first_player: int = 0):
         if rules is None:  # clone() fills every slot
@@ -209,6 +217,10 @@ class GameState:
         #: the seat to move has taken in it in a row
         self.phase_from = 0
         self.phase_choices = 0
+        #: the draws outcomes asked for, not drawn yet ((plugin, seat, Draw) triples; phase DRAW),
+        #: and where the game goes on once they are drawn (see ``_go_on``)
+        self.drawing: tuple[tuple[str, int, Draw], ...] = ()
+        self.resume: tuple = ()
 
     # ------------------------------------------------------------------ views
 
@@ -261,6 +273,8 @@ class GameState:
         other.sealed = self.sealed
         other.phase_from = self.phase_from
         other.phase_choices = self.phase_choices
+        other.drawing = self.drawing
+        other.resume = self.resume
         return other
 
     def for_seat(self, seat: int | None) -> "GameState":
@@ -467,6 +481,8 @@ class GameState:
             return (row, columns[int(random() * len(columns))])
         if self.phase == CHOOSE:
             return self.choices[int(random() * len(self.choices))]
+        if self.phase == DRAW:
+            return self.sample_draw(random)
         raise IllegalDecision("no decision to take now")
 
     def _random_draft_any_size(self, random) -> Decision:
@@ -505,7 +521,9 @@ class GameState:
         decisions that run situation hooks (a placement, a draft that fills a line tiled at
         once or ends the round) are applied to a state restored on failure.
         """
-        if isinstance(decision, Move):
+        if self.phase == DRAW or isinstance(decision, Drawn):
+            self._apply_drawn(decision)
+        elif isinstance(decision, Move):
             self._plugin_move(decision)
         elif self.phase == DRAFT:
             if len(decision) != 3:
@@ -557,6 +575,14 @@ class GameState:
         seat, phase = self.current, self.phase
         ends_turn = self._outcome(seat, move)
         self.idle += 1
+        if self.drawing:
+            self._await_draws(("turn", seat, phase, ends_turn))
+            return
+        self._after_move(seat, phase, ends_turn)
+
+    def _after_move(self, seat: int, phase: str, ends_turn: bool) -> None:
+        """On with the game after ``seat`` took a plugin's move in ``phase`` (DRAFT: instead of
+        a draft; CHOOSE: after one): more choices, the same seat again, or the turn's end."""
         if phase == CHOOSE:
             choices = self.rules.plugin_hooks.offered(self, "after_draft", seat) \
                 if self.idle < CHOICES_IN_A_ROW else []
@@ -573,6 +599,12 @@ class GameState:
         """Carry out what ``seat`` taking ``move`` does (the plugin's memory, points and
         transfers); whether the outcome ends the turn."""
         outcome, owner = self.rules.plugin_hooks.outcome(self, move, seat)
+        return self._effects(seat, outcome, owner, move.notation, "azul_apply_move")
+
+    def _effects(self, seat: int, outcome: Outcome, owner: str, answered: str, hook: str) -> bool:
+        """Carry out ``outcome``, plugin ``owner``'s answer (from ``hook``, to ``answered``) for
+        ``seat``: its memory, points and transfers, and its draws queued (phase DRAW comes
+        next); whether it ends the turn."""
         if outcome.memory is not None:
             self.memory = {**self.memory, owner: outcome.memory}
         board = self.players[seat]
@@ -580,16 +612,25 @@ class GameState:
             board.score = max(0, board.score + outcome.points)
         for other, points in outcome.scores:
             if not 0 <= other < len(self.players):
-                raise self._refused_outcome(owner, move, f"scores {(other, points)}", f"there is no seat {other}")
+                raise self._refused(owner, hook, answered, f"scores {(other, points)}", f"there is no seat {other}")
             self.players[other].score = max(0, self.players[other].score + points)
         if outcome.shift is not None:
             why = carry_out(self, shift_transfer(self, seat, outcome.shift))
             if why:
-                raise self._refused_outcome(owner, move, f"shift {outcome.shift}", why)
+                raise self._refused(owner, hook, answered, f"shift {outcome.shift}", why)
         for transfer in outcome.transfers:
             why = carry_out(self, transfer)
             if why:
-                raise self._refused_outcome(owner, move, f"a transfer ({describe_transfer(self, transfer)})", why)
+                raise self._refused(owner, hook, answered, f"a transfer ({describe_transfer(self, transfer)})", why)
+        for draw in outcome.draws:
+            why = place_problem(self, draw.target)
+            if why is None and draw.target.what in ("factory", "centre") and \
+                    self.stage in ("round_end", "game_end"):
+                why = "the factories and the centre take tiles only while the round's drafting goes on"
+            if why:
+                raise self._refused(owner, hook, answered, f"a draw of {draw.count} onto {draw.target}", why)
+        if outcome.draws:
+            self.drawing = self.drawing + tuple((owner, seat, draw) for draw in outcome.draws)
         return outcome.ends_turn
 
     # ------------------------------------------------------------ the plugins' phases
@@ -642,8 +683,18 @@ class GameState:
             if not again or self.phase_choices >= CHOICES_IN_A_ROW:
                 self.waiting = self.waiting[1:]
                 self.phase_choices = 0
-        if not self._ask_next_seat():
-            self._after_phase()
+        self._phase_goes_on()
+
+    def _phase_goes_on(self) -> None:
+        """On with a plugin's phase after a choice: its draws first, then the next seat to ask,
+        or (the sealed choices carried out, their draws drawn) on with the game."""
+        if self.drawing:
+            self._await_draws(("phase",))
+        elif not self._ask_next_seat():
+            if self.drawing:
+                self._await_draws(("phase_over",))
+            else:
+                self._after_phase()
 
     def with_outcome(self, move: Move) -> "GameState":
         """A copy of the game with what ``move`` (on offer in a plugin's phase) does for the
@@ -652,6 +703,7 @@ class GameState:
         own seat's view."""
         other = self.clone()
         other._outcome(self.to_move, move)
+        other.drawing = ()  # valued before the draws: what they bring is chance
         return other
 
     def _after_phase(self) -> None:
@@ -666,12 +718,76 @@ class GameState:
         else:
             self._finish_game()
 
-    def _refused_outcome(self, owner: str, move: Move, what: str, why: str) -> PluginError:
+    def _refused(self, owner: str, hook: str, answered: str, what: str, why: str) -> PluginError:
         """The plugin's error for an outcome the rules refuse (the game is restored by the caller)."""
-        where = hook_location(self.rules.pm, "azul_apply_move", owner)
-        return PluginError(f"plugin '{owner}' answered {move.notation} with {what} "
-                           f"(azul_apply_move{f' at {where}' if where else ''}): {why}",
-                           plugin=owner, hook="azul_apply_move", location=where)
+        where = hook_location(self.rules.pm, hook, owner)
+        return PluginError(f"plugin '{owner}' answered {answered} with {what} "
+                           f"({hook}{f' at {where}' if where else ''}): {why}",
+                           plugin=owner, hook=hook, location=where)
+
+    # ------------------------------------------------------------ a plugin's draws
+
+    def draw(self, rng) -> Drawn:
+        """Draw at random the tiles the first waiting draw asks for (phase DRAW), lay them and
+        return what was drawn (a record writes it)."""
+        drawn = self.sample_draw(rng.random)
+        self.apply(drawn)
+        return drawn
+
+    def sample_draw(self, random) -> Drawn:
+        """What the first waiting draw brings, drawn at random (``random``: ``rng.random``) as
+        the deal draws; the game is not changed."""
+        if self.phase != DRAW:
+            raise IllegalDecision("no tiles are being drawn now")
+        draw = self.drawing[0][2]
+        return Drawn(tuple(sample_draw(self.bag, self.lid, draw.count, random)), self.table.kind_letters)
+
+    def _await_draws(self, then: tuple) -> None:
+        """The outcome just carried out drew tiles: draw them first (phase DRAW), then ``then``."""
+        self.resume, self.phase = then, DRAW
+
+    def _apply_drawn(self, drawn) -> None:
+        if self.phase != DRAW:
+            raise IllegalDecision("no tiles are being drawn now")
+        if drawn.__class__ is not Drawn:
+            raise IllegalDecision(f"the tiles a rule draws from the bag come first, not {drawn}")
+        draw = self.drawing[0][2]
+        bag = [self.bag.count(kind) for kind in range(self.kinds)]
+        why = drawn_problem(bag, self.lid, drawn.tiles, draw.count, self.table.kind_names)
+        if why:
+            raise IllegalDecision(f"{drawn.notation} can't have been drawn: {why}")
+        self._restored_on_plugin_error(self._lay_drawn, drawn)
+
+    def _lay_drawn(self, drawn: Drawn) -> None:
+        """Lay a possible draw's tiles on its place, tell its plugin, and go on when no draw is
+        left."""
+        (owner, seat, draw), self.drawing = self.drawing[0], self.drawing[1:]
+        kinds, tiles = range(self.kinds), drawn.tiles
+        bag, self.lid = bag_after([self.bag.count(kind) for kind in kinds], self.lid, tiles)
+        self.bag = [kind for kind in kinds for _ in range(bag[kind])]
+        for kind in kinds:
+            if tiles[kind]:
+                put(self, draw.target, kind, tiles[kind])
+        hooks = self.rules.plugin_hooks
+        if hooks.by_hook["azul_tiles_drawn"]:
+            outcome = hooks.tiles_drawn(self, owner, seat, draw.target, tiles)
+            self._effects(seat, outcome, owner, f"the tiles drawn ({drawn.notation})", "azul_tiles_drawn")
+        if not self.drawing:
+            self._go_on()
+
+    def _go_on(self) -> None:
+        """The draws are drawn: on with the game where the outcome that asked for them left it."""
+        then, self.resume = self.resume, ()
+        if then[0] == "turn":
+            _, seat, phase, ends_turn = then
+            self.phase = phase
+            self._after_move(seat, phase, ends_turn)
+        elif then[0] == "phase":
+            self.phase = CHOOSE
+            self._phase_goes_on()
+        else:
+            self.phase = CHOOSE
+            self._after_phase()
 
     def _allowed(self, drafts: list) -> list:
         """The drafts ``azul_draft_allowed`` allows, or all of them when it allows none (a rule
@@ -707,7 +823,7 @@ class GameState:
     def is_misplaced(self, decision: Decision) -> bool:
         """Whether a draft names a line that can't take its colour (legal only where the
         variant sends such tiles to the floor)."""
-        if self.phase != DRAFT or isinstance(decision, Move) or len(decision) != 3:
+        if self.phase != DRAFT or isinstance(decision, (Move, Drawn)) or len(decision) != 3:
             return False
         _source, colour, line = decision
         return line != self.rules.floor_line and not self.players[self.current].accept[line] >> colour & 1

@@ -47,13 +47,13 @@ def carry_out(state, transfer: Transfer) -> str | None:
     kind, count = transfer.kind, transfer.count
     if not 0 <= kind < state.kinds:
         return f"there is no kind of tile {kind}"
-    why = _place_problem(state, transfer.source) or _place_problem(state, transfer.target)
+    why = place_problem(state, transfer.source) or place_problem(state, transfer.target)
     if why:
         return why
     why = _take(state, transfer.source, kind, count) or _put_problem(state, transfer.target, kind, count)
     if why:
         return why
-    _put(state, transfer.target, kind, count)
+    put(state, transfer.target, kind, count)
     return None
 
 
@@ -64,7 +64,8 @@ def describe_transfer(state, transfer: Transfer) -> str:
     return f"{transfer.count} {kind} from {transfer.source} to {transfer.target}"
 
 
-def _place_problem(state, place: Place) -> str | None:
+def place_problem(state, place: Place) -> str | None:
+    """Why ``place`` is not a place of this game (no such seat, line or factory), or None."""
     what = place.what
     if what in ("line", "floor", "wall"):
         if place.seat is None or not 0 <= place.seat < len(state.players):
@@ -179,7 +180,9 @@ def _take_from_line(state, place: Place, kind: int, count: int) -> str | None:
     return None
 
 
-def _put(state, place: Place, kind: int, count: int) -> None:
+def put(state, place: Place, kind: int, count: int) -> None:
+    """Lay ``count`` tiles of ``kind`` on ``place``, checked to take them (a draw's places take
+    any tile)."""
     what = place.what
     if what == "bag":
         state.bag.extend([kind] * count)

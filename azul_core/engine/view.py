@@ -79,7 +79,8 @@ class GameView:
     takes none), ``floor_spaces`` (the floor's size), ``size`` (the board's:
     its number of colours, pattern lines, wall rows and columns; 5 in the
     standard game; the floor is line ``size`` in a draft and an ``Outcome.shift``),
-    ``colour_names`` (each colour's name, in order),
+    ``colour_names`` (each colour's name, in order), ``tiles_per_factory``
+    (how many tiles a deal lays on each factory),
     ``memory`` (every plugin's memory, by plugin name; secrets are not in the
     view: a hook asks for its seat's own with a ``secret`` argument).
     """
@@ -183,6 +184,10 @@ class GameView:
     def colour_names(self) -> tuple[str, ...]:
         return self._read("colour_names")
 
+    @property
+    def tiles_per_factory(self) -> int:
+        return self._read("tiles_per_factory")
+
 
 #: What a view may read of a game state, each a copy or an immutable value.
 _FIGURES: dict[str, Callable[[Any], Any]] = {
@@ -207,6 +212,7 @@ _FIGURES: dict[str, Callable[[Any], Any]] = {
     "floor_spaces": lambda state: state.rules.floor_spaces,
     "size": lambda state: state.rules.size,
     "colour_names": lambda state: state.rules.colour_names,
+    "tiles_per_factory": lambda state: state.table.tiles_per_factory,
     "accepts": lambda state: tuple([tuple([_COLOUR_SETS[mask] for mask in board.accept])
                                     for board in state.players]),
 }

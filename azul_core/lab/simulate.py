@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from azul_core.engine.plugins import PluginError, user_interrupts
-from azul_core.engine.state import DEAL, OVER, GameState, IllegalDecision
+from azul_core.engine.state import DEAL, DRAW, OVER, GameState, IllegalDecision
 from azul_core.lab.stats import CONFIDENCE, describe, mean, wilson_interval
 from azul_core.players.registry import BotError, ask_bot, available_bots, build_bot
 
@@ -286,6 +286,10 @@ def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_ind
                 state.deal(rng)
                 if recorder is not None:
                     recorder.dealt(state)
+            elif state.phase == DRAW:  # a rule draws tiles from the bag: chance, as the deal
+                drawn = state.draw(rng)
+                if recorder is not None:
+                    recorder.decided(drawn)
             else:
                 decision = moves[state.to_move](state)
                 if recorder is not None:

@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from azul_core.colours import LETTERS, MARKER, NAMES
+from azul_core.engine.draws import Drawn
 from azul_core.engine.notation import is_ascii_number
 from azul_core.engine.plugins import PluginError
 from azul_core.engine.state import CENTRE, CHOOSE, DEAL, OVER, PLACE, IllegalDecision, wall_with
@@ -351,6 +352,8 @@ def describe_decision(state, decision: tuple, names: Sequence[str] | None = None
     "ana takes 3 red from factory 2 to line 4, 1 to the floor". A plugin's move is told by
     the label it is offered with, which its plugin may make from the mover's secret; unless
     ``for_mover``, by the label its plugin declared."""
+    if isinstance(decision, Drawn):
+        return drawn_words(state, decision, names)
     name = names[state.to_move] if names is not None else "you"
     person = name == "you"
     if isinstance(decision, Move):
@@ -380,6 +383,20 @@ def describe_decision(state, decision: tuple, names: Sequence[str] | None = None
     if effect["marker"]:
         phrase += ", and the start marker"
     return phrase
+
+
+def drawn_words(state, drawn: Drawn, names: Sequence[str] | None = None) -> str:
+    """What a rule drew from the bag, judged from ``state`` before the tiles are laid: "Drawn
+    from the bag onto factory 3: 2 red, 1 blue, 1 black"."""
+    target = state.drawing[0][2].target if state.drawing else None
+    kinds = state.table.kind_names
+    tiles = ", ".join(f"{count} {kinds[kind]}" for kind, count in enumerate(drawn.tiles) if count)
+    onto = ""
+    if target is not None:
+        seat = target.seat
+        onto = (f" onto {names[seat]}'s floor" if names is not None else f" onto the floor of seat {seat + 1}") \
+            if target.what == "floor" and seat is not None else f" onto {target}"
+    return f"Drawn from the bag{onto}: {tiles or 'nothing (the bag and the lid are empty)'}"
 
 
 def placement_points(state, decision: tuple) -> int:

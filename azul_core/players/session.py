@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from azul_core.engine.notation import NotationError, is_ascii_number, parse_decision
+from azul_core.engine.notation import NotationError, is_ascii_number, parse_decision, parse_record_action
 from azul_core.engine.plugins import PluginError
-from azul_core.engine.state import CHOOSE, DEAL, DRAFT, PLACE, Decision, GameState, IllegalDecision
+from azul_core.engine.state import CHOOSE, DEAL, DRAFT, DRAW, PLACE, Decision, GameState, IllegalDecision
 from azul_core.players.move_words import match_move, move_text
 from azul_core.players.phase_words import in_secret, revealed_words, sealed_choice_words
 from azul_core.players.refusal_words import line_refusal_words, refusal_words
@@ -286,7 +286,8 @@ class GameSession:
                 forced = state.phase == PLACE and len(state.legal_decisions()) == 1
                 log.append((round_index, action_index, state.to_move, forced))
                 before = state.clone()
-                state.apply(parse_decision(text, state.rules.colour_letters, state.rules.colour_names))
+                state.apply(parse_record_action(text, state.rules.colour_letters, state.table.kind_letters,
+                                                state.rules.colour_names))
                 self.placements += new_placements(before, state)
         self.recorder.state = state
         return state, log
@@ -421,6 +422,12 @@ class GameSession:
                 self._round_begins(state)
                 self.save()
                 self.say(f"Round {state.round}: the factories are filled.", "bold")
+                state_changed = True
+                continue
+            if state.phase == DRAW:  # a rule draws tiles from the bag: chance, seeded as the deal
+                state.bag.sort()
+                move = len(self.recorder.rounds[-1].actions)
+                self._take(state.sample_draw(random.Random(f"{self.seed}:round:{state.round}:draw:{move}").random))
                 state_changed = True
                 continue
             seat = state.to_move

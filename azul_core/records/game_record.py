@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from azul_core.colours import LETTERS
+from azul_core.engine.draws import DRAWN_MARK, parse_drawn
 from azul_core.engine.moves import from_plain, memory_problem, plain
 from azul_core.engine.notation import PLUGIN_MOVE, NotationError, format_decision, parse_decision
 from azul_core.engine.state import CHOOSE, DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters
@@ -671,11 +672,12 @@ def _apply(state: GameState, rules, number: int, index: int, text: str) -> None:
         raise ReplayError(f"round {number} is already over (its tiles are all drafted and tiled): "
                           "this action belongs to the next round", round=number, action=index, text=text)
     seat = state.to_move
-    decision = _decision_of(text, rules.colour_letters)
+    decision = parse_drawn(text, state.table.kind_letters) if text.startswith(DRAWN_MARK) else \
+        _decision_of(text, rules.colour_letters)
     if decision is None:
         raise ReplayError("not an action: expected a draft like 2R4 or CK- (source, colour, "
-                          "line or - for the floor), a placement like w1:3 or a plugin's move "
-                          "like +pass",
+                          "line or - for the floor), a placement like w1:3, a plugin's move "
+                          "like +pass or the tiles a rule drew from the bag like ~RB",
                           round=number, action=index, seat=seat, text=text)
     if decision.__class__ is tuple and len(decision) == 2 and phase == DRAFT and not rules.player_chooses_column:
         raise ReplayError("this variant places wall tiles itself: a record of it holds no "
