@@ -287,3 +287,26 @@ def test_a_variant_that_draws_nothing_never_waits_for_a_draw():
             game.apply(game.random_decision(rng.random))
         phases.add(game.phase)
     assert DRAW not in phases and not game.drawing
+
+
+def test_azul_play_tells_the_draws_and_a_game_resumed_between_two_draws_ends_the_same(tmp_path):
+    from azul_core.cli.app import _register, app
+    _register()
+    runner = CliRunner(env=ENV)
+    whole, cut = tmp_path / "whole.json", tmp_path / "cut.json"
+    result = runner.invoke(app, ["play", "--variant", str(REFILL), "--players", "random,random", "--seed", "3",
+                                 "--record", str(whole)])
+    assert result.exit_code == 0, result.output
+    assert "Drawn from the bag onto factory 1: 1 yellow, 2 red, 1 black" in result.stdout
+    record = json.loads(whole.read_text())
+    number, index = next((number, index) for number, entry in enumerate(record["rounds"])
+                         for index, action in enumerate(entry["actions"]) if action.startswith("~"))
+    assert record["rounds"][number]["actions"][index + 1].startswith("~")  # another draw waits
+    record["rounds"] = record["rounds"][:number + 1]
+    record["rounds"][number] = {"factories": record["rounds"][number]["factories"],
+                                "actions": record["rounds"][number]["actions"][:index + 1]}
+    del record["result"]
+    cut.write_text(json.dumps(record))
+    result = runner.invoke(app, ["play", "--resume", str(cut), "--variant", str(REFILL), "--trust"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(cut.read_text())["result"] == json.loads(whole.read_text())["result"]
