@@ -30,7 +30,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from azul_core.engine.notation import parse_decision
+from azul_core.engine.notation import parse_record_action
 from azul_core.engine.plugins import PluginError
 from azul_core.records.game_record import GameRecord, Positions, ReplayError
 from azul_core.web import paths  # noqa: F401  (registers the {...:index} of the routes below)
@@ -116,8 +116,9 @@ class Replay:
                     text = f"Round {step.round}: the factories are filled"
                     self.steps.append(_Step(step.round, 0, None, text, None, progress.last_round, False))
                 else:
-                    decision = parse_decision(step.text, step.state.rules.colour_letters,
-                                              step.state.rules.colour_names)
+                    # (a record's action: a decision, or the tiles a rule drew from the bag, ``~RRB``)
+                    decision = parse_record_action(step.text, step.state.rules.colour_letters,
+                                                   step.state.table.kind_letters, step.state.rules.colour_names)
                     seen = progress.rounds_seen
                     # The table's own bookkeeping, on a copy: the tiles each placement scored.
                     apply_decision(before.clone(), progress, decision)

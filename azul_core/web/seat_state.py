@@ -16,6 +16,7 @@ from azul_core.web.store import (
     BOT,
     CLOCK,
     DEAL,
+    DRAWN,
     MOVE,
     RECLAIM,
     REMATCH,
@@ -63,5 +64,5 @@ class SeatState:
             elif event.kind == START and self.clocks.begun is None:
                 self.clocks.begun = event.at if event.at is not None else 0.0
         if self.clocks is not None:
-            self.clocks.after(event.at, state, self.bots, decision=event.kind in (MOVE, DEAL),
+            self.clocks.after(event.at, state, self.bots, decision=event.kind in (MOVE, DEAL, DRAWN),
                               stand_in=event.kind == STANDIN)

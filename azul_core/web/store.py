@@ -85,6 +85,9 @@ ARRIVE, START = "arrive", "start"
 #: A seat's chat message to the whole table (text: the message, cleaned; ``web.chat``). It
 #: changes no game state and no seat: a move chosen before it is still taken.
 CHAT = "chat"
+#: The tiles a rule drew from the bag after a move (text: ``~RRB``, as a record writes them; seat:
+#: the seat whose move drew). A chance event as the deal is: the server draws it, no client sends it.
+DRAWN = "drawn"
 
 
 def seat_bot_change(event: "Event") -> tuple[bool, str | None]:

@@ -22,9 +22,16 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from azul_core.engine.notation import NotationError, format_decision, is_ascii_number, parse_decision
+from azul_core.engine.draws import DRAWN_MARK, Drawn
+from azul_core.engine.notation import (
+    NotationError,
+    format_decision,
+    is_ascii_number,
+    parse_decision,
+    parse_record_action,
+)
 from azul_core.engine.plugins import PluginError
-from azul_core.engine.state import DEAL, DRAFT, OVER, PLACE, GameState, IllegalDecision, letters, wall_with
+from azul_core.engine.state import DEAL, DRAFT, DRAW, OVER, PLACE, GameState, IllegalDecision, letters, wall_with
 from azul_core.players.phase_words import in_secret, revealed_words, sealed_choice_words
 from azul_core.players.refusal_words import refusal_words
 from azul_core.players.render import describe_decision, tiling_laid_tiles, winner_line
@@ -42,6 +49,7 @@ from azul_core.web.store import (
     ARRIVE,
     BOT,
     CHAT,
+    DRAWN,
     LINK,
     MOVE,
     RECLAIM,
@@ -446,8 +454,9 @@ class Table:
         self._commit_events(state, progress, events)
 
     def _follow_up(self, state: GameState, progress: Progress, events: list[Event]) -> None:
-        """What the server does by itself after a decision: deal each new round; place a tile
-        that has one legal column. Appended to ``events`` as it happens."""
+        """What the server does by itself after a decision: deal each new round; draw the
+        tiles a rule draws from the bag; place a tile that has one legal column. Appended to
+        ``events`` as it happens."""
         while True:
             if state.phase == DEAL:
                 # Sorted first: the bag's order is not in the record, the seed alone deals.
@@ -456,6 +465,18 @@ class Table:
                 kind_letters = state.table.kind_letters  # a variant's extra tiles have letters too
                 events.append(Event(DEAL_EVENT, " ".join(letters(c, kind_letters) for c in state.sources[1:])))
                 start_round(state, progress)
+            elif state.phase == DRAW:
+                # Chance, as the deal: the server alone draws (no client may send a draw), every
+                # waiting draw at once, from the table's seed, so a seed's table draws the same.
+                state.bag.sort()
+                rng = _draw_rng(self.row.seed, state.round, self._actions_in_round(events))
+                drawn = state.sample_draw(rng.random)
+                seat, round_number, rounds_before = state.to_move, state.round, progress.rounds_seen
+                names = [s.name for s in self.seats]
+                text = describe(state, drawn, names)
+                apply_decision(state, progress, drawn)
+                events.append(Event(DRAWN, drawn.notation, seat))
+                _note_move(progress, state, seat, round_number, drawn.notation, text, rounds_before, names)
             elif state.phase == PLACE and len(state.placing[2]) == 1:
                 decision = state.legal_decisions()[0]
                 seat = state.to_move
@@ -468,12 +489,22 @@ class Table:
             else:
                 return
 
+    def _actions_in_round(self, events: list[Event]) -> int:
+        """The actions of the round in play in the record, once ``events`` are committed."""
+        actions = len(self.rounds[-1].actions) if self.rounds else 0
+        for event in events:
+            if event.kind == DEAL_EVENT:
+                actions = 0
+            elif event.kind in (MOVE, DRAWN):
+                actions += 1
+        return actions
+
     def _commit_events(self, state: GameState, progress: Progress, events: list[Event]) -> None:
         """Make ``state`` and ``progress`` the table's, with the rounds of ``events`` added."""
         for event in events:
             if event.kind == DEAL_EVENT:
                 self.rounds.append(RoundRecord(event.text.split(" "), []))  # "" is one empty factory
-            elif event.kind == MOVE:
+            elif event.kind in (MOVE, DRAWN):
                 self.rounds[-1].actions.append(event.text)
         self.state = state
         self.progress = progress
@@ -509,7 +540,13 @@ def _round_rng(seed: str, round_number: int) -> random.Random:
     return random.Random(f"{seed}:round:{round_number}")
 
 
-def describe(state: GameState, decision: tuple | Move, names: list[str], hide_sealed: bool = True) -> str:
+def _draw_rng(seed: str, round_number: int, action: int) -> random.Random:
+    """The generator of the tiles a rule draws from the bag at action ``action`` of a round
+    (as ``azul play`` seeds its draws)."""
+    return random.Random(f"{seed}:round:{round_number}:draw:{action}")
+
+
+def describe(state: GameState, decision: tuple | Move | Drawn, names: list[str], hide_sealed: bool = True) -> str:
     """What a decision does, in a sentence, from the state before it: the words of the last
     move and of the game log, which every seat and watcher reads. A plugin's move is told by
     the label its plugin declared (the plugins' words, shown as text), with its notation: the
@@ -548,6 +585,13 @@ def _note_move(progress: Progress, after: GameState, seat: int, round_number: in
             told = revealed_words(after, sealing, names)
             progress.log.append({"round": round_number, "seat": None, "revealed": True, "text": told})
             progress.last = {"seat": seat, "move": None, "text": f"{text}. {told}"}
+    elif move.startswith(DRAWN_MARK):
+        # Told after the move that drew, which stays the last move: a page's "last move" says
+        # both (a refill and what it brought); the log has a line for each draw.
+        told = progress.last
+        progress.last = {**told, "text": f"{told['text']}. {text}"} if told else {"seat": seat, "move": move,
+                                                                                     "text": text}
+        progress.log.append({"round": round_number, "seat": seat, "move": move, "drawn": True, "text": text})
     else:
         progress.last = {"seat": seat, "move": move, "text": text}
         progress.log.append({"round": round_number, "seat": seat, "move": move, "text": text})
@@ -633,8 +677,11 @@ def _apply_event(state: GameState, progress: Progress, event: Event, seats: list
         factories = event.text.split(" ")  # one factory each, "" for one left empty
         state.deal_tiles([_counts(f, state.table.kind_letters) for f in factories])
         start_round(state, progress)
-    elif event.kind == MOVE:
-        decision = parse_decision(event.text, state.rules.colour_letters, state.rules.colour_names)
+    elif event.kind in (MOVE, DRAWN):
+        # (a stored draw, ``~RRB``, is read as a record's: no client ever sends one)
+        decision = parse_record_action(event.text, state.rules.colour_letters, state.table.kind_letters,
+                                       state.rules.colour_names) if event.kind == DRAWN else \
+            parse_decision(event.text, state.rules.colour_letters, state.rules.colour_names)
         mover = state.to_move
         names = [s.name for s in seats]
         text = describe(state, decision, names)
@@ -648,7 +695,7 @@ def _apply_event(state: GameState, progress: Progress, event: Event, seats: list
         _note_seat_event(progress, state, event, seats)
 
 
-def apply_decision(state: GameState, progress: Progress, decision: tuple | Move) -> None:
+def apply_decision(state: GameState, progress: Progress, decision: tuple | Move | Drawn) -> None:
     """Apply a decision and note the wall tiles it placed, each with the points it scored, and
     the summary of a round it ended."""
     walls = [board.wall for board in state.players]  # read-only tuples: the state before
@@ -680,6 +727,9 @@ def apply_decision(state: GameState, progress: Progress, decision: tuple | Move)
 def _parse(state: GameState, text: str) -> tuple | Move:
     if state.phase == PLACE and is_ascii_number(text):
         return (state.placing[1], int(text) - 1)
+    if text.startswith(DRAWN_MARK):
+        raise Refused("what a rule draws from the bag is drawn by the server at random, never "
+                      "chosen: send your own move (a draft like 2R4, or a move on offer)")
     try:
         decision = parse_decision(text, state.rules.colour_letters, state.rules.colour_names)
     except NotationError as exc:

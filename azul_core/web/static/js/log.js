@@ -37,7 +37,8 @@ export function renderLog(log, view) {
   }
   const sections = [...rounds].map(([number, round]) => drawRound(number, round, names));
   scroller.replaceChildren(...(sections.length ? sections : [el("p", { class: "log-empty" }, "No move yet.")]));
-  box.querySelector(".log-count").textContent = `(${plural(log.filter((e) => e && e.move).length, "move")})`;
+  // (tiles a rule drew from the bag are chance, told in the log, but nobody's move)
+  box.querySelector(".log-count").textContent = `(${plural(log.filter((e) => e && e.move && !e.drawn).length, "move")})`;
   if (atEnd) scroller.scrollTop = scroller.scrollHeight;
 }
 
@@ -68,7 +69,8 @@ function logItem(entry) {
     return el("li", { class: "log-seat-event", "data-seat": entry.seat ?? "", "data-event": String(entry.event) },
       String(entry.text ?? ""));
   }
-  return el("li", { class: entry.bot ? "log-move log-bot" : "log-move", "data-seat": entry.seat },
+  const kind = entry.drawn ? "log-move log-drawn" : entry.bot ? "log-move log-bot" : "log-move";
+  return el("li", { class: kind, "data-seat": entry.seat },
     String(entry.text ?? entry.move ?? ""));
 }
 
