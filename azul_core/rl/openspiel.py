@@ -22,6 +22,15 @@ its extra tiles (a wild tile). Player actions are ``azul_core.rl.encoding``'s,
 sized by the variant's board (``num_distinct_actions``), its plugin moves
 included.
 
+A rule's draws (``rules.Draw``: a plugin's outcome that draws tiles at random
+from the bag, as examples/refill-factories refills the empty factories; the
+engine's phase ``DRAW``) are chance nodes the same way: one tile at a time,
+each kind with its share of the bag, the lid poured in when the bag runs out,
+stopping when both are empty or the draw's count is reached; the engine then
+lays them (``state.apply(Drawn(...))``, checked as a record's ``~RRB`` is).
+Several waiting draws (one per empty factory) follow one another, and the
+record writes each as its ``~RRB`` action, so ``azul validate`` replays it.
+
 The opening: a variant that draws the first player (``azul_first_player``,
 as examples/seeded-start does) or whose plugins deal secrets
 (``azul_deal_secrets``) starts with one chance node, before the first fill,
@@ -65,9 +74,11 @@ except ModuleNotFoundError as missing:
     from azul_core.rl.extra import missing_rl_extra
     raise missing_rl_extra(missing) from None
 
+from azul_core.engine.draws import Drawn
 from azul_core.engine.state import (
     CHOICES_IN_A_ROW,
     DEAL,
+    DRAW,
     IDLE_TURNS_PER_SEAT,
     OVER,
     GameState,
@@ -123,17 +134,23 @@ def hidden_from_others(rules) -> bool:
     return rules.deals_secrets or encoding.chosen_at_once(rules)
 
 
-def max_decisions(rules, players: int, tiles_per_round: int, max_rounds: int) -> int:
+def max_decisions(rules, players: int, tiles_per_round: int, max_rounds: int, all_tiles: int = 0) -> int:
     """A bound on the players' decisions in a game of ``max_rounds`` rounds (OpenSpiel's
     ``max_game_length``). A draft takes at least one tile, and each tile reaches a wall at
     most once; plugin moves come between drafts, as many as the engine's limits on them (so
     that no rule can stall a round) let them: a turn's moves, the choices after a draft, and
     a phase's, at most ``CHOICES_IN_A_ROW`` in a row per seat. (A phase whose transfers
-    deal tiles onto the table again makes more drafts than this counts.)"""
+    deal tiles onto the table again makes more drafts than this counts.)
+
+    A variant whose plugins offer moves may draw tiles from the bag onto the table mid-round
+    (``rules.Draw``): its rounds are counted as drafting every tile of the game
+    (``all_tiles``; a draw takes them from the bag and lid, which get none back before the
+    round's end but through a plugin's transfers) rather than one fill's."""
     moves = CHOICES_IN_A_ROW * players  # one phase: each seat's choices in a row
     turns_per_draft = 1
     decisions_per_draft = 1
     if rules.offers_moves:
+        tiles_per_round = max(tiles_per_round, all_tiles)
         turns_per_draft += IDLE_TURNS_PER_SEAT * players
         decisions_per_draft += CHOICES_IN_A_ROW + IDLE_TURNS_PER_SEAT * players
     if "after_turn" in rules.phases:
@@ -174,7 +191,8 @@ class AzulGame(pyspiel.Game):
             min_utility=low,
             max_utility=high,
             utility_sum=0.0,
-            max_game_length=max_decisions(rules, players, tiles_per_round, max_rounds),
+            max_game_length=max_decisions(rules, players, tiles_per_round, max_rounds,
+                                          all_tiles=len(start.bag) + sum(start.lid)),
         )
         super().__init__(_SECRET_GAME_TYPE if hidden_from_others(rules) else _GAME_TYPE, info, params)
         self.rules = rules
@@ -225,19 +243,25 @@ class _Episode:
     """
 
     __slots__ = ("game", "state", "drawn", "draws_left", "draw_count", "pool_now", "bag_size",
-                 "events", "opening", "opening_seat")
+                 "per_group", "for_rule", "events", "opening", "opening_seat")
 
     def __init__(self, game: AzulGame):
         self.game = game
         self.state = game.start.clone()
         self.opening = False  # the opening chance node (who starts, the secrets) is next
         self.opening_seat = 0  # the seat that started round 1
-        self.drawn: list[list[int]] | None = None  # the factories being filled
+        #: the tiles drawn so far, by kind, per group: the factories being filled, or the one
+        #: group of a rule's draw (``for_rule``); None while nothing is being drawn
+        self.drawn: list[list[int]] | None = None
         self.draws_left = 0
-        self.draw_count = 0  # tiles drawn so far in this fill
+        self.draw_count = 0  # tiles drawn so far in this fill or rule's draw
         self.pool_now: list[int] = []  # what the next tile is drawn from, by kind of tile
-        self.bag_size = 0  # the bag's tiles when the fill started
-        self.events = None  # (previous events, event): ("fill", counts) or ("act", decision)
+        self.bag_size = 0  # the bag's tiles when the fill or the rule's draw started
+        self.per_group = 1  # the tiles a group takes: a factory's, or the rule's draw's count
+        self.for_rule = False  # the tiles being drawn are a rule's draw (phase DRAW), not a fill
+        #: (previous events, event): ("opening", seed), ("fill", counts per factory),
+        #: ("act", decision) or ("drawn", counts: what a rule's draw brought)
+        self.events = None
 
     def __deepcopy__(self, memo):
         other = _Episode.__new__(_Episode)
@@ -248,14 +272,17 @@ class _Episode:
         other.draw_count = self.draw_count
         other.pool_now = self.pool_now[:]
         other.bag_size = self.bag_size
+        other.per_group = self.per_group
+        other.for_rule = self.for_rule
         other.events = self.events
         other.opening = self.opening
         other.opening_seat = self.opening_seat
         return other
 
     def __reduce__(self):
-        # Serialised as the game's parameters, the events and the tiles of a fill under way
-        # (counts per kind of tile per factory), then replayed through the engine (``redraw``).
+        # Serialised as the game's parameters, the events and the tiles of a fill or a rule's
+        # draw under way (counts per kind of tile per group), then replayed through the engine
+        # (``redraw``).
         drawn = [f[:] for f in self.drawn] if self.drawn is not None else []
         return (_rebuild, (self.game.get_parameters(), self.history(), drawn))
 
@@ -295,18 +322,29 @@ class _Episode:
         self.start_fill()
 
     def start_fill(self) -> None:
-        """At a round's start: how many tiles the fill draws (all of bag and lid at most)."""
+        """At a round's start: the fill's chance nodes (all of bag and lid at most)."""
+        table = self.state.table
+        self.start_drawing(table.factories, table.tiles_per_factory, for_rule=False)
+
+    def start_rule_draw(self) -> None:
+        """Phase DRAW: the chance nodes of the first waiting draw of a rule (``rules.Draw``)."""
+        count = self.state.drawing[0][2].count
+        self.start_drawing(1, count, for_rule=True)
+
+    def start_drawing(self, groups: int, per_group: int, for_rule: bool) -> None:
+        """Draw ``groups`` times ``per_group`` tiles, tile by tile (all of bag and lid at most)."""
         state = self.state
-        table = state.table
         self.bag_size = len(state.bag)
-        self.draws_left = min(self.bag_size + sum(state.lid), table.factories * table.tiles_per_factory)
+        self.draws_left = min(self.bag_size + sum(state.lid), groups * per_group)
         self.draw_count = 0
-        self.drawn = [[0] * state.kinds for _ in range(table.factories)]
+        self.per_group = per_group
+        self.for_rule = for_rule
+        self.drawn = [[0] * state.kinds for _ in range(groups)]
         self.pool_now = encoding.bag_counts(state)
         if not self.bag_size:
             self.pool_now = state.lid[:]
         if not self.draws_left:
-            self.finish_fill()
+            self.finish_drawing()
 
     def pool(self) -> list[int]:
         """Counts per kind of tile the next tile is drawn from: the bag, or once it is drawn
@@ -318,18 +356,18 @@ class _Episode:
             raise ValueError(f"no kind of tile {kind} (0 to {len(self.pool_now) - 1})")
         if not self.pool_now[kind]:
             raise ValueError(f"no {self.state.table.kind_names[kind]} tile is left to draw")
-        per = self.state.table.tiles_per_factory
-        self.drawn[self.draw_count // per][kind] += 1
+        self.drawn[self.draw_count // self.per_group][kind] += 1
         self.draw_count += 1
         self.draws_left -= 1
         self.pool_now[kind] -= 1
         if self.draw_count == self.bag_size:  # the bag is empty: the lid is poured in
             self.pool_now = [a + b for a, b in zip(self.pool_now, self.state.lid)]
         if not self.draws_left:
-            self.finish_fill()
+            self.finish_drawing()
 
     def redraw(self, fills) -> None:
-        """Draw the tiles of ``fills`` (counts per kind per factory, factory 1 first) again.
+        """Draw the tiles of ``fills`` (counts per kind per factory, factory 1 first; or a
+        rule's draw, one group) again.
 
         The order of the draws within a factory is not kept, and not every order can be
         drawn: when the bag runs out in the middle of a factory, the tiles drawn before came
@@ -346,11 +384,20 @@ class _Episode:
                 left[kind] -= 1
                 self.draw(kind)
 
-    def finish_fill(self) -> None:
+    def finish_drawing(self) -> None:
+        """The tiles are drawn: the engine lays them, and the game goes on."""
         fills = self.drawn
+        assert fills is not None
         self.drawn = None
-        self.state.deal_tiles(fills)
-        self.log(("fill", tuple(tuple(f) for f in fills)))
+        state = self.state
+        if self.for_rule:
+            tiles = tuple(fills[0])
+            state.apply(Drawn(tiles, state.table.kind_letters))
+            self.log(("drawn", tiles))
+        else:
+            state.deal_tiles(fills)
+            self.log(("fill", tuple(tuple(f) for f in fills)))
+        self.after_move()
 
     def apply(self, decision: tuple) -> None:
         self.state.apply(decision)
@@ -358,7 +405,11 @@ class _Episode:
         self.after_move()
 
     def after_move(self) -> None:
-        if self.state.phase == DEAL and self.state.round <= self.game.max_rounds:
+        """The chance nodes that come next, if any: a rule's draw, or the next round's fill."""
+        state = self.state
+        if state.phase == DRAW:
+            self.start_rule_draw()
+        elif state.phase == DEAL and state.round <= self.game.max_rounds:
             self.start_fill()
 
     @property
@@ -366,13 +417,17 @@ class _Episode:
         return self.state.phase == DEAL and self.state.round > self.game.max_rounds
 
     def rounds(self) -> list[tuple[list, list]]:
-        """Per round: the factory fills and the decisions taken (what a record holds)."""
+        """Per round: the factory fills and the actions taken, a rule's draws among them (what
+        a record holds)."""
         rounds: list[tuple[list, list]] = []
+        kind_letters = self.state.table.kind_letters
         for kind, value in self.history():
             if kind == "fill":
                 rounds.append(([list(f) for f in value], []))
             elif kind == "act":
                 rounds[-1][1].append(value)
+            elif kind == "drawn":
+                rounds[-1][1].append(Drawn(value, kind_letters))
         return rounds
 
 
@@ -385,15 +440,15 @@ def _rebuild(params, events, drawn):
             episode.apply(value)
         elif kind == "opening":
             episode.open(value)
-        elif episode.drawn is not None:  # a fill: its tiles drawn again (an empty one makes itself)
-            episode.redraw(value)
+        elif episode.drawn is not None:  # a fill, or a rule's draw: its tiles drawn again
+            episode.redraw(value if kind == "fill" else [value])  # (an empty one makes itself)
     episode.redraw(drawn)
     return episode
 
 
 class AzulState(pyspiel.State):
-    """A position: a chance node while the factories are filled, else the engine's ``to_move``
-    decides."""
+    """A position: a chance node while the factories are filled or a rule draws tiles from the
+    bag, else the engine's ``to_move`` decides."""
 
     def __init__(self, game: AzulGame):
         super().__init__(game)
@@ -439,6 +494,8 @@ class AzulState(pyspiel.State):
             names = self.episode.state.table.kind_names
             if self.episode.opening or not 0 <= action < len(names):
                 return self._opening_name(action)
+            if self.episode.for_rule and self.episode.drawn is not None:
+                return f"draw {names[action]} onto {self.episode.state.drawing[0][2].target}"
             return f"draw {names[action]}"
         rules = self.episode.game.rules
         shape = encoding.board_shape(rules)
@@ -536,7 +593,11 @@ class AzulState(pyspiel.State):
             text += "\nthe secrets are to be dealt" if rules.deals_secrets else "\nthe first player is to be drawn"
         if episode.drawn is not None:
             drawn = " ".join(letters(f, state.table.kind_letters) or "-" for f in episode.drawn)
-            text += f"\nfilling: {drawn} ({episode.draws_left} to draw)"
+            if episode.for_rule:
+                owner, _seat, draw = state.drawing[0]
+                text += f"\n{owner} draws onto {draw.target}: {drawn} ({episode.draws_left} to draw)"
+            else:
+                text += f"\nfilling: {drawn} ({episode.draws_left} to draw)"
         for plugin, values in state.secrets.items():
             text += f"\nsecrets {plugin}: {values!r}"
         text += _sealed_text(state)

@@ -34,7 +34,13 @@ FACTORY_ONE_SHIFT = str(ROOT / "examples" / "factory-one-shift" / "factory-one-s
 SECRET_GOAL = str(ROOT / "examples" / "secret-goal" / "secret-goal.yaml")
 #: each seat's secret is a word (tests/rl/house_rules/secret_words.py): easy to look for in text
 SECRET_WORDS = str(Path(__file__).resolve().parent / "house_rules" / "secret-words.yaml")
-PLUGIN_MOVES = [(PASS_ONCE, 2), (FACTORY_ONE_SHIFT, 2), (SECRET_GOAL, 3)]
+#: a rule's draws from the bag (issue 40): the player who just played may refill the empty
+#: factories (tests/rl/test_rl_draws.py)
+REFILL_FACTORIES = str(ROOT / "examples" / "refill-factories" / "refill-factories.yaml")
+PLUGIN_MOVES = [(PASS_ONCE, 2), (FACTORY_ONE_SHIFT, 2), (SECRET_GOAL, 3), (REFILL_FACTORIES, 2)]
+#: secret-goal's secrets and refill-factories' draws together
+#: (tests/rl/house_rules/secret-goal-refill.yaml)
+SECRET_GOAL_REFILL = str(Path(__file__).resolve().parent / "house_rules" / "secret-goal-refill.yaml")
 #: a secret decides whether a seat may pass (tests/rl/house_rules/secret_pass.py)
 SECRET_PASS = str(Path(__file__).resolve().parent / "house_rules" / "secret-pass.yaml")
 
