@@ -45,7 +45,7 @@ except ModuleNotFoundError as missing:
     from azul_core.rl.extra import missing_rl_extra
     raise missing_rl_extra(missing) from None
 
-from azul_core.engine.state import CHOOSE, DEAL, OVER, GameState, IllegalDecision
+from azul_core.engine.state import CHOOSE, DEAL, DRAW, OVER, GameState, IllegalDecision
 from azul_core.records.game_record import write_record
 from azul_core.rl import encoding
 from azul_core.rl.game import (
@@ -225,9 +225,11 @@ class AzulEnv(AECEnv):
             self._clear_rewards()
             self._paid = False
         state.apply(decision)
+        self._rounds[-1][1].append(decision)
+        while state.phase == DRAW:  # a rule draws tiles from the bag: chance, drawn as the deals are
+            self._rounds[-1][1].append(state.draw(self._rng))
         if isinstance(decision, Move):  # its outcome may carry tiles out of the bag or into it
             self._bag = encoding.bag_counts(state)
-        self._rounds[-1][1].append(decision)
         self.steps += 1
         if state.phase == DEAL:
             if state.round > self.max_rounds:
