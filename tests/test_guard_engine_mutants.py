@@ -19,7 +19,8 @@ from azul_core.engine.notation import NotationError, format_decision, parse_deci
 from azul_core.engine.plugins import PluginError, register_plugins
 from azul_core.engine.rulebook import Rules, VariantRulesError
 from azul_core.engine.state import CENTRE, CHOOSE, DEAL, DRAFT, FLOOR, OVER, PLACE, GameState, IllegalDecision
-from azul_core.rules import ExtraTile, MarkerRule, Move, Outcome
+from azul_core.rules import CENTRE as CENTRE_PLACE
+from azul_core.rules import ExtraTile, MarkerRule, Move, Outcome, Transfer, floor
 from azul_core.testing import (
     deal,
     floor_of,
@@ -641,6 +642,17 @@ def test_a_move_is_refused_with_what_is_on_offer_or_why_not_now():
     assert str(refused.value) == "+wait is not on offer now (on offer: none)"
     play(game, ["1B1"])
     assert WAIT in game.legal_decisions()  # a draft starts the count again
+
+
+def test_a_move_that_takes_tiles_off_the_table_is_never_cut_off_as_a_stall():
+    # One tile from the centre to the mover's floor instead of a draft: the round moves on as
+    # with a draft, so such moves stay on offer past four per seat in a row.
+    take = Move("take")
+    game = new_game(plugins=[Mover(turn=[take], outcome=lambda move, seat: Outcome(
+        transfers=(Transfer(CENTRE_PLACE, floor(seat), 0),)))], players=2)
+    set_table(game, ["YYYY"], centre="B" * 12)
+    play(game, ["+take"] * 12)
+    assert take in game.legal_decisions() and game.sources[0][0] == 0 and game.tiles_on_table == 4
 
 
 def test_a_move_after_a_draft_is_chosen_before_the_turn_passes():

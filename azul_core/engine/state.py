@@ -56,7 +56,8 @@ CHOOSE = "choose"
 #: on: a chance event, as the deal is (``GameState.draw``)
 DRAW = "draw"
 #: Moves taken instead of drafting (or chosen after one) before the plugins' moves stop being
-#: offered, so that no rule can stall a round: per seat, and in a row after one draft.
+#: offered, so that no rule can stall a round: per seat, and in a row after one draft. A move
+#: instead of a draft that takes tiles off the table is progress, as a draft is.
 IDLE_TURNS_PER_SEAT = 4
 #: The engine's words for each reason a pattern line refuses a colour (``GameState.line_refusal``).
 _LINE_REFUSALS = {
@@ -572,9 +573,11 @@ class GameState:
 
     def _carry_out(self, move: Move) -> None:
         """Carry out a plugin's move that is on offer: its outcome, then on with the turn."""
-        seat, phase = self.current, self.phase
+        seat, phase, on_table = self.current, self.phase, self.tiles_on_table
         ends_turn = self._outcome(seat, move)
-        self.idle += 1
+        # A move instead of a draft that took tiles off the table moved the round on as a
+        # draft does: it doesn't count towards the moves that stall a round.
+        self.idle = 0 if phase == DRAFT and self.tiles_on_table < on_table else self.idle + 1
         if self.drawing:
             self._await_draws(("turn", seat, phase, ends_turn))
             return
