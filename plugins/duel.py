@@ -14,7 +14,7 @@ from __future__ import annotations
 from azul_core import hookimpl
 from azul_core.rules import MarkerRule
 from azul_core.settings import Setting
-from azul_plugins.standard import run_lengths
+from azul_core.walls import run_lengths
 
 AZUL_API = 1
 

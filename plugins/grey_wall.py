@@ -19,7 +19,7 @@ from itertools import permutations
 
 from azul_core import hookimpl
 from azul_core.settings import Setting
-from azul_plugins.standard import circulation, row_can_get_its_tiles
+from azul_core.walls import circulation, row_can_get_its_tiles
 
 AZUL_API = 1
 

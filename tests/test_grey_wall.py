@@ -24,8 +24,8 @@ from azul_core.testing import (
     wall_text,
 )
 from azul_core.variants.loading import load_variant
+from azul_core.walls import circulation
 from azul_plugins.grey_wall import blocked, legal_columns, row_fits
-from azul_plugins.standard import circulation
 
 EMPTY = "\n".join([". . . . ."] * 5)
 
