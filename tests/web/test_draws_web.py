@@ -250,29 +250,20 @@ def test_the_replay_page_steps_through_the_draws(config, catalog):
 
 @pytest.mark.parametrize("config", ["sqlite"], indirect=True)
 def test_the_joined_terminal_tells_the_draws(config, catalog, monkeypatch):
-    import test_plugin_moves_web as plugin_moves_web
-    from test_plugin_moves_web import Game, join
+    from test_plugin_moves_web import Game, play_joined
 
     monkeypatch.setenv("AZUL_VARIANTS_PATH", str(FOLDER))
     rng = random.Random(4)
     with serving(config, catalog) as client:
         game = Game(client, "refill-factories", [{"name": "Ana"}, {"bot": "random"}])
         game.seats[0].close()
-        session = None
 
-        def read(prompt):
-            decisions = session.state.legal_decisions()
+        def choose(state):
+            decisions = state.legal_decisions()
             if Move("refill") in decisions:
                 return "+refill"
             return format_decision(rng.choice([d for d in decisions if not isinstance(d, Move)]))
 
-        try:
-            session, output = join(client, game.created["seats"][0]["url"], read, "refill-factories", FOLDER)
-            assert session.run() == 0
-        finally:
-            game.close()
-            while plugin_moves_web.OPEN:
-                plugin_moves_web.OPEN.pop().close()
-    text = output.getvalue()
+        text = play_joined(client, game, "refill-factories", FOLDER, choose)
     refill = text.index("Ana: Refill the empty factories from the bag (+refill)")
     assert re.match(r"\s*Drawn from the bag onto factory \d: \d ", text[refill:].split("\n", 1)[1])

@@ -433,6 +433,23 @@ def join(client, url: str, read, variant: str, folder: Path):
     return session, output
 
 
+def play_joined(client, game, variant: str, folder: Path, choose) -> str:
+    """Seat 1 of ``game`` plays it to the end through ``azul play --join`` (a ``RemoteSession``),
+    typing ``choose(state)`` at each prompt; then the table is closed. What the terminal
+    printed."""
+    joined: dict = {}
+    try:
+        session, output = join(client, game.created["seats"][0]["url"],
+                               lambda prompt: choose(joined["session"].state), variant, folder)
+        joined["session"] = session
+        assert session.run() == 0
+    finally:
+        game.close()
+        while OPEN:
+            OPEN.pop().close()
+    return output.getvalue()
+
+
 def test_join_lists_and_takes_a_pass(client, monkeypatch):
     from azul_core.engine.notation import format_decision
     folder = EXAMPLES / "pass-once"

@@ -13,8 +13,7 @@ import pytest
 
 pytest.importorskip("starlette")
 
-import test_plugin_moves_web as plugin_moves_web  # noqa: E402
-from test_plugin_moves_web import Game, join, serving  # noqa: E402
+from test_plugin_moves_web import Game, play_joined, serving  # noqa: E402
 from test_wall_transfer_summaries import WALL_GIFT  # noqa: E402  (the same house rule)
 
 from azul_core.web.app import Config  # noqa: E402
@@ -38,22 +37,14 @@ def test_the_joined_terminal_does_not_count_a_gifted_wall_tile_as_placed(tmp_pat
     with serving(config, build_catalog([folder])) as client:
         game = Game(client, "wall-gift", [{"name": "Ana"}, {"bot": "random"}])
         game.seats[0].close()
-        session = None
 
-        def read(prompt):
-            decisions = session.state.legal_decisions()
+        def choose(state):
+            decisions = state.legal_decisions()
             if Move("gift") in decisions:
                 return "+gift"
             return format_decision(rng.choice([d for d in decisions if not isinstance(d, Move)]))
 
-        try:
-            session, output = join(client, game.created["seats"][0]["url"], read, "wall-gift", folder)
-            assert session.run() == 0
-        finally:
-            game.close()
-            while plugin_moves_web.OPEN:
-                plugin_moves_web.OPEN.pop().close()
-    text = output.getvalue()
+        text = play_joined(client, game, "wall-gift", folder, choose)
     assert text.index("Ana: Put a blue tile from the bag on your wall (+gift)") < text.index("Round 1 scored:")
     told = re.search(r"Round 1 scored:\n\s+Ana +(.*)", text).group(1)
     assert "line 1 blue to wall column 1" not in told, told
