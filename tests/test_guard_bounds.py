@@ -331,7 +331,8 @@ ONE_ROUND = {"factories": ["BBBB", "YYYY", "RRRR", "KKKK", "WWWW"],
     (["1B4", "take blue"],
      {"round": 1, "action": 2, "seat": 1, "text": "take blue",
       "message": "not an action: expected a draft like 2R4 or CK- (source, colour, line or - for the floor), "
-                 "a placement like w1:3 or a plugin's move like +pass"}),
+                 "a placement like w1:3, a plugin's move like +pass or the tiles a rule drew from the bag "
+                 "like ~RB"}),
     (["w1:1"],
      {"round": 1, "action": 1, "seat": 0, "text": "w1:1",
       "message": "this variant places wall tiles itself: a record of it holds no placements"}),

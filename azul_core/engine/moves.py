@@ -288,20 +288,14 @@ def outcome_problem(outcome: Any, size: int = 5) -> str | None:
                 or shift[0] == shift[1] or shift[2] < 1):
             return (f"shift must be (from_line 0-{size - 1}, to_line 0-{size} and not from_line, "
                     "count from 1)")
-    transfers = outcome.transfers
-    if transfers.__class__ is not tuple or len(transfers) > MAX_TRANSFERS:
-        return f"transfers must be a tuple of at most {MAX_TRANSFERS} Transfer"
-    for transfer in transfers:
-        why = transfer_problem(transfer)
-        if why:
-            return f"transfer {transfer!r}: {why}"
-    draws = outcome.draws
-    if draws.__class__ is not tuple or len(draws) > MAX_TRANSFERS:
-        return f"draws must be a tuple of at most {MAX_TRANSFERS} Draw"
-    for draw in draws:
-        why = draw_problem(draw)
-        if why:
-            return f"draw {draw!r}: {why}"
+    for name, items, problem in (("transfer", outcome.transfers, transfer_problem),
+                                 ("draw", outcome.draws, draw_problem)):
+        if items.__class__ is not tuple or len(items) > MAX_TRANSFERS:
+            return f"{name}s must be a tuple of at most {MAX_TRANSFERS} {name.title()}"
+        for item in items:
+            why = problem(item)
+            if why:
+                return f"{name} {item!r}: {why}"
     scores = outcome.scores
     if scores.__class__ is not tuple or any(
             pair.__class__ is not tuple or len(pair) != 2 or any(v.__class__ is not int for v in pair)
