@@ -141,3 +141,13 @@ def test_no_cache_holds_more_than_its_bound_and_starting_afresh_changes_no_decis
     assert {name: table.most for name, table in tables.items() if table.most > bound} == {}
     filled = {name for name, table in tables.items() if table.most == bound}
     assert {"outlooks.known", "outlooks.by_wall", "outlooks.levels", "memo 0.walls", "memo 1.walls"} <= filled
+
+
+def test_the_growth_bench_plays_the_same_games_both_ways_and_keeps_no_old_rules(load_bench):
+    bench = load_bench("bot_cache_growth")
+    once = bench.run("standard", 3, 5, "bench", fresh=False)
+    fresh = bench.run("standard", 3, 5, "bench", fresh=True)
+    assert fresh["digest"] == once["digest"] and fresh["moves"] == once["moves"] > 0
+    # counted while a run ends: loaded once, its rules are still held; loaded afresh, none is
+    assert fresh["rules_alive"] == once["rules_alive"] - 1
+    assert fresh["slowest"] >= fresh["mean"] > 0 and fresh["collecting"] >= fresh["longest_collection"] >= 0
