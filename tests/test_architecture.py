@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PUBLIC = {"azul_core", "azul_core.hookspecs", "azul_core.settings", "azul_core.rules", "azul_core.colours",
-          "azul_core.testing"}
+          "azul_core.testing", "azul_core.walls"}
 PLUGIN_FILES = sorted((ROOT / "examples").rglob("*.py")) + sorted((ROOT / "plugins").glob("*.py"))
 
 
