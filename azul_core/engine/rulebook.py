@@ -271,6 +271,8 @@ class Rules:
         self.name = name
         self.players = tuple(players)
         self.deciders: dict[str, str] = {}
+        #: what applications work out once per variant (``kept``), by name
+        self._kept: dict[str, tuple] = {}
         only = self._exclusive_owners(decide or {})
 
         def setup_answer(hook: str) -> Any:
@@ -394,6 +396,18 @@ class Rules:
             impls = self.plugin_hooks.by_hook[hook]
             if impls:
                 self.deciders[hook] = " + ".join(impl.plugin_name for impl in reversed(impls))
+
+    def kept(self, name: str, make: Callable[[], Any]) -> Any:
+        """What an application works out once per variant (a bot's tables, a printed wall, a
+        start position), made by ``make`` the first time and kept on these rules, so it goes
+        when they go: a process that loads variants afresh (a table server, a bench) keeps no
+        old variant's tables alive. A ``copy.copy`` of the rules (changed hooks) makes its own."""
+        entry = self._kept.get(name)
+        if entry is None or entry[0] is not self:
+            if entry is not None:  # a copy shares its original's dict: it gets one of its own
+                self._kept = {}
+            entry = self._kept[name] = (self, make())
+        return entry[1]
 
     def _colours(self) -> tuple[Colour, ...]:
         answer, plugin = ask_first(self.pm, "azul_colours", settings=self.settings)

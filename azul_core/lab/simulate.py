@@ -310,16 +310,9 @@ def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_ind
                       seats, recorder.to_dict(state) if recorder else None)
 
 
-_START_STATES: dict[tuple, GameState] = {}
-
-
 def _start_state(rules, players: int) -> GameState:
     """A new game's state, built once per variant and player count (games clone it)."""
-    key = (id(rules), players)
-    cached = _START_STATES.get(key)
-    if cached is None or cached.rules is not rules:
-        cached = _START_STATES[key] = GameState(rules, players)
-    return cached
+    return rules.kept(f"start state {players}", lambda: GameState(rules, players))
 
 
 def _mover(bot, name: str = "bot"):
@@ -343,16 +336,10 @@ def _never_ends(rules, game: int):
                           game, hook="azul_game_over")
 
 
-_BOT_FACTORIES: dict[int, tuple] = {}
-
-
 def bot_factories(rules) -> dict:
     """Every bot factory by name for ``rules``, looked up once per process (finding installed
     bots reads package metadata: far too slow to repeat for each game)."""
-    cached = _BOT_FACTORIES.get(id(rules))
-    if cached is None or cached[0] is not rules:
-        cached = _BOT_FACTORIES[id(rules)] = (rules, available_bots(rules))
-    return cached[1]
+    return rules.kept("bot factories", lambda: available_bots(rules))
 
 
 # ---------------------------------------------------------------- many games

@@ -731,8 +731,4 @@ def for_rules(rules) -> Outlooks:
     goes when the rules go. A process that loads a variant afresh for every game (a bench, a
     table server) would otherwise keep every old variant's tables alive, and every move slows
     down as the collector walks them (issue 44)."""
-    outlooks = getattr(rules, "_bot_outlooks", None)
-    # ``copy.copy(rules)`` carries its original's, made for other hooks: a copy gets its own
-    if outlooks is None or outlooks.rules is not rules:
-        outlooks = rules._bot_outlooks = Outlooks(rules)
-    return outlooks
+    return rules.kept("bot outlooks", lambda: Outlooks(rules))

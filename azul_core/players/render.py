@@ -64,9 +64,6 @@ def make_console(**options) -> Console:
 
 # ------------------------------------------------------------------ rules, asked once
 
-_PRINTED: dict[int, tuple] = {}
-
-
 def printed_wall(rules, seat: int | None = None, state=None) -> tuple:
     """The colour printed on each wall space (n rows of n), or ``None`` where nothing is printed.
 
@@ -78,13 +75,7 @@ def printed_wall(rules, seat: int | None = None, state=None) -> tuple:
     per_seat = bool(rules.context_readers.get("azul_wall_spaces"))
     if per_seat:
         return _printed_wall(rules, seat, state)
-    key = id(rules)
-    cached = _PRINTED.get(key)
-    if cached is not None and cached[0] is rules:
-        return cached[1]
-    printed = _printed_wall(rules, None, None)
-    _PRINTED[key] = (rules, printed)
-    return printed
+    return rules.kept("printed wall", lambda: _printed_wall(rules, None, None))
 
 
 def _printed_wall(rules, seat: int | None, state) -> tuple:
@@ -528,9 +519,9 @@ def _floor_cost_after(state, decision: tuple, floor: list[int]) -> int:
     return penalty(after.players[seat].floor, seat, after) - before
 
 
-#: (rules, wall, the full lines above, line, colour) -> the wall preview, for variants whose wall
-#: and scoring read nothing but the wall: a wall changes once a round, the preview is asked each turn
-_WALL_PREVIEWS: dict[tuple, tuple] = {}
+#: How many wall previews a variant keeps ((wall, the full lines above, line, colour) -> the
+#: preview, for variants whose wall and scoring read nothing but the wall: a wall changes once a
+#: round, the preview is asked each turn)
 _WALL_PREVIEWS_KEPT = 4096
 
 
@@ -544,15 +535,16 @@ def _wall_preview(state, seat: int, line: int, colour: int) -> list[dict]:
     if not readers.get("azul_wall_spaces") and not readers.get("azul_placement_score"):
         full_above = tuple(board.line_colour[row] if board.line_count[row] == rules.capacity[row]
                            and not board.closed >> row & 1 else -1 for row in range(line))
-        key = (id(rules), board.wall, full_above, line, colour)
-        known = _WALL_PREVIEWS.get(key)
-        if known is not None and known[0] is rules:
-            return known[1]
+        key = (board.wall, full_above, line, colour)
+        previews = rules.kept("wall previews", dict)
+        known = previews.get(key)
+        if known is not None:
+            return known
     spaces = _wall_spaces_and_points(state, seat, line, colour)
     if key is not None:
-        if len(_WALL_PREVIEWS) >= _WALL_PREVIEWS_KEPT:
-            _WALL_PREVIEWS.clear()
-        _WALL_PREVIEWS[key] = (rules, spaces)
+        if len(previews) >= _WALL_PREVIEWS_KEPT:
+            previews.clear()
+        previews[key] = spaces
     return spaces
 
 
