@@ -67,7 +67,7 @@ except ModuleNotFoundError as missing:
 
 from azul_core.colours import LETTERS, MARKER
 from azul_core.engine.moves import seen_secrets
-from azul_core.engine.state import CHOOSE, DEAL, OVER, PLACE
+from azul_core.engine.state import CHOOSE, DEAL, DRAFT, OVER, PLACE
 from azul_core.rules import MAX_COLOURS, MIN_COLOURS, PATTERN_LINES, PHASE_STAGES, Move
 
 MAX_FACTORIES = 9
@@ -87,7 +87,7 @@ class BoardShape:
 
     __slots__ = ("size", "floor", "draft_lines", "per_source", "draft_actions", "place_base",
                  "move_base", "lines_size", "wall_cells", "wall_block", "placing",
-                 "lines_blocks", "wall_blocks")
+                 "lines_blocks", "wall_blocks", "drafts")
 
     def __init__(self, size: int):
         self.size = size
@@ -112,6 +112,9 @@ class BoardShape:
         #: a board's lines, a wall -> their blocks: pure functions of the keys, shared by every game
         self.lines_blocks: dict[tuple, bytes] = {}
         self.wall_blocks: dict[tuple, bytes] = {}
+        #: the draft of each draft action: (source, colour, line)
+        self.drafts = tuple((source, colour, line) for source in range(SOURCES) for colour in range(size)
+                            for line in range(self.draft_lines))
 
 
 #: by size: every size a variant may have, made once (looked up at every step)
@@ -657,6 +660,195 @@ def _board_observation(state, viewer: int, bag: list[int] | None) -> np.ndarray:
         vector[len(small):len(numbers)] = np.clip(scores, OBS_LOW, OBS_HIGH)
         return vector
     return np.frombuffer(b"".join(parts), np.uint8).astype(np.float32)
+
+
+#: a count as a flag: 0 stays 0, any other byte becomes 1 (``bytes.translate``)
+_HELD = bytes([0] + [1] * 255)
+#: board rows -> their part of a wall block; started afresh beyond this many
+_ROWS_KEPT = 20_000
+
+
+class StepEncoder:
+    """The observations and action masks of one game played step by step (the PettingZoo
+    environment's): the same numbers as ``observation`` and ``mask_of(state.legal_decisions(),
+    rules)``, made from pieces worked out once per variant, each seat's lines and wall blocks
+    kept until they change, and a draft's mask in two ``bytes.translate`` calls.
+
+    The drafts' mask (what ``legal_decisions`` lists in phase draft: a source holding a colour,
+    and each line the seat's ``accept_key`` lets take it, and the floor) is a table of codes
+    translated by the sources' counts: the code of (source, colour) stands at each draft action
+    whose line takes that colour (``_draft_codes``, per key), and the translation turns a code
+    into 1 where the source holds the colour, else 0. Where the engine lists the drafts through
+    a plugin (``rules.drafts_listed``: a draft a plugin may forbid, plugin moves) and in a
+    plugin's phase, the mask is ``mask_of(legal_decisions())``. A variant with extra kinds of
+    tile, or a count or a score a byte can't hold, gets ``observation``'s numbers."""
+
+    def __init__(self, rules, players: int, memory_size: int = MEMORY_SIZE):
+        self.rules = rules
+        self.memory_size = memory_size
+        shape = self.shape = board_shape(rules)
+        size = shape.size
+        self.kinds = kinds = table_kinds(players, rules)
+        #: no extra kinds of tile: a board's numbers are its lines block and its wall block
+        self.plain_boards = kinds == size
+        self.plugin_part = has_plugin_part(rules)
+        self.num_actions = num_actions(rules)
+        self.drafts_listed = rules.drafts_listed
+        # A (source, colour) pair's code: 1 + its index among the sources' counts (centre first,
+        # ``kinds`` counts a source): at most 10 * 11 = 110, a byte.
+        #: by the number of sources: every draft action's (source, colour) code, as a number
+        self.all_codes = {sources: int.from_bytes(bytes(source * kinds + colour + 1
+                                                        for source in range(sources) for colour in range(size)
+                                                        for _line in range(shape.draft_lines)), "little")
+                          for sources in range(1, SOURCES + 1)}
+        #: by the bits of the lines that take a colour: 255 at that colour's draft lines, else 0
+        self.lines_taking = [bytes(255 if line in lines else 0 for line in range(shape.draft_lines))
+                             for lines in rules.draft_lines]
+        #: by the number of sources: the translation table's end (after the codes), the mask's
+        #: end (the placements and the plugin moves)
+        self.codes_end = {sources: bytes(255 - sources * kinds) for sources in range(1, SOURCES + 1)}
+        self.mask_tail = {sources: bytes(self.num_actions - sources * shape.per_source)
+                          for sources in range(1, SOURCES + 1)}
+        #: per seat: (accept key, number of sources, the draft codes)
+        self.codes_kept: list[tuple[int, int, bytes] | None] = [None] * players
+        #: the columns a wall tile may go to -> the mask
+        self.placements: dict[tuple[int, ...], bytes] = {}
+        self.padding = {sources: bytes(kinds * (SOURCES - sources)) for sources in range(1, SOURCES + 1)}
+        self.players = players
+        self.orders = [tuple((viewer + k) % players for k in range(players)) for viewer in range(players)]
+        #: (placing row, or size for none; the mover relative to the viewer, or players for none)
+        #: -> those two one-hot parts
+        self.heads = [[bytes(shape.placing[row] + _one_hot(players, mover)) for mover in range(players + 1)]
+                      for row in range(size + 1)]
+        #: per seat: its board's lines and wall blocks and what they were made from (``_blocks``)
+        self.blocks_kept: list[tuple | None] = [None] * players
+        self.wall_rows: dict[tuple, bytes] = {}
+        #: (the marker in the centre, the bag's counts, the lid's, the round) and their bytes
+        self.table_kept: tuple = (None, None, None, None, b"")
+        #: the observation's boards part as bytes, made into float32 numbers at each step
+        self.numbers = np.zeros(observation_size(players, rules, memory_size)
+                                - sum(size for _name, size in plugin_layout(players, rules, memory_size)), np.uint8)
+        self.numbers_view = self.numbers.data
+
+    def encode(self, state, viewer: int, bag: list[int] | None, with_mask: bool) -> tuple[np.ndarray, bytes | None]:
+        """``state``'s observation as ``viewer`` sees it, and (``with_mask``) the mask of the
+        legal actions now as bytes (the seat to move's; ``None`` without)."""
+        if bag is None:
+            bag = bag_counts(state)
+        try:
+            counts = bytes(chain.from_iterable(state.sources))
+        except ValueError:  # a count beyond a byte
+            counts = None
+        mask = self.mask(state, counts) if with_mask else None
+        vector = self._board_observation(state, viewer, bag, counts) if counts is not None and self.plain_boards \
+            else None
+        if vector is None:
+            return observation(state, viewer, bag, self.memory_size), mask
+        if self.plugin_part:
+            vector = np.concatenate((vector, np.asarray(plugin_numbers(state, viewer, self.memory_size), np.float32)))
+        return vector, mask
+
+    def mask(self, state, counts: bytes | None) -> bytes:
+        """The legal actions of the seat to move as bytes, 1 where legal; ``counts``: the
+        sources' counts as bytes, centre first (``None`` if one is beyond a byte)."""
+        phase = state.phase
+        if phase == DRAFT and not self.drafts_listed and counts is not None:
+            seat = state.current
+            key = state.players[seat].accept_key
+            sources = len(state.sources)
+            kept = self.codes_kept[seat]
+            if kept is None or kept[0] != key or kept[1] != sources:
+                kept = self.codes_kept[seat] = (key, sources, self._draft_codes(key, sources))
+            # code 0 (no draft) -> 0; the code of (source, colour) -> 1 if the source holds it
+            held = b"\0" + counts.translate(_HELD) + self.codes_end[sources]
+            return kept[2].translate(held) + self.mask_tail[sources]
+        if phase == PLACE:
+            columns = state.placing[2]
+            mask = self.placements.get(columns)
+            if mask is None:
+                made = bytearray(self.num_actions)
+                for column in columns:
+                    made[self.shape.place_base + column] = 1
+                mask = self.placements[columns] = bytes(made)
+            return mask
+        return mask_of(state.legal_decisions(), self.rules).tobytes()
+
+    def _draft_codes(self, key: int, sources: int) -> bytes:
+        """The draft actions of ``sources`` sources for a seat of accept key ``key``: at each,
+        the code of its (source, colour) where its line takes the colour, else 0."""
+        size, full, lines_taking = self.shape.size, self.rules.line_bits, self.lines_taking
+        taking = b"".join([lines_taking[key >> size * colour & full] for colour in range(size)])
+        return (self.all_codes[sources] & int.from_bytes(taking * sources, "little")).to_bytes(
+            sources * self.shape.per_source, "little")
+
+    def _board_observation(self, state, viewer: int, bag: list[int], counts: bytes) -> np.ndarray | None:
+        """``_board_observation``'s numbers, or ``None`` when one of them is beyond a byte."""
+        players = self.players
+        phase = state.phase
+        playing = phase != DEAL and phase != OVER
+        marker = 1 if playing and state.marker_in_centre else 0
+        lid = state.lid
+        table = self.table_kept  # the marker, the bag, the lid, the round: new at a round's end
+        try:
+            if table[0] != marker or table[1] != bag or table[2] != lid or table[3] != state.round:
+                table = self.table_kept = (marker, bag[:], lid[:], state.round,
+                                           bytes([marker, *bag, *lid, min(state.round, 255)]))
+            if playing:
+                mover = state.placing[0] if phase == PLACE else state.current
+                head = self.heads[state.placing[1] if phase == PLACE else self.shape.size][(mover - viewer) % players]
+            else:
+                head = self.heads[self.shape.size][players]
+            boards = state.players
+            holder = state.marker_holder
+            seats = []
+            scores = []
+            kinds = self.kinds
+            parts = [counts[kinds:], self.padding[len(state.sources)], counts[:kinds], table[4], head, b"", b""]
+            blocks_kept = self.blocks_kept
+            for seat in self.orders[viewer]:
+                board = boards[seat]
+                floor = board.floor
+                seats += (len(floor), MARKER in floor, holder == seat)
+                scores.append(board.score)
+                # A wall is read-only (a change builds a new one): the same object, the same wall.
+                kept = blocks_kept[seat]
+                if kept is None or board.wall is not kept[0] or board.line_count != kept[1] \
+                        or board.line_colour != kept[2]:
+                    kept = blocks_kept[seat] = self._blocks(board, kept)
+                parts.append(kept[3])
+            parts[5] = bytes(seats)
+            parts[6] = bytes(scores)
+        except ValueError:  # a score, a count, or a line's tiles beyond a byte
+            return None
+        self.numbers_view[:] = b"".join(parts)
+        return self.numbers.astype(np.float32)
+
+    def _blocks(self, board, kept: tuple | None) -> tuple[tuple, list[int], list[int], bytes, bytes]:
+        """(the board's wall, its line counts, its line colours, as they are now), its lines and
+        wall blocks together, and its wall block (``kept``'s when the wall is the same)."""
+        shape = self.shape
+        key = (*board.line_colour, *board.line_count)
+        lines = shape.lines_blocks.get(key)
+        wall = kept[4] if kept is not None and kept[0] is board.wall else self._wall_block(board.wall)
+        return (board.wall, board.line_count[:], board.line_colour[:],
+                (lines if lines is not None else _lines_block(key, shape)) + wall, wall)
+
+    def _wall_block(self, wall: tuple) -> bytes:
+        rows = self.wall_rows
+        parts = []
+        for row in wall:
+            part = rows.get(row)
+            if part is None:
+                if len(rows) >= _ROWS_KEPT:
+                    rows.clear()
+                size = self.shape.size
+                made = bytearray(size * size)
+                for column, colour in enumerate(row):
+                    if colour is not None:
+                        made[column * size + colour] = 1
+                part = rows[row] = bytes(made)
+            parts.append(part)
+        return b"".join(parts)
 
 
 def observation_text(state, viewer: int) -> str:

@@ -123,6 +123,10 @@ class AzulEnv(AECEnv):
         self.action_spaces = {agent: action_space for agent in self.possible_agents}
         self._rng = random.Random()
         self._no_mask = np.zeros(self.num_actions, np.int8)
+        self._encoder = encoding.StepEncoder(self.rules, players, self.memory_size)
+        #: the drafts by action number (``encoding.decode`` without its arithmetic)
+        self._drafts = encoding.board_shape(self.rules).drafts
+        self._place_base = encoding.board_shape(self.rules).place_base
         self.game: GameState | None = None
 
     def observation_space(self, agent):
@@ -189,17 +193,16 @@ class AzulEnv(AECEnv):
         state = self.game
         if state is None:
             self._check_reset("observe()")
-        seat = self._seat[agent]
-        if agent == self.agent_selection and state.phase != OVER and not self.truncations[agent]:
-            mask = encoding.mask_of(self._legal_decisions(), self.rules)
-            self._mask = (self.steps, mask.tobytes())  # a copy: the agent may write to its mask
-        else:
-            mask = self._no_mask.copy()
         # Of the secrets and the sealed choices of a phase chosen at once, the encoding reads
         # the seat's own only (seen_secrets, seen_choices: what state.for_seat(seat) does,
         # without copying the whole state: that copy cost half as much again as a step).
-        return {"observation": encoding.observation(state, seat, self._bag, self.memory_size),
-                "action_mask": mask}
+        vector, legal = self._encoder.encode(state, self._seat[agent], self._bag, agent == self.agent_selection
+                                             and state.phase != OVER and not self.truncations[agent])
+        if legal is None:
+            return {"observation": vector, "action_mask": self._no_mask.copy()}
+        self._mask = (self.steps, legal)
+        # a copy of its own: the agent may write to its mask
+        return {"observation": vector, "action_mask": np.frombuffer(bytearray(legal), np.int8)}
 
     def step(self, action) -> None:
         if self.game is None or not self.agents:
@@ -214,7 +217,7 @@ class AzulEnv(AECEnv):
         if not 0 <= action < self.num_actions:
             raise ValueError(f"{agent}: action {action} is outside the action space "
                              f"(0 to {self.num_actions - 1})")
-        decision = encoding.decode(action, state)
+        decision = self._drafts[action] if action < self._place_base else encoding.decode(action, state)
         steps, mask = self._mask
         legal = mask[action] if steps == self.steps else decision in self._legal_decisions()
         if not legal:
