@@ -694,21 +694,22 @@ class StepEncoder:
         self.plugin_part = has_plugin_part(rules)
         self.num_actions = num_actions(rules)
         self.drafts_listed = rules.drafts_listed
-        # A (source, colour) pair's code: 1 + its index among the sources' counts (centre first,
-        # ``kinds`` counts a source): at most 10 * 11 = 110, a byte.
+        # A (source, colour) pair's code: its index among the sources' counts (centre first,
+        # ``kinds`` counts a source): at most 10 * 11 - 1, a byte; 255 stands for no draft.
+        actions = self.num_actions
         #: by the number of sources: every draft action's (source, colour) code, as a number
-        self.all_codes = {sources: int.from_bytes(bytes(source * kinds + colour + 1
+        self.all_codes = {sources: int.from_bytes(bytes(source * kinds + colour
                                                         for source in range(sources) for colour in range(size)
                                                         for _line in range(shape.draft_lines)), "little")
                           for sources in range(1, SOURCES + 1)}
+        self.no_drafts = int.from_bytes(b"\xff" * actions, "little")
         #: by the bits of the lines that take a colour: 255 at that colour's draft lines, else 0
         self.lines_taking = [bytes(255 if line in lines else 0 for line in range(shape.draft_lines))
                              for lines in rules.draft_lines]
-        #: by the number of sources: the translation table's end (after the codes), the mask's
-        #: end (the placements and the plugin moves)
-        self.codes_end = {sources: bytes(255 - sources * kinds) for sources in range(1, SOURCES + 1)}
-        self.mask_tail = {sources: bytes(self.num_actions - sources * shape.per_source)
-                          for sources in range(1, SOURCES + 1)}
+        #: by the number of sources: the actions after theirs (none a draft)
+        self.not_taking = {sources: bytes(actions - sources * shape.per_source) for sources in range(1, SOURCES + 1)}
+        #: by the number of sources: the translation table after the sources' flags (255: no draft)
+        self.codes_end = {sources: bytes(256 - sources * kinds) for sources in range(1, SOURCES + 1)}
         #: per seat: (accept key, number of sources, the draft codes)
         self.codes_kept: list[tuple[int, int, bytes] | None] = [None] * players
         #: the columns a wall tile may go to -> the mask
@@ -736,7 +737,7 @@ class StepEncoder:
         if bag is None:
             bag = bag_counts(state)
         try:
-            counts = bytes(chain.from_iterable(state.sources))
+            counts: bytes | None = bytes(chain.from_iterable(state.sources))
         except ValueError:  # a count beyond a byte
             counts = None
         mask = self.mask(state, counts) if with_mask else None
@@ -759,9 +760,8 @@ class StepEncoder:
             kept = self.codes_kept[seat]
             if kept is None or kept[0] != key or kept[1] != sources:
                 kept = self.codes_kept[seat] = (key, sources, self._draft_codes(key, sources))
-            # code 0 (no draft) -> 0; the code of (source, colour) -> 1 if the source holds it
-            held = b"\0" + counts.translate(_HELD) + self.codes_end[sources]
-            return kept[2].translate(held) + self.mask_tail[sources]
+            # the code of (source, colour) -> 1 if the source holds the colour; 255 (no draft) -> 0
+            return kept[2].translate(counts.translate(_HELD) + self.codes_end[sources])
         if phase == PLACE:
             columns = state.placing[2]
             mask = self.placements.get(columns)
@@ -777,9 +777,9 @@ class StepEncoder:
         """The draft actions of ``sources`` sources for a seat of accept key ``key``: at each,
         the code of its (source, colour) where its line takes the colour, else 0."""
         size, full, lines_taking = self.shape.size, self.rules.line_bits, self.lines_taking
-        taking = b"".join([lines_taking[key >> size * colour & full] for colour in range(size)])
-        return (self.all_codes[sources] & int.from_bytes(taking * sources, "little")).to_bytes(
-            sources * self.shape.per_source, "little")
+        taking = int.from_bytes(b"".join([lines_taking[key >> size * colour & full] for colour in range(size)])
+                                * sources + self.not_taking[sources], "little")
+        return (self.all_codes[sources] & taking | self.no_drafts ^ taking).to_bytes(self.num_actions, "little")
 
     def _board_observation(self, state, viewer: int, bag: list[int], counts: bytes) -> np.ndarray | None:
         """``_board_observation``'s numbers, or ``None`` when one of them is beyond a byte."""
@@ -803,7 +803,7 @@ class StepEncoder:
             seats = []
             scores = []
             kinds = self.kinds
-            parts = [counts[kinds:], self.padding[len(state.sources)], counts[:kinds], table[4], head, b"", b""]
+            parts = [counts[kinds:], self.padding[len(state.sources)], counts[:kinds], table[4], head, b""]
             blocks_kept = self.blocks_kept
             for seat in self.orders[viewer]:
                 board = boards[seat]
@@ -816,8 +816,7 @@ class StepEncoder:
                         or board.line_colour != kept[2]:
                     kept = blocks_kept[seat] = self._blocks(board, kept)
                 parts.append(kept[3])
-            parts[5] = bytes(seats)
-            parts[6] = bytes(scores)
+            parts[5] = bytes(seats + scores)
         except ValueError:  # a score, a count, or a line's tiles beyond a byte
             return None
         self.numbers_view[:] = b"".join(parts)

@@ -189,6 +189,12 @@ class AzulEnv(AECEnv):
         self._check_reset("agent_iter()")
         return super().agent_iter(max_iter)
 
+    def last(self, observe: bool = True):
+        # PettingZoo's, one call shorter: an agent loop calls it at every step
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
     def observe(self, agent):
         state = self.game
         if state is None:
