@@ -714,6 +714,7 @@ class StepEncoder:
         self.codes_kept: list[tuple[int, int, bytes] | None] = [None] * players
         #: the columns a wall tile may go to -> the mask
         self.placements: dict[tuple[int, ...], bytes] = {}
+        #: by the number of sources: the counts of the factories the table lacks (zeros)
         self.padding = {sources: bytes(kinds * (SOURCES - sources)) for sources in range(1, SOURCES + 1)}
         self.players = players
         self.orders = [tuple((viewer + k) % players for k in range(players)) for viewer in range(players)]
@@ -731,7 +732,7 @@ class StepEncoder:
         self.table_kept: tuple = (None, None, None, None, b"")
         #: the observation's boards part as bytes, made into float32 numbers at each step
         self.numbers = np.zeros(observation_size(players, rules, memory_size)
-                                - sum(size for _name, size in plugin_layout(players, rules, memory_size)), np.uint8)
+                                - sum(length for _name, length in plugin_layout(players, rules, memory_size)), np.uint8)
         self.numbers_view = self.numbers.data
 
     def encode(self, state, viewer: int, bag: list[int] | None, with_mask: bool) -> tuple[np.ndarray, bytes | None]:
