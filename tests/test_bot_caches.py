@@ -97,9 +97,13 @@ def test_a_copy_of_the_rules_gets_caches_of_its_own():
     changed = copy.copy(rules)  # as bench/no_marker_bot.py changes a hook on a copy
     assert for_rules(changed) is not original and for_rules(changed).rules is changed
     assert for_rules(rules) is original
-    assert changed._bot_best_points[0] is rules  # carried by the copy, made for the original
+    def made_before():
+        return rules.kept("best placement points", lambda: pytest.fail("made anew"))[0]
+    table = made_before()
+    assert table  # filled for the original
     best_placement_points(changed, empty_wall(rules.size), 0, 0)
-    assert changed._bot_best_points[0] is changed
+    own = changed.kept("best placement points", lambda: pytest.fail("made anew"))[0]
+    assert own is not table and own and made_before() is table
 
 
 class Watched(dict):
@@ -126,9 +130,9 @@ def test_no_cache_holds_more_than_its_bound_and_starting_afresh_changes_no_decis
         tables[f"outlooks.{name}"] = watched = Watched()
         setattr(outlooks, name, watched)
     best_placement_points(rules, empty_wall(rules.size), 0, 0)  # the table, made
-    owner, _known, per_seat = rules._bot_best_points
+    _known, per_seat = rules.kept("best placement points", lambda: pytest.fail("made anew"))
     tables["best points"] = watched = Watched()
-    rules._bot_best_points = (owner, watched, per_seat)
+    rules._kept["best placement points"] = (rules, (watched, per_seat))
     bots = search_bots(players, playouts, seed)
     for seat, bot in enumerate(bots):
         bot.memo = Memo(rules)

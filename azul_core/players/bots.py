@@ -115,13 +115,9 @@ def best_placement_points(rules, wall, row: int, colour: int, seat: int | None =
                           state=None) -> int | None:
     """The most a ``colour`` tile from line ``row`` can score on ``wall`` (``seat``'s, in
     ``state``); ``None`` when it has no space there."""
-    entry = getattr(rules, "_bot_best_points", None)
-    # ``copy.copy(rules)`` carries its original's, made for other hooks: a copy gets its own
-    if entry is None or entry[0] is not rules:
-        entry = rules._bot_best_points = (rules, {}, per_seat_walls(rules))
-    if entry[2]:
+    known, per_seat = rules.kept("best placement points", lambda: ({}, per_seat_walls(rules)))
+    if per_seat:
         return _best_points(rules, wall, row, colour, seat, state)
-    known = entry[1]
     key = (wall, row, colour)
     if key in known:
         return known[key]
