@@ -779,7 +779,8 @@ class GameState:
         try:
             step(*args)
         except PluginError:
-            for name in GameState.__slots__:
+            # compiled by mypyc, the class lists its fields in __mypyc_attrs__ and has no __slots__
+            for name in getattr(GameState, "__mypyc_attrs__", None) or getattr(GameState, "__slots__"):  # noqa: B009
                 setattr(self, name, getattr(snapshot, name))
             raise
 

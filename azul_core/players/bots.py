@@ -99,7 +99,7 @@ def line_worth(rules, board, row: int, colour: int | None = None, full: bool | N
 #: when tiles are placed, so a bot asks the same questions all round long; the hooks are
 #: asked without the game, pure functions of the wall (as the engine's caches assume),
 #: unless they answer per seat (``per_seat_walls``): those are asked with the seat, uncached.
-_BEST_POINTS: dict[int, tuple[Any, dict]] = {}
+_BEST_POINTS: dict[int, tuple[Any, dict, bool]] = {}
 _BEST_POINTS_LIMIT = 100_000
 
 
@@ -480,7 +480,8 @@ def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None
         capacity = line_capacity(rules, row)
         if count == capacity and not rules.wall_spaces(board.wall, row, colours[row], seat, state):
             return None
-        worth = line_worth(rules, board, row, None, None, seat, state)
+        # an int plus a float bonus: mypyc would hold an int-typed local to ints
+        worth: Any = line_worth(rules, board, row, None, None, seat, state)
         if slot_bonus is not None:
             worth += slot_bonus[row * size + colours[row]]
         parts.append(worth if count == capacity else worth * count / capacity)
