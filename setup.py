@@ -37,14 +37,14 @@ def building_editable() -> bool:
 
 
 def compiled_extensions() -> list:
-    if os.environ.get("AZUL_PURE_PYTHON", "") not in ("", "0"):
-        warn("AZUL_PURE_PYTHON is set: the pure-Python engine is installed")
-        return []
     if building_editable():
         warn("an editable install runs the pure-Python engine (compiled modules would hide their source)")
         return []
     # Only the build commands compile; ``egg_info`` and the like need no extensions.
     if not {"bdist_wheel", "build_ext", "build", "install"} & set(sys.argv[1:]):
+        return []
+    if os.environ.get("AZUL_PURE_PYTHON", "") not in ("", "0"):
+        warn("AZUL_PURE_PYTHON is set: the pure-Python engine is installed")
         return []
     modules = runpy.run_path(str(HERE / "azul_core" / "engine" / "compiled.py"))["COMPILED_MODULES"]
     paths = [str(Path(*module.split("."))) + ".py" for module in modules]
