@@ -31,6 +31,12 @@ def is_compiled(module: str) -> bool:
     return origin is not None and origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 
+def fields_of(cls: type) -> tuple[str, ...]:
+    """The names of the attributes of a class with ``__slots__`` (``GameState``, ``PlayerBoard``):
+    compiled by mypyc, the class lists them in ``__mypyc_attrs__`` and has no ``__slots__``."""
+    return getattr(cls, "__mypyc_attrs__", None) or cls.__slots__  # type: ignore[attr-defined]
+
+
 def engine_kind() -> str:
     """``compiled (mypyc)``, ``pure Python``, or how many modules are compiled if only some are."""
     compiled = [module for module in COMPILED_MODULES if is_compiled(module)]

@@ -27,8 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
 from azul_core.engine.board_tables import board_tables
+from azul_core.engine.compiled import fields_of
 from azul_core.engine.moves import memory_problem, seen_secrets
 from azul_core.engine.plugins import PluginError, hook_location
 from azul_core.engine.rulebook import Rules
@@ -66,6 +69,7 @@ Wall = tuple[tuple[int | None, ...], ...]
 Decision = tuple | Move
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled by mypyc, still subclassed elsewhere (testing.py)
 class IllegalDecision(Exception):
     """A decision the rules forbid; the message says which rule. ``kind`` and ``facts`` say it
     as data (engine indices: ``line`` 0-4, ``colour`` 0-4, ``source`` 0 for the centre), from
@@ -779,8 +783,7 @@ class GameState:
         try:
             step(*args)
         except PluginError:
-            # compiled by mypyc, the class lists its fields in __mypyc_attrs__ and has no __slots__
-            for name in getattr(GameState, "__mypyc_attrs__", None) or getattr(GameState, "__slots__"):  # noqa: B009
+            for name in fields_of(GameState):
                 setattr(self, name, getattr(snapshot, name))
             raise
 

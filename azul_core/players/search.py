@@ -46,7 +46,9 @@ import random as _random
 import time
 from typing import Any, cast
 
-from azul_core.engine.state import CENTRE, CHOOSE, DEAL, OVER, PLACE, wall_with
+from mypy_extensions import mypyc_attr
+
+from azul_core.engine.state import CENTRE, CHOOSE, DEAL, OVER, PLACE, Decision, wall_with
 from azul_core.players.bots import (
     GreedyBot,
     best_placement_points,
@@ -72,8 +74,8 @@ class _Node:
     def __init__(self, state, mover: int):
         self.state = state
         self.mover = mover  # the seat whose decision led here: the value is theirs
-        self.children: list[tuple[tuple, _Node]] = []
-        self.untried: list[tuple] | None = None
+        self.children: list[tuple[Decision, _Node]] = []
+        self.untried: list[Decision] | None = None
         self.visits = 0
         self.value = 0.0
 
@@ -289,7 +291,7 @@ def _draft_gains(state, decisions, memo: Memo) -> list[tuple[float, Any]]:
     return gains
 
 
-def _greedy_pick(state, random, memo: Memo | None = None) -> tuple:
+def _greedy_pick(state, random, memo: Memo | None = None) -> Decision:
     """The playout policy: the best quick gain, ties broken at random.
 
     One pass that keeps only the best decisions so far: gains are sums of whole points
@@ -333,6 +335,7 @@ def seat_rewards(state, scale: float, memo: Memo | None = None, outlooks=None) -
     return rewards
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a bot may build on it (see bots.RandomBot)
 class MctsBot:
     """UCT over the rest of the round with greedy playouts; see the module's description.
 
@@ -367,14 +370,14 @@ class MctsBot:
         #: clock; ``time.process_time``: CPU time)
         self.clock = clock
 
-    def _candidates(self, state) -> list[tuple]:
+    def _candidates(self, state) -> list[Decision]:
         """The decisions worth searching, best estimate first (at most ``width``)."""
         gains = quick_gains(state, self.memo)
         self.rng.shuffle(gains)  # equal estimates in a random order
         gains.sort(key=lambda item: -item[0])
         return [decision for _gain, decision in gains[:self.width]]
 
-    def choose(self, state) -> tuple:
+    def choose(self, state) -> Decision:
         decisions = state.legal_decisions()
         if len(decisions) == 1:
             return decisions[0]
