@@ -10,10 +10,11 @@ another commit's checkout); ``NAME=PYTHON@FOLDER`` runs that Python with ``FOLDE
 so that a change of the machine's load falls on all of them alike, and each measure is
 printed as the median and the best of the rounds, with its ratio to the first engine's.
 
-The measures: whole ``azul simulate`` processes (2 players, standard, ``--workers 1``,
-start-up included), random and greedy games per CPU-second of the process; and the search
-bot's playouts per CPU-second inside one process (``bench/speed.py --bots``). The games are
-the same in every build (tests/test_compiled_engine.py), so the figures compare like with like.
+The measures: whole ``azul simulate`` processes (2 players, ``--workers 1``, start-up
+included), standard random and greedy, grey-wall and duel random games per CPU-second of the
+process; and the search bot's playouts per CPU-second inside one process (``bench/speed.py
+--bots``). The games are the same in every build (tests/test_compiled_engine.py), so the
+figures compare like with like.
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ from pathlib import Path
 SPEED = Path(__file__).resolve().parent / "speed.py"
 #: measure -> (the simulate arguments, games)
 PROCESSES = {
-    "random": (["--bots", "random", "--games", "6000"], 6000),
-    "greedy": (["--bots", "greedy", "--games", "600"], 600),
+    "random": (["--variant", "standard", "--bots", "random", "--games", "6000"], 6000),
+    "greedy": (["--variant", "standard", "--bots", "greedy", "--games", "600"], 600),
+    "grey-wall random": (["--variant", "grey-wall", "--bots", "random", "--games", "3000"], 3000),
+    "duel random": (["--variant", "duel", "--bots", "random", "--games", "3000"], 3000),
 }
 
 
@@ -70,7 +73,7 @@ def engine_kind(python: str, env: dict[str, str], cwd: str) -> str:
 def measure_once(python: str, env: dict[str, str], cwd: str) -> dict[str, float]:
     figures = {}
     for measure, (args, games) in PROCESSES.items():
-        cpu, _ = child_cpu([python, "-m", "azul_core.cli", "simulate", "--variant", "standard", "--players", "2",
+        cpu, _ = child_cpu([python, "-m", "azul_core.cli", "simulate", "--players", "2",
                             "--workers", "1", "--seed", "1", "--json", *args], env, cwd)
         figures[f"{measure} games per CPU-second"] = games / cpu
     _, printed = child_cpu([python, str(SPEED), "--bots", "--json"], env, cwd)
