@@ -16,6 +16,7 @@ import importlib.util
 COMPILED_MODULES = (
     "azul_core.engine.board_tables",
     "azul_core.engine.notation",
+    "azul_core.engine.rulebook",
     "azul_core.engine.state",
     "azul_core.engine.transfers",
     "azul_core.players.bots",
