@@ -34,6 +34,7 @@ from types import ModuleType
 from typing import Any, Iterable, Mapping, Sequence
 
 from azul_core.colours import LETTERS, MARKER
+from azul_core.engine.compiled import fields_of
 from azul_core.engine.notation import parse_record_action
 from azul_core.engine.plugins import LoadedPlugin, ask_all, load_plugin, register_plugins
 from azul_core.engine.rulebook import Rules
@@ -433,7 +434,7 @@ def snapshot(state: GameState) -> tuple:
     True
     """
     def fields(obj, skip=()):
-        return tuple(repr(getattr(obj, name)) for name in type(obj).__slots__ if name not in skip)
+        return tuple(repr(getattr(obj, name)) for name in fields_of(type(obj)) if name not in skip)
     return fields(state, skip=("rules", "table", "players")) + tuple(fields(b) for b in state.players)
 
 

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from compiled_build import patches_internals_of
 
 from azul_core.colours import BLACK, BLUE, YELLOW
 from azul_core.engine.state import DEAL, OVER, PLACE, GameState
@@ -171,6 +172,7 @@ def test_a_tile_tiled_at_once_brings_its_slots_whole_share():
     assert whole - round_only == pytest.approx(outlook.slot_bonus[1 * 5 + BLUE] / 2)
 
 
+@patches_internals_of("azul_core.players.search")
 def test_the_rounds_past_this_one_count_by_their_weight(monkeypatch):
     """A playout's verdict blends the position at the round's end and the one after the
     next round, by ``beyond_weight``."""
@@ -200,6 +202,7 @@ def phases_whose_outlook_is_worked_out(monkeypatch, variant: str) -> set:
     return asked
 
 
+@patches_internals_of("azul_core.players.evaluation")
 def test_where_an_outlook_is_asked_of_the_hooks_a_playout_carries_the_one_of_its_sampled_round(monkeypatch):
     """On a grey wall a new wall's groups cost tens of hook calls: the walls after a playout's
     sampled round are valued from the outlooks at that round's start (``after_round``), so no
@@ -242,6 +245,7 @@ def judged_states(monkeypatch) -> tuple[list, list]:
     return dealt, judged
 
 
+@patches_internals_of("azul_core.engine.state", "azul_core.players.search")
 def test_a_carried_outlook_adds_only_the_slots_placed_since_its_sampled_round_began(monkeypatch):
     """On a grey wall the outlook after a playout's sampled round is the one at that round's
     start plus the bonus of each slot filled during it: not the tiles this round's end
@@ -267,6 +271,7 @@ def test_a_carried_outlook_adds_only_the_slots_placed_since_its_sampled_round_be
         assert carried[seat].expected == pytest.approx(at_start[seat].expected + added)
 
 
+@patches_internals_of("azul_core.engine.state", "azul_core.players.search")
 @pytest.mark.parametrize("beyond", [0, 1])
 def test_a_leaf_at_a_rounds_end_is_played_as_many_rounds_further_as_the_bot_plays_past(monkeypatch, beyond):
     from azul_core.players.search import Memo

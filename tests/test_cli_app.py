@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from azul_core import __version__
 from azul_core.cli.app import _register, app
+from azul_core.engine.compiled import engine_kind
 
 _register()
 ENV = {"TERMINAL_WIDTH": "200", "TYPER_USE_RICH": "0", "COLUMNS": "200", "NO_COLOR": "1"}
@@ -25,7 +26,7 @@ def run(*args: str):
 def test_version():
     result = run("--version")
     assert result.exit_code == 0
-    assert result.stdout.strip() == f"azul-variants {__version__} (hook API 1)"
+    assert result.stdout.splitlines() == [f"azul-variants {__version__} (hook API 1)", f"engine: {engine_kind()}"]
 
 
 def test_short_help_and_the_global_options_are_listed():

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from azul_core.engine.compiled import fields_of
 from azul_core.engine.state import DEAL, OVER, GameState
 from azul_core.players.bots import RandomBot
 from azul_core.testing import new_game
@@ -40,7 +41,7 @@ HOUSE_RULE_EXAMPLES = settings(max_examples=12, deadline=None, derandomize=True)
 def snapshot(game: GameState) -> tuple:
     """Every field of the game and its boards (the rules and table are shared, not compared)."""
     def fields(obj, skip=()):
-        return tuple(repr(getattr(obj, name)) for name in type(obj).__slots__ if name not in skip)
+        return tuple(repr(getattr(obj, name)) for name in fields_of(type(obj)) if name not in skip)
     return fields(game, skip=("rules", "table", "players")) + tuple(fields(b) for b in game.players)
 
 

@@ -30,7 +30,9 @@ app = typer.Typer(
 def _show_version(value: bool) -> None:
     if value:
         from azul_core import API_VERSION, __version__
+        from azul_core.engine.compiled import engine_kind
         typer.echo(f"azul-variants {__version__} (hook API {API_VERSION})")
+        typer.echo(f"engine: {engine_kind()}")
         raise typer.Exit()
 
 

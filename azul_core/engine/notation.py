@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from mypy_extensions import mypyc_attr
+
 from azul_core.colours import LETTERS, NAMES
 from azul_core.engine.draws import DRAWN_MARK, Drawn, parse_drawn
 from azul_core.engine.state import CENTRE
@@ -29,6 +31,7 @@ _SOURCE_WORDS = {"c": CENTRE, "centre": CENTRE, "center": CENTRE, "middle": CENT
 _FLOOR_WORDS = ("-", "f", "floor")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled by mypyc, still open to subclasses
 class NotationError(ValueError):
     """Text that is not a decision; the message says what was expected."""
 

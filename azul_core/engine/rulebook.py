@@ -173,7 +173,9 @@ CHECKS: dict[str, Callable[..., str | None]] = {
     "azul_end_bonuses": _check_bonuses,
 }
 
-def _table_problem(table: TableSetup, colours: Sequence[Colour]) -> str | None:
+def _table_problem(table: Any, colours: Sequence[Colour]) -> str | None:
+    # ``table`` and its extra tiles are a plugin's, checked here: Any, so that compiled by
+    # mypyc (setup.py) this reads their fields without enforcing their annotations first
     for name in ("factories", "tiles_per_factory", "tiles_per_colour"):
         value = getattr(table, name, None)
         if value.__class__ is not int:
@@ -192,9 +194,10 @@ def _table_problem(table: TableSetup, colours: Sequence[Colour]) -> str | None:
         return f"extra_tiles must be a tuple of at most {MAX_EXTRA_KINDS} ExtraTile"
     colour_letters = "".join(colour.letter for colour in colours)
     letters, names = set(colour_letters + "M"), {colour.name for colour in colours}
-    for extra in extras:
-        if not isinstance(extra, ExtraTile):
-            return f"extra_tiles holds {_short(extra)}, not an ExtraTile"
+    for item in extras:
+        if not isinstance(item, ExtraTile):
+            return f"extra_tiles holds {_short(item)}, not an ExtraTile"
+        extra: Any = item
         if extra.letter.__class__ is not str or not re.fullmatch("[A-Z]", extra.letter) or extra.letter in letters:
             return (f"extra tile letter {extra.letter!r} must be one upper-case letter that is not "
                     f"a colour's ({', '.join(colour_letters)}), M or another extra tile's")
@@ -216,9 +219,10 @@ def _colours_problem(colours: Any) -> str | None:
         return f"expected {MIN_COLOURS} to {MAX_COLOURS} colours (a tuple of Colour), not {_short(colours)}"
     letters: set[str] = set()
     names: set[str] = set()
-    for colour in colours:
-        if not isinstance(colour, Colour):
-            return f"{_short(colour)} is not a Colour"
+    for item in colours:
+        if not isinstance(item, Colour):
+            return f"{_short(item)} is not a Colour"
+        colour: Any = item  # a plugin's, checked here (see _table_problem)
         if colour.letter.__class__ is not str or not re.fullmatch("[A-Z]", colour.letter) \
                 or colour.letter == "M" or colour.letter in letters:
             return (f"colour letter {colour.letter!r} must be one upper-case letter, not M (the "
@@ -347,7 +351,7 @@ class Rules:
             if not impls and hook not in hookspecs.COLLECTING_HOOKS:
                 raise VariantRulesError(f"no plugin implements {hook}: is the 'standard' plugin listed?")
             if hook in hookspecs.COLLECTING_HOOKS:
-                self.deciders[hook] = " + ".join(impl.plugin_name for impl in reversed(impls))
+                self.deciders[hook] = " + ".join(impl.plugin_name for impl in impls[::-1])
             else:
                 self.deciders[hook] = " > ".join(
                     impl.plugin_name + (" (modifies)" if hookspecs.ANSWER in impl.argnames else "")
@@ -395,7 +399,7 @@ class Rules:
         for hook in hookspecs.PER_PLUGIN_HOOKS:
             impls = self.plugin_hooks.by_hook[hook]
             if impls:
-                self.deciders[hook] = " + ".join(impl.plugin_name for impl in reversed(impls))
+                self.deciders[hook] = " + ".join(impl.plugin_name for impl in impls[::-1])
 
     def kept(self, name: str, make: Callable[[], Any]) -> Any:
         """What an application works out once per variant (a bot's tables, a printed wall, a
@@ -499,7 +503,7 @@ class Rules:
         for rule, hooks in hookspecs.EXCLUSIVE_RULES.items():
             owners = []
             for hook in hooks:
-                for impl in reversed(implementations(self.pm, hook)):
+                for impl in implementations(self.pm, hook)[::-1]:
                     if impl.plugin_name not in owners:
                         owners.append(impl.plugin_name)
             chosen = decide.get(rule)

@@ -30,8 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
 from azul_core.engine.board_tables import board_tables
+from azul_core.engine.compiled import fields_of
 from azul_core.engine.draws import Drawn, bag_after, drawn_problem, sample_draw
 from azul_core.engine.moves import memory_problem, seen_secrets
 from azul_core.engine.plugins import PluginError, hook_location
@@ -75,6 +78,7 @@ Wall = tuple[tuple[int | None, ...], ...]
 Decision = tuple | Move | Drawn
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled by mypyc, still subclassed elsewhere (testing.py)
 class IllegalDecision(Exception):
     """A decision the rules forbid; the message says which rule. ``kind`` and ``facts`` say it
     as data (engine indices: ``line`` 0-4, ``colour`` 0-4, ``source`` 0 for the centre), from
@@ -898,7 +902,7 @@ class GameState:
         try:
             step(*args)
         except PluginError:
-            for name in GameState.__slots__:
+            for name in fields_of(GameState):
                 setattr(self, name, getattr(snapshot, name))
             raise
 

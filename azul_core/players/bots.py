@@ -18,8 +18,10 @@ from __future__ import annotations
 import random as _random
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from azul_core.colours import MARKER
-from azul_core.engine.state import CENTRE, DRAFT, OVER, PLACE, wall_with
+from azul_core.engine.state import CENTRE, DRAFT, OVER, PLACE, Decision, wall_with
 from azul_core.players.evaluation import for_rules
 from azul_core.rules import Move
 
@@ -33,6 +35,9 @@ def seen_by_mover(state):
     return state
 
 
+# Compiled by mypyc (setup.py), a class takes Python subclasses only where it says so: a bot
+# written elsewhere may build on this one.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomBot:
     """Uniformly random over the legal decisions."""
 
@@ -41,10 +46,10 @@ class RandomBot:
     def __init__(self, seed: Any = None, think: float | None = None, playouts: int | None = None):
         self.random = _random.Random(seed).random
 
-    def choose(self, state) -> tuple:
+    def choose(self, state) -> Decision:
         return state.random_decision(self.random)
 
-    def play(self, state) -> tuple:
+    def play(self, state) -> Decision:
         """Choose and apply in one step, the same game as ``state.apply(self.choose(state))``
         but faster: a game runner calls ``play`` where a bot has it."""
         if state.secrets or state.sealed:  # chosen from what this seat may know, applied to the game
@@ -171,6 +176,7 @@ def position_value(state, seat: int, whole_game: bool = True) -> float:
     return board_value(rules, board, for_rules(rules).for_state(state)[seat], seat, state)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a bot may build on it (see RandomBot)
 class GreedyBot:
     """The best immediate gain: each legal decision is judged by the mover's change in
     ``position_value`` (score, the floor's cost now, the worth of the line the tiles went to,
@@ -197,12 +203,12 @@ class GreedyBot:
         self.rng = _random.Random(seed)
         self.whole_game = whole_game
 
-    def scored_decisions(self, state) -> list[tuple[float, tuple]]:
+    def scored_decisions(self, state) -> list[tuple[float, Decision]]:
         """Every legal decision with the mover's gain, in ``legal_decisions()`` order."""
         decisions = state.legal_decisions()
         return list(zip(decision_gains(state, decisions, self.whole_game), decisions))
 
-    def choose(self, state) -> tuple:
+    def choose(self, state) -> Decision:
         decisions = state.legal_decisions()
         if len(decisions) == 1:
             return decisions[0]
@@ -307,7 +313,7 @@ def rivals_bonus(state, seat: int) -> float:
     return max((bonus for other, bonus in enumerate(bonuses) if other != seat), default=0.0)
 
 
-def tried_gains(state, decisions, whole_game: bool = True) -> list[tuple[float, tuple]]:
+def tried_gains(state, decisions, whole_game: bool = True) -> list[tuple[float, Decision]]:
     """Each decision's gain for the mover, by applying it to a clone (the general way).
 
     With ``whole_game``, every decision is judged with the outlooks of the state it is
@@ -476,7 +482,8 @@ def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None
         capacity = line_capacity(rules, row)
         if count == capacity and not rules.wall_spaces(board.wall, row, colours[row], seat, state):
             return None
-        worth = line_worth(rules, board, row, None, None, seat, state)
+        # an int plus a float bonus: mypyc would hold an int-typed local to ints
+        worth: Any = line_worth(rules, board, row, None, None, seat, state)
         if slot_bonus is not None:
             worth += slot_bonus[row * size + colours[row]]
         parts.append(worth if count == capacity else worth * count / capacity)

@@ -628,6 +628,7 @@ class Outlooks:
     def _outlook(self, wall, seat, state, rounds: int, off_walls) -> Outlook:
         model = self.model
         columns: list = []
+        now: Any  # the bonus now: an int or a float by the branch (mypyc needs one type)
         if model.fixed_groups is not None:
             now, groups = self._fixed_groups_of(wall)
             possible = None

@@ -44,9 +44,11 @@ from __future__ import annotations
 import math
 import random as _random
 import time
-from typing import Any
+from typing import Any, cast
 
-from azul_core.engine.state import CENTRE, CHOOSE, DEAL, DRAW, OVER, PLACE, wall_with
+from mypy_extensions import mypyc_attr
+
+from azul_core.engine.state import CENTRE, CHOOSE, DEAL, DRAW, OVER, PLACE, Decision, wall_with
 from azul_core.players.bots import (
     GreedyBot,
     best_placement_points,
@@ -72,8 +74,8 @@ class _Node:
     def __init__(self, state, mover: int):
         self.state = state
         self.mover = mover  # the seat whose decision led here: the value is theirs
-        self.children: list[tuple[tuple, _Node]] = []
-        self.untried: list[tuple] | None = None
+        self.children: list[tuple[Decision, _Node]] = []
+        self.untried: list[Decision] | None = None
         self.visits = 0
         self.value = 0.0
 
@@ -152,7 +154,7 @@ class WallPoints:
         self.state = state
         #: the board's size: the points of (row, colour) are kept at ``row * size + colour``
         self.size = size = len(wall)
-        self.known = [self._UNKNOWN] * (size * size)
+        self.known: list[object] = [self._UNKNOWN] * (size * size)
 
     def best(self, row: int, colour: int) -> int | None:
         slot = row * self.size + colour
@@ -160,7 +162,7 @@ class WallPoints:
         if points is self._UNKNOWN:
             points = self.known[slot] = best_placement_points(self.rules, self.wall, row, colour,
                                                               self.seat, self.state)
-        return points
+        return cast("int | None", points)
 
 
 def memo_board_value(memo: Memo, board, outlook=None, seat: int | None = None, state=None) -> float:
@@ -183,7 +185,7 @@ def memo_board_value(memo: Memo, board, outlook=None, seat: int | None = None, s
     return value
 
 
-def quick_gains(state, memo: Memo | None = None) -> list[tuple[float, tuple]]:
+def quick_gains(state, memo: Memo | None = None) -> list[tuple[float, Any]]:
     """Every legal decision with an estimate of the mover's gain, computed without cloning
     (but for plugins' moves).
 
@@ -245,20 +247,20 @@ def move_gains(state, moves, memo: Memo) -> list[tuple[float, Move]]:
     return gains
 
 
-def _draft_gains(state, decisions, memo: Memo) -> list[tuple[float, tuple]]:
+def _draft_gains(state, decisions, memo: Memo) -> list[tuple[float, Any]]:
     rules = state.rules
     board = state.players[state.to_move]
     slot_bonus = memo.outlooks.for_state(state)[state.to_move].slot_bonus if memo.outlooks is not None else None
     floor = board.floor
     wall = board.wall
     marker_cost = rules.marker.placement == "floor" and state.marker_in_centre
-    floor_cost = {}  # extra tiles on the floor -> change of penalty
-    worth = {}
+    floor_cost: dict[Any, Any] = {}  # extra tiles on the floor -> change of penalty
+    worth: dict[Any, Any] = {}
     table = None
     sources = state.sources
     counts = board.line_count
     gains = []
-    known = {}  # (tiles taken, colour, line, from the centre) -> gain: drafts that differ only there
+    known: dict[Any, Any] = {}  # (tiles taken, colour, line, from the centre) -> gain: drafts that differ only there
     size = rules.size
     floor_line = rules.floor_line
     for decision in decisions:
@@ -298,7 +300,7 @@ def _draft_gains(state, decisions, memo: Memo) -> list[tuple[float, tuple]]:
     return gains
 
 
-def _greedy_pick(state, random, memo: Memo | None = None) -> tuple:
+def _greedy_pick(state, random, memo: Memo | None = None) -> Decision:
     """The playout policy: the best quick gain, ties broken at random.
 
     One pass that keeps only the best decisions so far: gains are sums of whole points
@@ -342,6 +344,7 @@ def seat_rewards(state, scale: float, memo: Memo | None = None, outlooks=None) -
     return rewards
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a bot may build on it (see bots.RandomBot)
 class MctsBot:
     """UCT over the rest of the round with greedy playouts; see the module's description.
 
@@ -376,14 +379,14 @@ class MctsBot:
         #: clock; ``time.process_time``: CPU time)
         self.clock = clock
 
-    def _candidates(self, state) -> list[tuple]:
+    def _candidates(self, state) -> list[Decision]:
         """The decisions worth searching, best estimate first (at most ``width``)."""
         gains = quick_gains(state, self.memo)
         self.rng.shuffle(gains)  # equal estimates in a random order
         gains.sort(key=lambda item: -item[0])
         return [decision for _gain, decision in gains[:self.width]]
 
-    def choose(self, state) -> tuple:
+    def choose(self, state) -> Decision:
         decisions = state.legal_decisions()
         if len(decisions) == 1:
             return decisions[0]
@@ -439,11 +442,13 @@ class MctsBot:
     def _select(self, node: _Node) -> _Node:
         log_n = math.log(node.visits)
         c = self.exploration
-        best, best_score = None, -1.0
+        best: _Node | None = None
+        best_score = -1.0
         for _decision, child in node.children:
             score = child.value / child.visits + c * math.sqrt(log_n / child.visits)
             if score > best_score:
                 best, best_score = child, score
+        assert best is not None  # a node is selected from only once it has children
         return best
 
     def _evaluate(self, state) -> list[float]:
@@ -469,7 +474,7 @@ class MctsBot:
                     at_round_end = seat_rewards(state, self.scale, self.memo)
                 state.deal(self.rng)  # a sampled deal of the next round, from its bag and lid
                 rounds -= 1
-                if carry:
+                if carry and outlooks is not None:
                     start = ([board.wall for board in state.players], outlooks.for_state(state))
             if start is not None and state.phase != OVER:
                 moved = [outlook.after_round(wall, board.wall)
