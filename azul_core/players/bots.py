@@ -16,7 +16,7 @@ its decision is applied to the real game.
 from __future__ import annotations
 
 import random as _random
-from typing import Any
+from typing import Any, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -131,6 +131,38 @@ def best_placement_points(rules, wall, row: int, colour: int, seat: int | None =
         known.clear()
     known[key] = best
     return best
+
+
+#: The most walls ``wall_points`` keeps tables for (then it starts afresh): a game has a few
+#: dozen, a search's playouts some thousands.
+WALL_TABLES_LIMIT = 20_000
+#: An entry of a wall's table not yet asked for.
+_NOT_ASKED = object()
+
+
+def wall_points(rules, wall) -> list[object]:
+    """``wall``'s table of best placement points, ``row * size + colour`` -> what
+    ``best_placement_points`` answers (``_NOT_ASKED`` until it is asked, ``wall_best``),
+    kept on the rules per wall: a greedy decision asks a wall a dozen times, and hashing a
+    wall once is cheaper than hashing (wall, row, colour) each time. Only for walls whose
+    hooks answer alike for every seat (not ``per_seat_walls``)."""
+    tables: dict[Any, list[object]] = rules.kept("wall points", dict)
+    table = tables.get(wall)  # walls are tuples of row tuples: their own key
+    if table is None:
+        if len(tables) >= WALL_TABLES_LIMIT:
+            tables.clear()
+        size = len(wall)
+        table = tables[wall] = [_NOT_ASKED] * (size * size)
+    return table
+
+
+def wall_best(rules, table: list[object], wall, row: int, colour: int) -> int | None:
+    """``best_placement_points(rules, wall, row, colour)`` through ``wall``'s table."""
+    slot = row * len(wall) + colour
+    points = table[slot]
+    if points is _NOT_ASKED:
+        points = table[slot] = best_placement_points(rules, wall, row, colour)
+    return cast("int | None", points)
 
 
 def _best_points(rules, wall, row: int, colour: int, seat: int | None, state) -> int | None:
@@ -443,6 +475,18 @@ def tiled_line_gain(rules, board, line: int, colour: int, parts, slot_bonus) -> 
     return gain
 
 
+#: The most floors whose costs ``draft_gains`` keeps (then it starts afresh).
+FLOOR_TABLES_LIMIT = 10_000
+
+
+def _line_best(rules, table: list[object] | None, wall, row: int, colour: int, seat: int,
+               state) -> int | None:
+    """``best_placement_points`` of ``seat``'s wall, through its table where it has one."""
+    if table is None:
+        return best_placement_points(rules, wall, row, colour, seat, state)
+    return wall_best(rules, table, wall, row, colour)
+
+
 def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None:
     """The mover's gain in ``position_value`` for each legal draft, worked out from the line,
     the floor and the wall without applying it. A draft whose effect reaches beyond the
@@ -459,38 +503,57 @@ def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None
     """
     rules = state.rules
     sources = state.sources
-    left = state.tiles_on_table
-    tiled_at_once = rules.tile_at_turn_end
-    seat = state.current
+    left: int = state.tiles_on_table
+    tiled_at_once: bool = rules.tile_at_turn_end
+    seat: int = state.current
     board = state.players[seat]
-    counts = board.line_count
+    counts: list[int] = board.line_count
     colours = board.line_colour
     accept = board.accept
     floor = board.floor
+    wall = board.wall
+    capacities: tuple[int, ...] = rules.capacity
     penalty = rules.floor_penalty
-    before_floor = penalty(floor)
+    # A wall whose hooks answer alike for every seat is asked through its table.
+    table = None if per_seat_walls(rules) else wall_points(rules, wall)
     slot_bonus = for_rules(rules).for_state(state)[state.current].slot_bonus if whole_game else None
-    size = rules.size
-    floor_line = rules.floor_line
+    size: int = rules.size
+    floor_line: int = rules.floor_line
     # Each line's part of board_value now; a full line with no wall space spoils the shortcut.
-    parts = []
+    parts: list[Any] = []
     for row in range(size):
         count = counts[row]
         if not count:
             parts.append(0)
             continue
-        capacity = line_capacity(rules, row)
-        if count == capacity and not rules.wall_spaces(board.wall, row, colours[row], seat, state):
-            return None
+        capacity = capacities[row]
         # an int plus a float bonus: mypyc would hold an int-typed local to ints
-        worth: Any = line_worth(rules, board, row, None, None, seat, state)
+        worth: Any = _line_best(rules, table, wall, row, colours[row], seat, state)
+        if worth is None:  # as line_worth: a line not full is worth 0, a full one spoils it
+            if count == capacity:
+                return None
+            worth = 0
         if slot_bonus is not None:
             worth += slot_bonus[row * size + colours[row]]
         parts.append(worth if count == capacity else worth * count / capacity)
     marker = state.marker_in_centre and rules.marker.placement == "floor"
     bump = rules.marker.full_floor == "bump"
-    spaces = rules.floor_spaces
-    floor_costs: dict = {}  # (marker taken, colour, tiles to the floor) -> change of penalty
+    spaces: int = rules.floor_spaces
+    # (marker taken, colour, tiles to the floor) -> change of penalty, for this floor: kept on
+    # the rules by floor where the hook reads the floor alone (a floor recurs all game long)
+    floor_costs: dict[Any, Any]
+    if rules.context_readers.get("azul_floor_penalty"):
+        floor_costs = {}
+    else:
+        by_floor: dict[Any, dict[Any, Any]] = rules.kept("floor costs", dict)
+        floor_now = tuple(floor)
+        known_costs = by_floor.get(floor_now)
+        if known_costs is None:
+            if len(by_floor) >= FLOOR_TABLES_LIMIT:
+                by_floor.clear()
+            known_costs = by_floor[floor_now] = {}
+        floor_costs = known_costs
+    before_floor: Any = None  # the floor's penalty now, asked the first time it is needed
     line_gains: dict = {}   # (line, colour, tiles put) -> change of the line's part
     gains: dict = {}
     # A line tiled in the turn it is filled (duel) is worked out too where its tile has one
@@ -501,6 +564,10 @@ def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None
     #: drafts tried on a clone, all at once: key -> [the draft, then the indexes it stands for]
     deferred: dict = {}
     result: list[float] = []
+    source: int
+    colour: int
+    line: int
+    taken: int
     for decision in decisions:
         source, colour, line = decision
         taken = sources[source][colour]
@@ -515,7 +582,7 @@ def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None
             put = 0
             tiling = None
             if line != floor_line and accept[line] >> colour & 1:
-                capacity = line_capacity(rules, line)
+                capacity = capacities[line]
                 room = capacity - counts[line]
                 put = taken if taken < room else room
                 if tiled_at_once and put == room:  # the line is tiled in this turn
@@ -539,6 +606,8 @@ def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None
                         new_floor[-1] = MARKER
                 room = spaces - len(new_floor)
                 new_floor.extend([colour] * (spill if spill < room else max(room, 0)))
+                if before_floor is None:
+                    before_floor = penalty(floor)
                 floor_gain = floor_costs[floor_key] = penalty(new_floor) - before_floor
             gain = floor_gain
             if tiling is not None:
@@ -547,11 +616,13 @@ def draft_gains(state, decisions, whole_game: bool = True) -> list[float] | None
                 line_key = (line, colour, put)
                 line_gain = line_gains.get(line_key)
                 if line_gain is None:
-                    capacity = line_capacity(rules, line)
+                    capacity = capacities[line]
                     count = counts[line] + put
-                    if count == capacity and not rules.wall_spaces(board.wall, line, colour, seat, state):
-                        return None  # its tiles would fall: a cost that depends on the new floor
-                    worth = line_worth(rules, board, line, colour, count == capacity, seat, state)
+                    worth = _line_best(rules, table, wall, line, colour, seat, state)
+                    if worth is None:
+                        if count == capacity:
+                            return None  # its tiles would fall: a cost that depends on the new floor
+                        worth = 0
                     if slot_bonus is not None:
                         worth += slot_bonus[line * size + colour]
                     part = worth if count == capacity else worth * count / capacity

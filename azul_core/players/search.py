@@ -248,55 +248,63 @@ def move_gains(state, moves, memo: Memo) -> list[tuple[float, Move]]:
 
 
 def _draft_gains(state, decisions, memo: Memo) -> list[tuple[float, Any]]:
+    # Each draft's gain is worked out afresh from two small tables (a line and colour's
+    # worth, the floor's cost of so many extra tiles): the same arithmetic, so the same gain,
+    # as keeping it per (tiles, colour, line), and cheaper than building that key.
     rules = state.rules
-    board = state.players[state.to_move]
-    slot_bonus = memo.outlooks.for_state(state)[state.to_move].slot_bonus if memo.outlooks is not None else None
+    seat: int = state.to_move
+    board = state.players[seat]
+    slot_bonus = memo.outlooks.for_state(state)[seat].slot_bonus if memo.outlooks is not None else None
     floor = board.floor
     wall = board.wall
-    marker_cost = rules.marker.placement == "floor" and state.marker_in_centre
-    floor_cost: dict[Any, Any] = {}  # extra tiles on the floor -> change of penalty
-    worth: dict[Any, Any] = {}
+    marker_cost: bool = rules.marker.placement == "floor" and state.marker_in_centre
+    size: int = rules.size
+    floor_line: int = rules.floor_line
+    capacities: tuple[int, ...] = rules.capacity
+    free: int = rules.floor_spaces - len(floor)
+    if free < 0:
+        free = 0
+    # extra tiles on the floor (past ``free`` they cost as ``free`` do) -> change of penalty
+    floor_costs: list[Any] = [None] * (free + 1)
+    # line * size + colour -> the line's worth for a tile of that colour
+    worths: list[Any] = [None] * (size * size)
     table = None
     sources = state.sources
-    counts = board.line_count
-    gains = []
-    known: dict[Any, Any] = {}  # (tiles taken, colour, line, from the centre) -> gain: drafts that differ only there
-    size = rules.size
-    floor_line = rules.floor_line
+    counts: list[int] = board.line_count
+    gains: list[tuple[float, Any]] = []
+    source: int
+    colour: int
+    line: int
+    taken: int
     for decision in decisions:
         source, colour, line = decision
         taken = sources[source][colour]
-        from_centre = source == CENTRE
-        known_key = (taken, colour, line, from_centre)
-        gain = known.get(known_key)
-        if gain is not None:
-            gains.append((gain, decision))
-            continue
         on_floor = taken
         share = 0.0
         if line != floor_line:
-            capacity = line_capacity(rules, line)
+            capacity = capacities[line]
             room = capacity - counts[line]
             put = taken if taken < room else room
             on_floor = taken - put
-            key = (line, colour)
-            line_points = worth.get(key)
+            slot = line * size + colour
+            line_points = worths[slot]
             if line_points is None:
                 if table is None:
-                    table = memo.wall_points(wall, state.to_move, state)
+                    table = memo.wall_points(wall, seat, state)
                 line_points = table.best(line, colour)
                 if line_points is None:  # no space: the tiles would fall, a cost of the floor
-                    line_points = line_worth(rules, board, line, colour, True, state.to_move, state)
+                    line_points = line_worth(rules, board, line, colour, True, seat, state)
                 if slot_bonus is not None:
-                    line_points += slot_bonus[line * size + colour]
-                worth[key] = line_points
+                    line_points += slot_bonus[slot]
+                worths[slot] = line_points
             share = line_points * put / capacity
-        extra = on_floor + (1 if from_centre and marker_cost else 0)
-        cost = floor_cost.get(extra)
+        extra = on_floor + 1 if marker_cost and source == CENTRE else on_floor
+        if extra > free:
+            extra = free
+        cost = floor_costs[extra]
         if cost is None:
-            cost = floor_cost[extra] = memo.floor_cost(floor, extra)
-        gain = known[known_key] = share + cost
-        gains.append((gain, decision))
+            cost = floor_costs[extra] = memo.floor_cost(floor, extra)
+        gains.append((share + cost, decision))
     return gains
 
 
