@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 
-#: The modules mypyc compiles: where a random, a greedy and a search game spend their time.
+#: The modules mypyc compiles: where a random, a greedy and a search game, and an RL step, spend their time.
 COMPILED_MODULES = (
     "azul_core.engine.board_tables",
     "azul_core.engine.notation",
@@ -22,6 +22,7 @@ COMPILED_MODULES = (
     "azul_core.players.bots",
     "azul_core.players.evaluation",
     "azul_core.players.search",
+    "azul_core.rl.encoding",
 )
 
 

@@ -173,7 +173,9 @@ class AzulEnv(AECEnv):
         state.deal(self._rng)
         # The bag changes when the factories are filled, and by a plugin's move (``step``).
         self._bag = encoding.bag_counts(state)
-        self._rounds.append(([source[:] for source in state.sources[1:]], []))
+        #: the decisions (and rule draws) of the round under way, in the record's order
+        self._moves: list = []
+        self._rounds.append(([source[:] for source in state.sources[1:]], self._moves))
 
     def _legal_decisions(self) -> list[tuple]:
         if self._legal_at != self.steps:
@@ -234,29 +236,35 @@ class AzulEnv(AECEnv):
             self._clear_rewards()
             self._paid = False
         state.apply(decision)
-        self._rounds[-1][1].append(decision)
-        while state.phase == DRAW:  # a rule draws tiles from the bag: chance, drawn as the deals are
-            self._rounds[-1][1].append(state.draw(self._rng))
+        self._moves.append(decision)
+        phase = state.phase
+        if phase == DRAW:  # a rule draws tiles from the bag: chance, drawn as the deals are
+            while state.phase == DRAW:
+                self._moves.append(state.draw(self._rng))
+            phase = state.phase
         if isinstance(decision, Move):  # its outcome may carry tiles out of the bag or into it
             self._bag = encoding.bag_counts(state)
         self.steps += 1
-        if state.phase == DEAL:
+        truncated = False
+        if phase == DEAL:
             if state.round > self.max_rounds:
                 self.truncations = dict.fromkeys(self.agents, True)
+                truncated = True
             else:
                 self._deal()
+                phase = state.phase
         if self.reward_mode == "round":
-            if len(state.round_scores) != self._scored_rounds or state.phase == OVER:
+            if len(state.round_scores) != self._scored_rounds or phase == OVER:
                 self._scored_rounds = len(state.round_scores)
                 self._pay(score_differences(state.scores()))
-        if state.phase == OVER:
+        if phase == OVER:
             if self.reward_mode == "score":
                 self._pay(score_differences(state.scores()))
             elif self.reward_mode == "win":
                 self._pay(win_returns(state))
             self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.possible_agents[(self._seat[agent] + 1) % len(self.agents)]
-        elif self.truncations[agent]:
+        elif truncated:
             self.agent_selection = self.possible_agents[(self._seat[agent] + 1) % len(self.agents)]
         else:
             self.agent_selection = self.possible_agents[state.to_move]
