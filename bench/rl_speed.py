@@ -4,6 +4,9 @@
     python bench/rl_speed.py                 # 2 players, standard, grey-wall, duel (about a minute)
     python bench/rl_speed.py --json
 
+Both builds count: ``pip install -e .`` runs the pure-Python engine and adapters, ``pip install .``
+the compiled ones (mypyc: the engine and ``azul_core.rl.encoding``); the output names the build.
+
 A step is one player decision (a draft or a wall placement); dealing the
 factories is part of the cost of the steps around it. Every loop plays whole
 seeded games with a uniformly random policy:
@@ -28,6 +31,7 @@ import json
 import random
 import time
 
+from azul_core.engine.compiled import engine_kind
 from azul_core.engine.state import DEAL, OVER, GameState
 from azul_core.rl.game import load
 
@@ -190,10 +194,11 @@ def main() -> None:
     results = {variant: measure(variant, args.players, args.games, args.repeats) for variant in args.variants}
     parts = breakdown(args.variants[0], args.players)
     if args.json:
-        print(json.dumps({"players": args.players, "games": args.games, "results": results,
+        print(json.dumps({"players": args.players, "games": args.games, "engine": engine_kind(), "results": results,
                           "pettingzoo_parts_us": {args.variants[0]: parts}}, indent=1))
         return
-    print(f"{args.players} players, random policy; steps per CPU-second (us per step, times the engine's)")
+    print(f"{args.players} players, random policy, engine {engine_kind()}; steps per CPU-second "
+          "(us per step, times the engine's)")
     for variant, rows in results.items():
         print(f"\n{variant}")
         for name, row in rows.items():
