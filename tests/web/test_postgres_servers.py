@@ -205,11 +205,21 @@ def test_a_bot_thinks_once_per_move_however_many_processes_hold_its_table(postgr
     chosen = []
     make_bot = web_app.make_bot
 
+    class Counting:
+        """A bot whose every choice is counted (a compiled bot's methods can't be patched)."""
+
+        def __init__(self, bot):
+            self.bot = bot
+
+        def choose(self, state):
+            chosen.append(1)
+            return self.bot.choose(state)
+
+        def __getattr__(self, name):
+            return getattr(self.bot, name)
+
     def counting_bot(*args, **kwargs):
-        bot = make_bot(*args, **kwargs)
-        choose = bot.choose
-        bot.choose = lambda state: chosen.append(1) or choose(state)
-        return bot
+        return Counting(make_bot(*args, **kwargs))
 
     monkeypatch.setattr(web_app, "make_bot", counting_bot)
     configs = [Config(data=tmp_path / name, database_url=postgres, bot_delay=0, think=0.05, seed="bots")
