@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 from azul_core.engine.plugins import PluginError, user_interrupts
 from azul_core.engine.state import DEAL, DRAW, OVER, GameState, IllegalDecision
 from azul_core.lab.stats import CONFIDENCE, describe, mean, wilson_interval
+from azul_core.players.bots import play_until_chance
 from azul_core.players.registry import BotError, ask_bot, available_bots, build_bot
 
 #: A game still running after this many rounds is stopped: a rule never ends it.
@@ -290,10 +291,10 @@ def play_game(rules, players: int, seed: Any, bot_names: Sequence[str], game_ind
                 drawn = state.draw(rng)
                 if recorder is not None:
                     recorder.decided(drawn)
+            elif recorder is None:
+                play_until_chance(state, moves)
             else:
-                decision = moves[state.to_move](state)
-                if recorder is not None:
-                    recorder.decided(decision)
+                recorder.decided(moves[state.to_move](state))
     except PluginError as exc:
         raise SimulationError(f"game {game_index}: {exc}", game_index, exc.plugin, exc.hook,
                               exc.location) from exc
@@ -581,6 +582,12 @@ def _end_workers(pool) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.join(timeout=5)
+    # The pool's own thread closes its wake-up pipe as it sees the workers gone; at exit, Python
+    # 3.11 would write to that pipe while it is being closed (an "Exception ignored" traceback
+    # on the terminal, now and then): let the thread finish first.
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(timeout=5)
 
 
 def _watch_parent(parent: int) -> None:

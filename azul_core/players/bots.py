@@ -16,12 +16,12 @@ its decision is applied to the real game.
 from __future__ import annotations
 
 import random as _random
-from typing import Any, cast
+from typing import Any, Callable, cast
 
 from mypy_extensions import mypyc_attr
 
 from azul_core.colours import MARKER
-from azul_core.engine.state import CENTRE, DRAFT, OVER, PLACE, Decision, wall_with
+from azul_core.engine.state import CENTRE, DEAL, DRAFT, DRAW, OVER, PLACE, Decision, GameState, wall_with
 from azul_core.players.evaluation import for_rules
 from azul_core.rules import Move
 
@@ -33,6 +33,17 @@ def seen_by_mover(state):
     if state.rules.deals_secrets or state.sealed:
         return state.for_seat(state.to_move)
     return state
+
+
+def play_until_chance(state: GameState, moves: list[Callable[[GameState], Any]]) -> None:
+    """Let each seat's mover (``moves[seat](state)`` makes its move) play until the game
+    needs chance (a deal, a rule's draw) or is over: a game runner's inner loop, here so that
+    it runs compiled with the engine (a random game's turns cost little more than the loop)."""
+    while True:
+        phase = state.phase
+        if phase == OVER or phase == DEAL or phase == DRAW:
+            return
+        moves[state.to_move](state)
 
 
 # Compiled by mypyc (setup.py), a class takes Python subclasses only where it says so: a bot
