@@ -40,7 +40,6 @@ from azul_core.engine.moves import memory_problem, seen_secrets
 from azul_core.engine.plugins import PluginError, hook_location
 from azul_core.engine.rulebook import Rules
 from azul_core.engine.transfers import carry_out, describe_transfer, place_problem, put, shift_transfer, wall_with
-from azul_core.engine.view import PatternLines
 from azul_core.rules import Draw, Move, Outcome
 
 #: The floor's place in a draft of the standard game's board (``rules.floor_line`` in general).
@@ -153,6 +152,10 @@ class PlayerBoard:
         mask = rules.accept_mask(row, colour, self.line_count[row], self.wall_rows[row])
         self.accept[row] = mask
         self.accept_key = self.accept_key & rules.other_lines[row] | rules.scatter[row][mask]
+
+    def pattern_lines(self) -> tuple[tuple[int | None, int], ...]:
+        """The pattern lines as a plugin reads them: ``(colour or None, count)`` per line."""
+        return tuple([(colour if count else None, count) for colour, count in zip(self.line_colour, self.line_count)])
 
     def line_full(self, row: int, capacity: int) -> bool:
         return self.line_count[row] >= capacity
@@ -1263,9 +1266,11 @@ class GameState:
                         self._discard(rules.floor_pile, tile, 1)
             board.floor.clear()
         self.round_scores.append(tuple([board.score for board in self.players]))
-        lines = supply = None
+        lines: tuple | None = None
+        supply = None
         if rules.game_over_reads_supply:
-            lines = PatternLines(self.players)
+            # Read-only already, and cheaper built here at once than a lazy view.
+            lines = tuple([board.pattern_lines() for board in self.players])
             supply = self._supply()
         if rules.game_over(tuple([board.wall for board in self.players]), self.round, lines, supply, self):
             self._end_game()

@@ -28,11 +28,6 @@ def _refuse_change(self, name: str, value: Any = None) -> None:
     raise ReadOnlyView(f"the game view is read-only: '{name}' can't be changed")
 
 
-def _seat_lines(board) -> tuple[tuple[int | None, int], ...]:
-    return tuple([(colour if count else None, count)
-                  for colour, count in zip(board.line_colour, board.line_count)])
-
-
 class PatternLines(Sequence):
     """Every seat's pattern lines, read-only: ``lines[seat][row] == (colour or None, count)``.
 
@@ -48,7 +43,7 @@ class PatternLines(Sequence):
         set_slot = object.__setattr__
         set_slot(self, "_seats", len(boards))
         # The boards stay in this closure: no attribute hands a plugin a live board.
-        set_slot(self, "_lines_of", lambda seat: _seat_lines(boards[seat]))
+        set_slot(self, "_lines_of", lambda seat: boards[seat].pattern_lines())
 
     __setattr__ = __delattr__ = _refuse_change
 
