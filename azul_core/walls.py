@@ -1,10 +1,17 @@
 """Questions about walls and pattern lines that rule plugins ask: the runs of tiles through a
-wall space (how a placement scores), and which lines can still be completed with the tiles
-left in the game (when a game is starved). Part of the public plugin API: the shipped
+wall space (how a placement scores), the spaces where a colour repeats in neither row nor
+column (a wall without printed colours), and which lines can still be completed with the
+tiles left in the game (when a game is starved). Part of the public plugin API: the shipped
 plugins use it as any plugin may, rather than importing one another.
+
+``pip install .`` compiles this module with the engine (``azul_core.engine.compiled``): a
+rule's hook asked at every placement or round's end pays little for these questions. A wall
+is any sequence of rows (the engine's are tuples of tuples), a cell a colour or ``None``.
 """
 
 from __future__ import annotations
+
+from itertools import permutations
 
 
 def run_lengths(wall, row, column):
@@ -56,3 +63,34 @@ def row_can_get_its_tiles(cells, row: int, held, available, stuck: bool) -> bool
         return False
     return all(available[colour] >= row + 1 for colour in range(len(cells))
                if colour not in cells and colour != held)
+
+
+def unrepeated_spaces(wall, row: int, colour: int) -> tuple[int, ...]:
+    """The empty spaces of wall ``row`` where ``colour`` would repeat in neither its row nor its
+    column (``()`` if the row holds it already)."""
+    cells = wall[row]
+    if colour in cells:
+        return ()
+    free = [column for column, cell in enumerate(cells) if cell is None]
+    for other in wall:  # a row holds a colour at most once: one column to strike per row
+        if colour in other:
+            taken = other.index(colour)
+            if taken in free:
+                free.remove(taken)
+    return tuple(free)
+
+
+def row_can_be_filled(wall, row: int) -> bool:
+    """Whether the colours missing from wall ``row`` can still fill its empty spaces, each in a
+    column that does not hold it yet (so that no colour repeats in a row or a column; more
+    tiles on the wall only ever add constraints)."""
+    cells = wall[row]
+    free = [column for column, cell in enumerate(cells) if cell is None]
+    missing = [colour for colour in range(len(cells)) if colour not in cells]
+    for colour, column in zip(missing, free):  # the usual case: colours in order fit
+        if any(other[column] == colour for other in wall):
+            break
+    else:
+        return True
+    return any(all(not any(other[column] == colour for other in wall) for colour, column in zip(missing, order))
+               for order in permutations(free))

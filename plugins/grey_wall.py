@@ -15,49 +15,11 @@ then ends after that round's tiling and penalties, with the usual bonuses.
 
 from __future__ import annotations
 
-from itertools import permutations
-
 from azul_core import hookimpl
 from azul_core.settings import Setting
-from azul_core.walls import circulation, row_can_get_its_tiles
+from azul_core.walls import circulation, row_can_be_filled, row_can_get_its_tiles, unrepeated_spaces
 
 AZUL_API = 1
-
-
-def legal_columns(wall, row: int, colour: int) -> tuple[int, ...]:
-    """The empty spaces of wall ``row`` where ``colour`` repeats in neither its row nor its column."""
-    cells = wall[row]
-    if colour in cells:
-        return ()
-    free = [column for column, cell in enumerate(cells) if cell is None]
-    for other in wall:  # a row holds a colour at most once: one column to strike per row
-        if colour in other:
-            taken = other.index(colour)
-            if taken in free:
-                free.remove(taken)
-    return tuple(free)
-
-
-def row_fits(wall, row: int, columns=None) -> bool:
-    """Whether the colours missing from ``row`` can still fill its free spaces, each in a
-    column that does not hold it yet (more tiles on the wall only ever add constraints).
-    ``columns``: the wall's columns, ``list(zip(*wall))``, when the caller has them."""
-    cells = wall[row]
-    if columns is None:
-        columns = list(zip(*wall))
-    free = [column for column, cell in enumerate(cells) if cell is None]
-    missing = [colour for colour in range(len(cells)) if colour not in cells]
-    for colour, column in zip(missing, free):  # the usual case: colours in order fit
-        if colour in columns[column]:
-            break
-    else:
-        return True
-    return any(all(colour not in columns[column] for colour, column in zip(missing, order))
-               for order in permutations(free))
-
-
-def _tiles(wall) -> int:
-    return sum(len(row) - row.count(None) for row in wall)
 
 
 def blocked(walls, lines=None, supply=None) -> bool:
@@ -66,16 +28,11 @@ def blocked(walls, lines=None, supply=None) -> bool:
     the first is judged)."""
     # Plenty of every colour: no line is stuck and every row can get its tiles.
     judge_tiles = lines is not None and supply is not None and min(supply) < len(walls[0])
-    if not judge_tiles and any(_tiles(wall) < len(wall) for wall in walls):
-        # A row can't fit only if some colour it misses stands in enough of its free columns:
-        # that takes at least a row's worth of tiles on the wall (its own and those in the way).
-        return False
     if judge_tiles:
         available, stuck = circulation(lines, supply)
     for seat, wall in enumerate(walls):
-        columns = list(zip(*wall))
         for row, cells in enumerate(wall):
-            if not row_fits(wall, row, columns):
+            if not row_can_be_filled(wall, row):
                 continue
             if judge_tiles and not row_can_get_its_tiles(
                     cells, row, lines[seat][row][0], available, (seat, row) in stuck):
@@ -95,7 +52,7 @@ def azul_declare_settings():
 
 @hookimpl
 def azul_wall_spaces(wall, row, colour):
-    return legal_columns(wall, row, colour)
+    return unrepeated_spaces(wall, row, colour)
 
 
 @hookimpl

@@ -24,8 +24,8 @@ from azul_core.testing import (
     wall_text,
 )
 from azul_core.variants.loading import load_variant
-from azul_core.walls import circulation
-from azul_plugins.grey_wall import blocked, legal_columns, row_fits
+from azul_core.walls import circulation, row_can_be_filled, unrepeated_spaces
+from azul_plugins.grey_wall import blocked
 
 EMPTY = "\n".join([". . . . ."] * 5)
 
@@ -64,9 +64,9 @@ def test_no_colour_twice_in_a_row_or_a_column():
         . . . . .
         . . . . .
         . . . . .""")
-    assert legal_columns(wall, 1, BLUE) == (1, 2, 3, 4)      # column 1 already has blue
-    assert legal_columns(wall, 0, BLUE) == ()                # row 1 already has blue
-    assert legal_columns(wall, 0, RED) == (1, 2, 3, 4)       # the free spaces of row 1
+    assert unrepeated_spaces(wall, 1, BLUE) == (1, 2, 3, 4)      # column 1 already has blue
+    assert unrepeated_spaces(wall, 0, BLUE) == ()                # row 1 already has blue
+    assert unrepeated_spaces(wall, 0, RED) == (1, 2, 3, 4)       # the free spaces of row 1
 
 
 def test_a_column_chosen_for_line_1_constrains_line_2_in_the_same_tiling():
@@ -221,7 +221,7 @@ BLOCKED = """
 
 def test_a_row_whose_missing_colours_sit_in_its_free_columns_can_never_be_completed():
     wall = wall_from(BLOCKED)
-    assert [row_fits(wall, row) for row in range(5)] == [False] * 5
+    assert [row_can_be_filled(wall, row) for row in range(5)] == [False] * 5
     assert blocked([wall, wall])
     assert not blocked([wall, wall_from(EMPTY)])
 

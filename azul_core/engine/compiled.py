@@ -12,7 +12,8 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 
-#: The modules mypyc compiles: where a random, a greedy and a search game, and an RL step, spend their time.
+#: The modules mypyc compiles: where a random, a greedy and a search game, and an RL step, spend their time
+#: (``azul_core.walls``: the wall questions the shipped rule plugins ask at every placement).
 COMPILED_MODULES = (
     "azul_core.engine.board_tables",
     "azul_core.engine.notation",
@@ -23,6 +24,7 @@ COMPILED_MODULES = (
     "azul_core.players.evaluation",
     "azul_core.players.search",
     "azul_core.rl.encoding",
+    "azul_core.walls",
 )
 
 
