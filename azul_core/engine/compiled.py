@@ -24,6 +24,7 @@ COMPILED_MODULES = (
     "azul_core.players.evaluation",
     "azul_core.players.search",
     "azul_core.rl.encoding",
+    "azul_core.rl.stepping",
     "azul_core.walls",
 )
 

@@ -666,6 +666,8 @@ def _board_observation(state, viewer: int, bag: list[int] | None) -> np.ndarray:
 _HELD = bytes([0] + [1] * 255)
 #: board rows -> their part of a wall block; started afresh beyond this many
 _ROWS_KEPT = 20_000
+#: accept keys -> their draft codes; started afresh beyond this many
+_CODES_KEPT = 4_096
 
 
 class StepEncoder:
@@ -697,21 +699,20 @@ class StepEncoder:
         # A (source, colour) pair's code: its index among the sources' counts (centre first,
         # ``kinds`` counts a source): at most 10 * 11 - 1, a byte; 255 stands for no draft.
         actions = self.num_actions
-        #: by the number of sources: every draft action's (source, colour) code, as a number
-        self.all_codes = {sources: int.from_bytes(bytes(source * kinds + colour
-                                                        for source in range(sources) for colour in range(size)
-                                                        for _line in range(shape.draft_lines)), "little")
-                          for sources in range(1, SOURCES + 1)}
-        self.no_drafts = int.from_bytes(b"\xff" * actions, "little")
-        #: by the bits of the lines that take a colour: 255 at that colour's draft lines, else 0
-        self.lines_taking = [bytes(255 if line in lines else 0 for line in range(shape.draft_lines))
-                             for lines in rules.draft_lines]
-        #: by the number of sources: the actions after theirs (none a draft)
-        self.not_taking = {sources: bytes(actions - sources * shape.per_source) for sources in range(1, SOURCES + 1)}
+        #: by a colour and the bits of the lines that take it: that colour's draft actions from
+        #: the centre (source 0), the colour's code at the lines that take it, else 255
+        self.colour_lines = [[bytes(colour if line in lines else 255 for line in range(shape.draft_lines))
+                              for lines in rules.draft_lines] for colour in range(size)]
+        #: by a source: the translation of the centre's codes into that source's (255 stays)
+        self.to_source = [bytes(code + source * kinds if code < kinds else 255 for code in range(256))
+                          for source in range(SOURCES)]
+        #: by the number of sources: 255 at the actions after theirs (none a draft)
+        self.after_drafts = {sources: b"\xff" * (actions - sources * shape.per_source)
+                             for sources in range(1, SOURCES + 1)}
         #: by the number of sources: the translation table after the sources' flags (255: no draft)
         self.codes_end = {sources: bytes(256 - sources * kinds) for sources in range(1, SOURCES + 1)}
-        #: per seat: (accept key, number of sources, the draft codes)
-        self.codes_kept: list[tuple[int, int, bytes] | None] = [None] * players
+        #: (accept key, number of sources) as one number -> the draft codes (``_draft_codes``)
+        self.codes_kept: dict[int, bytes] = {}
         #: the columns a wall tile may go to -> the mask
         self.placements: dict[tuple[int, ...], bytes] = {}
         #: by the number of sources: the counts of the factories the table lacks (zeros)
@@ -764,14 +765,15 @@ class StepEncoder:
         sources' counts as bytes, centre first (``None`` if one is beyond a byte)."""
         phase = state.phase
         if phase == DRAFT and not self.drafts_listed and counts is not None:
-            seat = state.current
-            key = state.players[seat].accept_key
+            key = state.players[state.current].accept_key
             sources = len(state.sources)
-            kept = self.codes_kept[seat]
-            if kept is None or kept[0] != key or kept[1] != sources:
-                kept = self.codes_kept[seat] = (key, sources, self._draft_codes(key, sources))
+            codes = self.codes_kept.get(key * 16 + sources)  # at most SOURCES (10) sources: one number
+            if codes is None:
+                if len(self.codes_kept) >= _CODES_KEPT:
+                    self.codes_kept.clear()
+                codes = self.codes_kept[key * 16 + sources] = self._draft_codes(key, sources)
             # the code of (source, colour) -> 1 if the source holds the colour; 255 (no draft) -> 0
-            return kept[2].translate(counts.translate(_HELD) + self.codes_end[sources])
+            return codes.translate(counts.translate(_HELD) + self.codes_end[sources])
         placing = state.placing
         if phase == PLACE and placing is not None:
             columns = placing[2]
@@ -786,11 +788,14 @@ class StepEncoder:
 
     def _draft_codes(self, key: int, sources: int) -> bytes:
         """The draft actions of ``sources`` sources for a seat of accept key ``key``: at each,
-        the code of its (source, colour) where its line takes the colour, else 0."""
-        size, full, lines_taking = self.shape.size, self.rules.line_bits, self.lines_taking
-        taking = int.from_bytes(b"".join([lines_taking[key >> size * colour & full] for colour in range(size)])
-                                * sources + self.not_taking[sources], "little")
-        return (self.all_codes[sources] & taking | self.no_drafts ^ taking).to_bytes(self.num_actions, "little")
+        the code of its (source, colour) where its line takes the colour, else 255. The
+        centre's part is joined from the colours' parts; each factory's is the centre's with
+        the codes moved to that source."""
+        size, full, colour_lines = self.shape.size, self.rules.line_bits, self.colour_lines
+        centre = b"".join([colour_lines[colour][key >> size * colour & full] for colour in range(size)])
+        to_source = self.to_source
+        return b"".join([centre.translate(to_source[source]) for source in range(sources)]) \
+            + self.after_drafts[sources]
 
     def _board_observation(self, state: GameState, viewer: int, bag: list[int], counts: bytes) -> np.ndarray | None:
         """``_board_observation``'s numbers, or ``None`` when one of them is beyond a byte."""

@@ -45,19 +45,11 @@ except ModuleNotFoundError as missing:
     from azul_core.rl.extra import missing_rl_extra
     raise missing_rl_extra(missing) from None
 
-from azul_core.engine.state import CHOOSE, DEAL, DRAW, OVER, GameState, IllegalDecision
+from azul_core.engine.state import GameState
 from azul_core.records.game_record import write_record
 from azul_core.rl import encoding
-from azul_core.rl.game import (
-    MAX_ROUNDS,
-    build_record,
-    check_players,
-    check_reward,
-    load,
-    score_differences,
-    win_returns,
-)
-from azul_core.rules import Move
+from azul_core.rl.game import MAX_ROUNDS, build_record, check_players, check_reward, load
+from azul_core.rl.stepping import EnvSteps
 
 REWARDS = ("score", "round", "win")
 
@@ -73,7 +65,7 @@ def env(variant: str | Path = "standard", players: int = 2, **options) -> AECEnv
     return AzulEnv(variant, players, **options)
 
 
-class AzulEnv(AECEnv):
+class AzulEnv(EnvSteps, AECEnv):
     """One game of a variant at a time; see the module's docstring.
 
     ``reward``: ``"score"`` (default) gives each agent, when the game ends, its
@@ -96,7 +88,7 @@ class AzulEnv(AECEnv):
                  memory_size: int = encoding.MEMORY_SIZE):
         super().__init__()
         check_reward(reward, REWARDS)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in ("human", "ansi"):
             raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
         self.rules, self.variant_ref = load(variant)
         check_players(self.rules, players)
@@ -142,11 +134,11 @@ class AzulEnv(AECEnv):
             self._rng = random.Random(seed)
         self.reset_seed = seed
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
         self.game = self._start.clone()
         #: the seat that started round 1 (the record's ``first_player``)
         self.opening_seat = 0
@@ -161,136 +153,11 @@ class AzulEnv(AECEnv):
         self._scored_rounds = 0
         self._paid = False
         self._legal_at = -1
-        self._mask = (-1, None)  # (step, the action mask offered then)
-        self._legal: list[tuple] = []
+        self._mask: tuple[int, bytes] = (-1, b"")  # (step, the action mask offered then)
+        self._legal: list = []
         self.steps = 0
         self._deal()
         self.agent_selection = self.possible_agents[self.game.to_move]
-
-    def _deal(self) -> None:
-        """Fill the factories (the chance event) and note the fill for the record."""
-        state = self.game
-        state.deal(self._rng)
-        # The bag changes when the factories are filled, and by a plugin's move (``step``).
-        self._bag = encoding.bag_counts(state)
-        #: the decisions (and rule draws) of the round under way, in the record's order
-        self._moves: list = []
-        self._rounds.append(([source[:] for source in state.sources[1:]], self._moves))
-
-    def _legal_decisions(self) -> list[tuple]:
-        if self._legal_at != self.steps:
-            self._legal = self.game.legal_decisions()
-            self._legal_at = self.steps
-        return self._legal
-
-    def _check_reset(self, doing: str) -> None:
-        if self.game is None:
-            raise RuntimeError(f"reset() the environment before {doing}")
-
-    def agent_iter(self, max_iter: int = 2**63):
-        self._check_reset("agent_iter()")
-        return super().agent_iter(max_iter)
-
-    def last(self, observe: bool = True):
-        # PettingZoo's, one call shorter: an agent loop calls it at every step
-        agent = self.agent_selection
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
-
-    def observe(self, agent):
-        state = self.game
-        if state is None:
-            self._check_reset("observe()")
-        # Of the secrets and the sealed choices of a phase chosen at once, the encoding reads
-        # the seat's own only (seen_secrets, seen_choices: what state.for_seat(seat) does,
-        # without copying the whole state: that copy cost half as much again as a step).
-        vector, legal = self._encoder.encode(state, self._seat[agent], self._bag, agent == self.agent_selection
-                                             and state.phase != OVER and not self.truncations[agent])
-        if legal is None:
-            return {"observation": vector, "action_mask": self._no_mask.copy()}
-        self._mask = (self.steps, legal)
-        # a copy of its own: the agent may write to its mask
-        return {"observation": vector, "action_mask": np.frombuffer(bytearray(legal), np.int8)}
-
-    def step(self, action) -> None:
-        if self.game is None or not self.agents:
-            self._check_reset("step()")
-            raise RuntimeError("the game is over and every agent has stepped out: reset() the environment")
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        state = self.game
-        action = int(action)
-        if not 0 <= action < self.num_actions:
-            raise ValueError(f"{agent}: action {action} is outside the action space "
-                             f"(0 to {self.num_actions - 1})")
-        decision = self._drafts[action] if action < self._place_base else encoding.decode(action, state)
-        steps, mask = self._mask
-        legal = mask[action] if steps == self.steps else decision in self._legal_decisions()
-        if not legal:
-            raise ValueError(f"{agent}: action {action} ({encoding.action_name(action, self.rules)}) "
-                             f"is not legal now: {self._why_not(decision)}")
-        self._cumulative_rewards[agent] = 0
-        if self._paid:  # rewards stay zero between payments: clear them only after one
-            self._clear_rewards()
-            self._paid = False
-        state.apply(decision)
-        self._moves.append(decision)
-        phase = state.phase
-        if phase == DRAW:  # a rule draws tiles from the bag: chance, drawn as the deals are
-            while state.phase == DRAW:
-                self._moves.append(state.draw(self._rng))
-            phase = state.phase
-        if isinstance(decision, Move):  # its outcome may carry tiles out of the bag or into it
-            self._bag = encoding.bag_counts(state)
-        self.steps += 1
-        truncated = False
-        if phase == DEAL:
-            if state.round > self.max_rounds:
-                self.truncations = dict.fromkeys(self.agents, True)
-                truncated = True
-            else:
-                self._deal()
-                phase = state.phase
-        if self.reward_mode == "round":
-            if len(state.round_scores) != self._scored_rounds or phase == OVER:
-                self._scored_rounds = len(state.round_scores)
-                self._pay(score_differences(state.scores()))
-        if phase == OVER:
-            if self.reward_mode == "score":
-                self._pay(score_differences(state.scores()))
-            elif self.reward_mode == "win":
-                self._pay(win_returns(state))
-            self.terminations = dict.fromkeys(self.agents, True)
-            self.agent_selection = self.possible_agents[(self._seat[agent] + 1) % len(self.agents)]
-        elif truncated:
-            self.agent_selection = self.possible_agents[(self._seat[agent] + 1) % len(self.agents)]
-        else:
-            self.agent_selection = self.possible_agents[state.to_move]
-        if self._paid:
-            self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
-
-    def _pay(self, differences: list[float]) -> None:
-        """Reward each agent with the change of its return since the last payment."""
-        for agent, now, before in zip(self.possible_agents, differences, self._differences):
-            self.rewards[agent] = now - before
-        self._differences = differences
-        self._paid = True
-
-    def _why_not(self, decision: tuple | Move) -> str:
-        state = self.game
-        if not isinstance(decision, Move) and len(decision) == 2 and state.phase != CHOOSE:
-            return "no wall tile is being placed" if state.placing is None else \
-                f"the legal wall columns are {', '.join(str(c + 1) for c in state.placing[2])}"
-        try:
-            probe = state.clone()
-            probe.apply(decision)
-        except IllegalDecision as exc:
-            return str(exc)
-        return "the variant sends such a draft to the floor: use the floor action"
 
     # ------------------------------------------------------------ extras
 

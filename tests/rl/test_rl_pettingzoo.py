@@ -87,6 +87,18 @@ def test_calls_out_of_order_are_clear_errors():
         env.step(None)
 
 
+def test_agent_iter_stops_after_max_iter_agents_as_pettingzoos_does():
+    env = rl.env("standard", 2)
+    env.reset(seed=2)
+    seen = []
+    for agent in env.agent_iter(max_iter=7):
+        seen.append(agent)
+        env.step(int(env.last()[0]["action_mask"].nonzero()[0][0]))
+    assert len(seen) == 7 and seen[0] == "player_0"
+    env.reset(seed=2)
+    assert [agent for agent in env.agent_iter(max_iter=0)] == []
+
+
 @pytest.mark.parametrize("case", SHIPPED + HOUSE_RULES, ids=label)
 def test_pettingzoos_seed_test_passes(case):
     variant, players = case

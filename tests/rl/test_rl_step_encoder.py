@@ -132,3 +132,17 @@ def test_an_agent_writing_to_its_mask_or_observation_changes_nothing_the_environ
     illegal = int(np.flatnonzero(again["action_mask"] == 0)[0])
     with pytest.raises(ValueError, match="is not legal now"):
         env.step(illegal)
+
+
+def test_the_draft_codes_kept_start_afresh_when_full_and_the_masks_stay_right():
+    env = rl.env("standard", 2)
+    env.reset(seed=3)
+    kept = env.unwrapped._encoder.codes_kept
+    kept.update({-1 - n: b"" for n in range(encoding._CODES_KEPT)})  # keys no accept key has
+    rng = np.random.default_rng(3)
+    for _step in range(40):
+        observation = env.last()[0]
+        np.testing.assert_array_equal(observation["action_mask"], plain_mask(env.game))
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(legal[rng.integers(len(legal))]))
+    assert 0 < len(kept) < 40 and all(key >= 0 for key in kept)
