@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+from itertools import permutations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from azul_core.colours import BLUE, RED
 from azul_core.engine.state import OVER, PLACE
@@ -342,3 +345,24 @@ def test_random_placements_respect_the_wall():
             choices += len(columns) > 1
         game.apply(game.random_decision(rng.random))
     assert choices >= 5
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 24))
+def test_row_can_be_filled_says_whether_some_order_of_its_missing_colours_fits(seed, tiles):
+    # A wall grown by legal grey-wall placements, then every row judged against every order.
+    rng = random.Random(seed)
+    wall = wall_from(EMPTY)
+    for _ in range(tiles):
+        row, colour = rng.randrange(5), rng.randrange(5)
+        spaces = unrepeated_spaces(wall, row, colour)
+        if spaces:
+            column = rng.choice(spaces)
+            wall = tuple(tuple(colour if (r, c) == (row, column) else cell for c, cell in enumerate(cells))
+                         for r, cells in enumerate(wall))
+    for row, cells in enumerate(wall):
+        free = [column for column, cell in enumerate(cells) if cell is None]
+        missing = [colour for colour in range(5) if colour not in cells]
+        fits = any(all(all(other[column] != colour for other in wall) for colour, column in zip(missing, order))
+                   for order in permutations(free))
+        assert row_can_be_filled(wall, row) == fits, (wall, row)
