@@ -29,10 +29,11 @@ lays the tiles a record gives).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from azul_core.colours import COLOURS, LETTERS, MARKER, NAMES
+from azul_core.colours import LETTERS, MARKER, NAMES
 from azul_core.engine.board_tables import board_tables
 from azul_core.engine.compiled import fields_of
 from azul_core.engine.draws import Drawn, bag_after, drawn_problem, sample_draw
@@ -43,24 +44,30 @@ from azul_core.engine.transfers import carry_out, describe_transfer, place_probl
 from azul_core.rules import Draw, Move, Outcome
 
 #: The floor's place in a draft of the standard game's board (``rules.floor_line`` in general).
-FLOOR = 5
+FLOOR: Final = 5
 #: The standard board's bitmask tables, read as globals on the hot path of random playouts
-#: (``random_decision``; a board of another size reads its own from the rules).
-_DRAFT_LINES, _DRAFT_COUNT = board_tables(5).draft_lines, board_tables(5).draft_count
-CENTRE = 0
+#: (``random_decision``; a board of another size reads its own from the rules). ``Final``, as
+#: the constants below: compiled by mypyc, a Final global is read directly, any other through
+#: the module's dictionary at every use.
+_DRAFT_LINES: Final = board_tables(5).draft_lines
+_DRAFT_COUNT: Final = board_tables(5).draft_count
+CENTRE: Final = 0
 
-DEAL, DRAFT, PLACE, OVER = "deal", "draft", "place", "over"
+DEAL: Final = "deal"
+DRAFT: Final = "draft"
+PLACE: Final = "place"
+OVER: Final = "over"
 #: the seat to move chooses among the moves the plugins offer: after its draft, before the
 #: turn passes, or in a phase of choices a plugin added (``rules.Phase``; ``state.stage`` says
 #: which: at the round's start, after a turn, at the round's end, at the game's end)
-CHOOSE = "choose"
+CHOOSE: Final = "choose"
 #: tiles a plugin's outcome draws from the bag (``rules.Draw``) are drawn before the game goes
 #: on: a chance event, as the deal is (``GameState.draw``)
-DRAW = "draw"
+DRAW: Final = "draw"
 #: Moves taken instead of drafting (or chosen after one) before the plugins' moves stop being
 #: offered, so that no rule can stall a round: per seat, and in a row after one draft. A move
 #: instead of a draft that takes tiles off the table is progress, as a draft is.
-IDLE_TURNS_PER_SEAT = 4
+IDLE_TURNS_PER_SEAT: Final = 4
 #: The engine's words for each reason a pattern line refuses a colour (``GameState.line_refusal``).
 _LINE_REFUSALS = {
     "line_closed": "pattern line {number} was tiled this round and takes tiles again next round",
@@ -69,7 +76,7 @@ _LINE_REFUSALS = {
     "wall_has": "wall row {number} already has {name}",
     "line_rule": "the rules ({plugin}) refuse {name} on pattern line {number}",
 }
-CHOICES_IN_A_ROW = 16
+CHOICES_IN_A_ROW: Final = 16
 
 Wall = tuple[tuple[int | None, ...], ...]
 #: A decision: a draft ``(source, colour, line)``, a placement ``(row, column)`` or a plugin's move;
@@ -472,11 +479,11 @@ class GameState:
                      held[2] * _DRAFT_COUNT[key >> 10 & 31], held[3] * _DRAFT_COUNT[key >> 15 & 31],
                      held[4] * _DRAFT_COUNT[key >> 20 & 31])
             pick = int(random() * (parts[0] + parts[1] + parts[2] + parts[3] + parts[4]))
-            for colour in COLOURS:
+            for colour in range(5):
                 part = parts[colour]
                 if pick < part:
                     lines = _DRAFT_LINES[key >> 5 * colour & 31]
-                    nth, line_index = divmod(pick, len(lines))
+                    nth, line_index = pick // len(lines), pick % len(lines)
                     for source, counts in enumerate(self.sources):
                         if counts[colour]:
                             if not nth:
@@ -1287,7 +1294,9 @@ class GameState:
         """Per colour, the tiles in the bag and the lid that may fill a line of that colour:
         its own, and, while any of its own are left to draft, the extra tiles that may stand
         in for it on some line of some seat (they come only along with a draft of it)."""
-        spare = [self.bag.count(kind) + self.lid[kind] for kind in range(self.kinds)]
+        spare = self.lid[:]
+        for tile in self.bag:  # one pass (a count per kind would read the bag once per kind)
+            spare[tile] += 1
         size = self.rules.size
         supply = spare[:size]
         stands_in = self.rules.stands_in
