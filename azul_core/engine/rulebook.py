@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Final, Sequence
 
 import pluggy
 
@@ -91,11 +91,11 @@ def mixed_line_problem(row: int, line_colour: int | None, colour: int,
 
 #: The most points one answer of a plugin may give or take: scores, sums and statistics of
 #: a million games stay exact and far from any overflow.
-MAX_POINTS = 10**6
+MAX_POINTS: Final = 10**6
 #: The most tiles of one colour (and tiles per factory) a plugin's table may have.
-MAX_TABLE_TILES = 10_000
+MAX_TABLE_TILES: Final = 10_000
 #: The most factories a table may have: a record names a factory by one digit (``1B3``).
-MAX_FACTORIES = 9
+MAX_FACTORIES: Final = 9
 
 
 def _check_points(result, wall, row, column):
@@ -257,7 +257,7 @@ UNANSWERED_HOOKS = frozenset({"azul_first_player", "azul_draft_allowed", "azul_d
 
 DISCARD_REASONS = ("floor", "overflow", "line", "leftover")
 DISCARD_PILES = ("lid", "bag", "out")
-MAX_LINE_CAPACITY = 20
+MAX_LINE_CAPACITY: Final = 20
 
 
 class Rules:

@@ -9,17 +9,17 @@ outcome's transfers happen all or not at all.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from azul_core.rules import PLACE_KINDS, Place, Transfer
 
 #: A shift's target line that stands for the seat's floor (``Outcome.shift``) on the standard
 #: game's board: the line after the last (``rules.floor_line``, the board's size, in general).
-SHIFT_TO_FLOOR = 5
+SHIFT_TO_FLOOR: Final = 5
 
 #: The most transfers one outcome may make, and the most tiles one transfer may move.
-MAX_TRANSFERS = 32
-MAX_TRANSFER_COUNT = 200
+MAX_TRANSFERS: Final = 32
+MAX_TRANSFER_COUNT: Final = 200
 
 
 def transfer_problem(transfer: Any) -> str | None:

@@ -42,16 +42,16 @@ from __future__ import annotations
 import math
 import random as _random
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from azul_core.engine.state import OVER, wall_with
 from azul_core.rules import WALL_SIZE
 
 #: Slots are numbered ``row * size + colour``, ``size`` the board's (``rules.size``: its
 #: colours, rows and columns); on the standard board ``row * SLOTS_PER_ROW + colour``.
-SLOTS_PER_ROW = WALL_SIZE
+SLOTS_PER_ROW: Final = WALL_SIZE
 #: The most rounds ahead the outlook looks for the game's end.
-HORIZON = 6
+HORIZON: Final = 6
 #: The most questions to the wall hook one group's fill may ask (a search for a way to place
 #: its tiles where the columns are chosen); past it the group is given up. A grey wall needs
 #: a few dozen at most; a house rule's wall that refuses only the last space of a row would

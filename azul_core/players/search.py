@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 import random as _random
 import time
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -61,11 +61,11 @@ from azul_core.players.evaluation import Outlooks, for_rules
 from azul_core.rules import Move
 
 #: The think time when neither ``think`` nor ``iterations`` is given.
-DEFAULT_THINK = 0.5
+DEFAULT_THINK: Final = 0.5
 #: Rounds a playout goes on past the end of the round, on sampled deals.
-BEYOND = 1
+BEYOND: Final = 1
 #: How much the position after those rounds counts against the one at the round's end.
-BEYOND_WEIGHT = 1.0
+BEYOND_WEIGHT: Final = 1.0
 
 
 class _Node:

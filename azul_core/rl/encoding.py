@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import zlib
 from itertools import chain
-from typing import Any
+from typing import Any, Final
 from weakref import WeakKeyDictionary
 
 try:
@@ -70,8 +70,8 @@ from azul_core.engine.moves import seen_secrets
 from azul_core.engine.state import CHOOSE, DEAL, DRAFT, OVER, PLACE, GameState, PlayerBoard
 from azul_core.rules import MAX_COLOURS, MIN_COLOURS, PATTERN_LINES, PHASE_STAGES, Move
 
-MAX_FACTORIES = 9
-SOURCES = MAX_FACTORIES + 1
+MAX_FACTORIES: Final = 9
+SOURCES: Final = MAX_FACTORIES + 1
 #: Extra kinds of tile a table may have besides its colours (``TableSetup.extra_tiles``).
 MAX_EXTRA_KINDS = 3
 
@@ -134,7 +134,7 @@ def board_shape(rules=None) -> BoardShape:
 #: The standard board's shape, and its numbers, which stay as they are for every variant of
 #: five colours (trained agents and records of actions rely on them).
 STANDARD_SHAPE = board_shape()
-COLOUR_COUNT = STANDARD_SHAPE.size
+COLOUR_COUNT: Final = STANDARD_SHAPE.size
 DRAFT_LINES = STANDARD_SHAPE.draft_lines  # the pattern lines and the floor
 DRAFT_ACTIONS = STANDARD_SHAPE.draft_actions
 PLACE_BASE = STANDARD_SHAPE.place_base
@@ -143,7 +143,8 @@ NUM_ACTIONS = STANDARD_SHAPE.move_base
 MOVE_BASE = NUM_ACTIONS
 
 #: Every observation number lies in [OBS_LOW, OBS_HIGH] (a score beyond is clipped).
-OBS_LOW, OBS_HIGH = -1000.0, 1000.0
+OBS_LOW: Final = -1000.0
+OBS_HIGH: Final = 1000.0
 
 #: per variant (its PluginHooks): each declared move -> its action number
 _move_numbers: WeakKeyDictionary = WeakKeyDictionary()
@@ -302,7 +303,7 @@ def _table_fields(kinds: int, size: int) -> tuple[tuple[str, int], ...]:
 
 
 #: Numbers per plugin memory or secret in the observation, unless the adapter is told otherwise.
-MEMORY_SIZE = 16
+MEMORY_SIZE: Final = 16
 
 
 def observation_layout(players: int, rules=None, memory_size: int = MEMORY_SIZE) -> list[tuple[str, int, int]]:
@@ -663,11 +664,11 @@ def _board_observation(state, viewer: int, bag: list[int] | None) -> np.ndarray:
 
 
 #: a count as a flag: 0 stays 0, any other byte becomes 1 (``bytes.translate``)
-_HELD = bytes([0] + [1] * 255)
+_HELD: Final = bytes([0] + [1] * 255)
 #: board rows -> their part of a wall block; started afresh beyond this many
-_ROWS_KEPT = 20_000
+_ROWS_KEPT: Final = 20_000
 #: accept keys -> their draft codes; started afresh beyond this many
-_CODES_KEPT = 4_096
+_CODES_KEPT: Final = 4_096
 
 
 class StepEncoder:
