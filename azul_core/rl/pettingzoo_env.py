@@ -88,7 +88,7 @@ class AzulEnv(EnvSteps, AECEnv):
                  memory_size: int = encoding.MEMORY_SIZE):
         super().__init__()
         check_reward(reward, REWARDS)
-        if render_mode is not None and render_mode not in ("human", "ansi"):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
         self.rules, self.variant_ref = load(variant)
         check_players(self.rules, players)
