@@ -389,3 +389,18 @@ def test_line_sizes_of_the_variant_show_in_the_observation():
 
     assert most_on_line_1("standard") == 1
     assert most_on_line_1(SHORT_LINES) == 2
+
+
+def test_render_mode_human_prints_the_position_after_every_step_and_ansi_returns_it(capsys):
+    env = rl.env("standard", 2, render_mode="human")
+    env.reset(seed=5)
+    capsys.readouterr()
+    env.step(int(env.last()[0]["action_mask"].nonzero()[0][0]))
+    printed = capsys.readouterr().out
+    assert printed.strip() and printed.strip() == encoding.observation_text(env.game.for_seat(None), 0).strip()
+    quiet = rl.env("standard", 2, render_mode="ansi")
+    quiet.reset(seed=5)
+    quiet.step(int(quiet.last()[0]["action_mask"].nonzero()[0][0]))
+    assert capsys.readouterr().out == "" and quiet.render().strip() == printed.strip()
+    with pytest.raises(ValueError, match="render_mode"):
+        rl.env("standard", 2, render_mode="rgb_array")
