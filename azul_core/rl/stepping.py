@@ -3,7 +3,7 @@
 ``AzulEnv`` (``azul_core.rl.pettingzoo_env``) is ``class AzulEnv(EnvSteps, AECEnv)``: its
 ``step``, ``last`` and ``observe``, which an agent loop calls at every step, are this class's,
 so that with ``pip install .`` they run as native code beside the engine and the encoding
-(an agent's step then costs little more than the engine's own). Everything else of the
+(bench/README.md, "RL adapters", has what a step costs). Everything else of the
 environment (its spaces, ``reset``, records, rendering) stays in ``pettingzoo_env``; this
 class holds no state of its own beyond the attributes ``AzulEnv`` sets, declared here so
 that compiled code reads them directly. The same source runs as Python in a pure build.
