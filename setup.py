@@ -18,6 +18,7 @@ import inspect
 import os
 import runpy
 import sys
+import sysconfig
 import traceback
 from pathlib import Path
 
@@ -68,11 +69,22 @@ class OptionalBuildExt(build_ext):
     """Builds the compiled engine, or nothing if that fails: the ``.py`` modules run instead."""
 
     def run(self) -> None:
+        self._remove_stale_modules()
         try:
             super().run()
         except Exception as error:  # no compiler, a compiler error, a missing header
             self._remove_partial_build()
             warn(f"compiling the engine failed ({error}): the pure-Python engine is installed")
+
+    def _remove_stale_modules(self) -> None:
+        # A module an earlier build of this tree compiled and this one does not (the list in
+        # azul_core/engine/compiled.py changed) would still be in build/ and go into the wheel,
+        # where it fails to import against this build's shared library.
+        suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+        wanted = {Path(self.get_ext_fullpath(extension.name)).resolve() for extension in self.extensions}
+        for built in Path(self.build_lib).rglob(f"*{suffix}"):
+            if built.resolve() not in wanted:
+                built.unlink()
 
     def _remove_partial_build(self) -> None:
         # A module compiled before the failure needs the shared library that failed: none may stay.
