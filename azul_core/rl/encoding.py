@@ -768,11 +768,12 @@ class StepEncoder:
         if phase == DRAFT and not self.drafts_listed and counts is not None:
             key = state.players[state.current].accept_key
             sources = len(state.sources)
-            codes = self.codes_kept.get(key * 16 + sources)  # at most SOURCES (10) sources: one number
+            kept_as = key * 16 + sources  # at most SOURCES (10) sources: one number
+            codes = self.codes_kept.get(kept_as)
             if codes is None:
                 if len(self.codes_kept) >= _CODES_KEPT:
                     self.codes_kept.clear()
-                codes = self.codes_kept[key * 16 + sources] = self._draft_codes(key, sources)
+                codes = self.codes_kept[kept_as] = self._draft_codes(key, sources)
             # the code of (source, colour) -> 1 if the source holds the colour; 255 (no draft) -> 0
             return codes.translate(counts.translate(_HELD) + self.codes_end[sources])
         placing = state.placing
