@@ -579,10 +579,10 @@ def _line_extra_block(line_extra: list[tuple[int, ...]], extra: int, size: int) 
 
 def bag_counts(state) -> list[int]:
     """The bag's tiles of each kind (``state.kinds`` counts: the colours, then any extra tiles)."""
-    bag = state.bag
-    if state.kinds != COLOUR_COUNT:
-        return [bag.count(kind) for kind in range(state.kinds)]
-    return [bag.count(0), bag.count(1), bag.count(2), bag.count(3), bag.count(4)]
+    counts = [0] * state.kinds
+    for tile in state.bag:  # one pass: compiled, a fifth of a count per kind
+        counts[tile] = counts[tile] + 1
+    return counts
 
 
 #: prepared pieces: padding for the factories a table lacks (by sources and kinds of tile),
@@ -697,6 +697,7 @@ class StepEncoder:
         self.plugin_part = has_plugin_part(rules)
         self.num_actions = num_actions(rules)
         self.drafts_listed = rules.drafts_listed
+        self.line_bits: int = rules.line_bits
         # A (source, colour) pair's code: its index among the sources' counts (centre first,
         # ``kinds`` counts a source): at most 10 * 11 - 1, a byte; 255 stands for no draft.
         actions = self.num_actions
@@ -793,7 +794,7 @@ class StepEncoder:
         the code of its (source, colour) where its line takes the colour, else 255. The
         centre's part is joined from the colours' parts; each factory's is the centre's with
         the codes moved to that source."""
-        size, full, colour_lines = self.shape.size, self.rules.line_bits, self.colour_lines
+        size, full, colour_lines = self.shape.size, self.line_bits, self.colour_lines
         centre = b"".join([colour_lines[colour][key >> size * colour & full] for colour in range(size)])
         to_source = self.to_source
         return b"".join([centre.translate(to_source[source]) for source in range(sources)]) \

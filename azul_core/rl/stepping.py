@@ -12,7 +12,7 @@ that compiled code reads them directly. The same source runs as Python in a pure
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator, final
+from typing import Any, Final, Iterator, final
 
 from mypy_extensions import mypyc_attr
 
@@ -26,6 +26,8 @@ from azul_core.engine.state import CHOOSE, DEAL, DRAW, OVER, GameState, IllegalD
 from azul_core.rl import encoding
 from azul_core.rl.game import score_differences, win_returns
 from azul_core.rules import Move
+
+_INT8: Final = np.dtype(np.int8)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -100,7 +102,7 @@ class EnvSteps:
             return {"observation": vector, "action_mask": self._no_mask.copy()}
         self._mask = (self.steps, legal)
         # a copy of its own: the agent may write to its mask
-        return {"observation": vector, "action_mask": np.frombuffer(bytearray(legal), np.int8)}
+        return {"observation": vector, "action_mask": np.frombuffer(bytearray(legal), _INT8)}
 
     def step(self, action: Any) -> None:
         state = self.game
