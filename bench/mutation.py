@@ -94,6 +94,13 @@ SCOPES: dict[str, tuple[list[str], list[str]]] = {
     "catalogue": (["azul_core/variants/differences.py", "azul_core/variants/catalogue.py"],
                   ["tests/test_cli_variants.py", "tests/test_cli_plugins.py", "tests/test_rule_api_traps.py",
                    "tests/test_guard_variants_mutants.py", "tests/test_guard_catalogue_mutants.py"]),
+    # The RL adapters' encoding and the PettingZoo environment's steps (rewritten for speed in
+    # issue 44); OpenSpiel's game has its own tests and is not mutated here.
+    "rl": (["azul_core/rl/encoding.py", "azul_core/rl/stepping.py", "azul_core/rl/pettingzoo_env.py"],
+           ["tests/rl/test_rl_step_encoder.py", "tests/rl/test_rl_pettingzoo.py", "tests/rl/test_guard_rewards.py",
+            "tests/rl/test_rl_board_size.py", "tests/rl/test_rl_tile_kinds.py", "tests/rl/test_rl_plugin_moves.py",
+            "tests/rl/test_rl_phases.py", "tests/rl/test_rl_draws.py", "tests/rl/test_rl_first_player.py",
+            "tests/rl/test_rl_transfers.py", "tests/rl/test_rl_docs.py"]),
     # The plugin loader and the hook compiler: a scope of its own (a thousand mutants, most of
     # them in the messages of plugins that fail to load).
     "plugins": (["azul_core/engine/plugins.py"],
