@@ -9,7 +9,9 @@ from the record, step by step: each step's change of every seat's score is split
 * ``floor``: what the round's floor actually took (at most the score the seat had: a score
   never goes below 0, so the nominal penalty may be more);
 * ``move``: what a plugin's move carried out in it gave or cost, by the plugin that declared it
-  (asked of the engine: ``GameState.with_outcome`` on the state before the step);
+  (asked of the engine: ``GameState.with_outcome`` on the state before the step), and what
+  the plugin gave or cost for the tiles its move drew from the bag (``azul_tiles_drawn``:
+  the step of the drawn tiles, ``~RB``, by the plugin whose draw it was);
 * ``bonus``: each end bonus, by the label its plugin gave (``rows``, ``columns``, ``colours``, a
   house rule's own);
 * ``other``: whatever the rest could not explain, so the sources always add up to the score
@@ -23,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from azul_core.engine.draws import DRAWN_MARK
 from azul_core.engine.notation import parse_decision
 from azul_core.engine.state import GameState
 from azul_core.records.game_record import GameRecord, iter_replay
@@ -84,6 +87,9 @@ def _split_step(before: GameState, after: GameState, action: str | None, tally: 
     """Add to ``tally`` what the step from ``before`` to ``after`` (by ``action``; None: a deal)
     gave each seat, by source."""
     moves = _move_points(before, after, action)
+    # tiles a plugin's draw brought: what its azul_tiles_drawn gave is the rest of the step
+    drawer = before.drawing[0][0] if action is not None and action.startswith(DRAWN_MARK) and before.drawing \
+        else None
     paid = len(after.round_scores) > len(before.round_scores)
     ended = after.over and not before.over
     for seat, (old, new) in enumerate(zip(before.players, after.players)):
@@ -103,7 +109,10 @@ def _split_step(before: GameState, after: GameState, action: str | None, tally: 
             tally.add(seat, MOVE, owner, points)
         for label, points in bonuses:
             tally.add(seat, BONUS, str(label), points)
-        tally.add(seat, OTHER, OTHER, new.score - old.score - explained)
+        if drawer is not None:
+            tally.add(seat, MOVE, drawer, new.score - old.score - explained)
+        else:
+            tally.add(seat, OTHER, OTHER, new.score - old.score - explained)
 
 
 def _move_points(before: GameState, after: GameState, action: str | None) -> dict[int, list[tuple[str, int]]]:
