@@ -728,9 +728,10 @@ class StepEncoder:
         #: per seat: its board's lines and wall blocks and what they were made from (``_blocks``)
         self.blocks_kept: list[tuple | None] = [None] * players
         self.wall_rows: dict[tuple, bytes] = {}
-        #: by a pattern line's count (up to the longest line) and colour: its part of the lines block
+        #: by a pattern line's count (up to the longest line: at most ``rulebook.MAX_LINE_CAPACITY``, and a
+        #: line never holds more) and colour: its part of the lines block
         self.line_parts = [[bytes(count if kind == colour and count else 0 for kind in range(size))
-                            for colour in range(size)] for count in range(min(max(rules.capacity), 255) + 1)]
+                            for colour in range(size)] for count in range(max(rules.capacity) + 1)]
         #: (the marker in the centre, the bag's counts, the lid's, the round) and their bytes
         self.table_kept: tuple = (None, None, None, None, b"")
         #: the observation's boards part as bytes, made into float32 numbers at each step
@@ -846,12 +847,9 @@ class StepEncoder:
     def _blocks(self, board: PlayerBoard, kept: tuple | None) -> tuple[tuple, list[int], list[int], bytes, bytes]:
         """(the board's wall, its line counts, its line colours, as they are now), its lines and
         wall blocks together, and its wall block (``kept``'s when the wall is the same)."""
-        try:  # a line's part by its count and colour (a count of 0: zeros, whatever the colour)
-            by_count = self.line_parts
-            lines = b"".join([by_count[count][colour] for colour, count in zip(board.line_colour, board.line_count)])
-        except IndexError:  # more tiles on a line than the table has counts for
-            key = (*board.line_colour, *board.line_count)
-            lines = _lines_block(key, self.shape)
+        # a line's part by its count and colour (a count of 0: zeros, whatever the colour)
+        by_count = self.line_parts
+        lines = b"".join([by_count[count][colour] for colour, count in zip(board.line_colour, board.line_count)])
         wall = kept[4] if kept is not None and kept[0] is board.wall else self._wall_block(board.wall)
         return (board.wall, board.line_count[:], board.line_colour[:], lines + wall, wall)
 
