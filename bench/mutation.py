@@ -100,7 +100,7 @@ SCOPES: dict[str, tuple[list[str], list[str]]] = {
            ["tests/rl/test_rl_step_encoder.py", "tests/rl/test_rl_pettingzoo.py", "tests/rl/test_guard_rewards.py",
             "tests/rl/test_rl_board_size.py", "tests/rl/test_rl_tile_kinds.py", "tests/rl/test_rl_plugin_moves.py",
             "tests/rl/test_rl_phases.py", "tests/rl/test_rl_draws.py", "tests/rl/test_rl_first_player.py",
-            "tests/rl/test_rl_transfers.py", "tests/rl/test_rl_docs.py"]),
+            "tests/rl/test_rl_transfers.py", "tests/rl/test_rl_docs.py", "tests/rl/test_guard_rl_mutants.py"]),
     # The plugin loader and the hook compiler: a scope of its own (a thousand mutants, most of
     # them in the messages of plugins that fail to load).
     "plugins": (["azul_core/engine/plugins.py"],
