@@ -14,7 +14,7 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 
 from rl_variants import LID_MARKET, PASS_ONCE, SECRET_GOAL  # noqa: E402
-from test_guard_rewards import never_ends  # noqa: E402
+from test_guard_rewards import house_rule, never_ends  # noqa: E402
 from test_rl_step_encoder import plain_mask, plain_observation  # noqa: E402
 
 import azul_core.rl as rl  # noqa: E402
@@ -36,6 +36,18 @@ def random_step(env, rng) -> None:
         return
     legal = np.flatnonzero(observation["action_mask"])
     env.step(int(legal[rng.integers(len(legal))]))
+
+
+def floor_shy_step(env, rng) -> None:
+    """As ``random_step``, drafting to the floor only when nothing else is legal: games whose
+    rounds score points."""
+    observation, _reward, terminated, truncated, _info = env.last()
+    if terminated or truncated:
+        env.step(None)
+        return
+    legal = np.flatnonzero(observation["action_mask"])
+    kept = [action for action in legal if action >= encoding.PLACE_BASE or action % 6 != 5] or legal
+    env.step(int(kept[rng.integers(len(kept))]))
 
 
 def test_calls_out_of_order_are_told_word_for_word():
@@ -99,10 +111,7 @@ def test_round_rewards_are_paid_when_a_round_ends_and_are_zero_in_every_other_st
     purchases, paid = 0, []
     while not game.over:
         ended, score = len(game.round_scores), [board.score for board in game.players]
-        legal = np.flatnonzero(env.last()[0]["action_mask"])
-        # drafts to the floor only when nothing else is legal: the first round scores points
-        kept = [action for action in legal if action >= encoding.PLACE_BASE or action % 6 != 5] or legal
-        env.step(int(kept[rng.integers(len(kept))]))
+        floor_shy_step(env, rng)  # the first round scores points
         if len(game.round_scores) > ended or game.over:
             now = score_differences(game.scores())
             assert list(env.rewards.values()) == pytest.approx([n - b for n, b in zip(now, standing)])
@@ -160,3 +169,99 @@ def test_a_variant_that_does_not_draw_its_first_player_starts_with_seat_0():
     env.reset()
     assert env.unwrapped.opening_seat == 0
 
+
+
+GOODBYE = '''
+from azul_core import hookimpl
+from azul_core.rules import Move, Outcome, Phase
+
+AZUL_API = 1
+WAVE = Move("wave", label="Wave goodbye")
+
+
+@hookimpl
+def azul_declare_phases():
+    return [Phase("game_end", words="Seat 1 waves goodbye")]
+
+
+@hookimpl
+def azul_declare_moves():
+    return [WAVE]
+
+
+@hookimpl
+def azul_offer_moves(stage, seat):
+    return [WAVE] if stage == "game_end" and seat == 0 else None
+
+
+@hookimpl
+def azul_apply_move():
+    return Outcome()
+'''
+
+BURN = '''
+from azul_core import hookimpl
+from azul_core.rules import BOX, Draw, Move, Outcome, Phase
+
+AZUL_API = 1
+BURN, KEEP = Move("burn", label="Burn a tile from the bag"), Move("keep", label="Keep the bag")
+
+
+@hookimpl
+def azul_declare_phases():
+    return [Phase("after_turn", words="Burn a tile from the bag, or not")]
+
+
+@hookimpl
+def azul_declare_moves():
+    return [BURN, KEEP]
+
+
+@hookimpl
+def azul_offer_moves(stage):
+    return [BURN, KEEP] if stage == "after_turn" else None
+
+
+@hookimpl
+def azul_apply_move(move):
+    return Outcome(draws=(Draw(BOX),)) if move == BURN else Outcome()
+'''
+
+
+def test_round_rewards_add_up_for_a_seat_that_does_not_act_between_two_payments(tmp_path):
+    """A phase at the game's end offered to seat 0 alone: the last round's change and the end
+    bonuses are paid in two steps, and seat 1 does not act between them."""
+    env = rl.env(house_rule(tmp_path, "goodbye", GOODBYE), 2, reward="round")
+    for seed in (1, 4):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        returns = dict.fromkeys(env.possible_agents, 0.0)
+        while env.agents:
+            returns[env.agent_selection] += env.last()[1]
+            floor_shy_step(env, rng)
+        game = env.unwrapped.game
+        assert list(returns.values()) == pytest.approx(score_differences(game.scores()))
+        # both payments count: the last round changed the standing, and so did the bonuses
+        standings = [score_differences(scores) for scores in game.round_scores[-2:]]
+        assert standings[0] != standings[1] != score_differences(game.scores())
+
+
+def test_a_draw_that_ends_the_round_deals_the_next(tmp_path):
+    """After a seat's turn it may burn a tile from the bag into the box: after the last turn of
+    a round, the round ends once the tile is drawn, and the environment deals the next."""
+    variant = house_rule(tmp_path, "burn", BURN)
+    env = rl.env(variant, 2)
+    burn = encoding.encode(Move("burn"), env.unwrapped.rules)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    game = env.unwrapped.game
+    burnt_last = 0
+    while env.agents:
+        round_before, empty_before = game.round, not any(map(any, game.sources))
+        observation = env.last()[0]
+        if not env.terminations[env.agent_selection] and observation["action_mask"][burn]:
+            env.step(burn)  # always burn
+            burnt_last += empty_before and game.round == round_before + 1
+        else:
+            random_step(env, rng)
+    assert game.over and burnt_last >= 4  # each round ended by a burn after its last draft
