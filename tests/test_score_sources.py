@@ -8,13 +8,11 @@ from pathlib import Path
 
 import pytest
 from recorded_games import play_recorded
+from test_hooks import Lucky
 
-from azul_core import hookimpl
-from azul_core.colours import RED
 from azul_core.engine.state import GameState
 from azul_core.records.game_record import GameRecord, iter_replay, read_record, replay_state
 from azul_core.records.score_sources import ScoreSource, score_sources, total
-from azul_core.rules import Draw, Move, Outcome, floor
 from azul_core.testing import new_game
 from azul_core.variants.loading import load_variant
 
@@ -128,33 +126,9 @@ def test_a_record_of_a_game_in_progress_adds_up_to_the_scores_so_far():
     assert all(s.points == 0 for seat in sources for s in seat if s.kind == "bonus")
 
 
-class LuckyDraw:
-    """Instead of drafting, a seat may draw a tile from the bag onto its floor; a red one is
-    worth 3 points (given when the tile is drawn: ``azul_tiles_drawn``)."""
-
-    name = "lucky_draw"
-    DRAW_ONE = Move("lucky", label="Draw a tile")
-
-    @hookimpl
-    def azul_declare_moves(self):
-        return [self.DRAW_ONE]
-
-    @hookimpl
-    def azul_offer_moves(self, stage):
-        return [self.DRAW_ONE] if stage == "turn" else None
-
-    @hookimpl
-    def azul_apply_move(self, seat):
-        return Outcome(draws=(Draw(floor(seat)),))
-
-    @hookimpl
-    def azul_tiles_drawn(self, drawn):
-        return Outcome(points=3) if drawn[RED] else None
-
-
 @pytest.mark.parametrize("seed", [0, 1])
 def test_points_a_plugin_gives_for_the_tiles_its_move_drew_are_told_by_that_plugin(seed):
-    state = new_game(plugins=[LuckyDraw()])
+    state = new_game(plugins=[Lucky()])  # a red drawn onto the floor: 3 points
     record = play_recorded(state, seed, "standard")
     sources = score_sources(record, state.rules)
     assert_adds_up(state, sources)
@@ -164,5 +138,5 @@ def test_points_a_plugin_gives_for_the_tiles_its_move_drew_are_told_by_that_plug
             reds[before.state.drawing[0][1]] += 1
     assert sum(reds) > 0  # the seeds are chosen so that somebody draws a red
     for seat, drawn in enumerate(reds):
-        assert by_name(sources[seat]).get("lucky_draw", 0) == 3 * drawn
-        assert all(s.kind == "move" for s in sources[seat] if s.name == "lucky_draw")
+        assert by_name(sources[seat]).get("Lucky", 0) == 3 * drawn
+        assert all(s.kind == "move" for s in sources[seat] if s.name == "Lucky")
