@@ -580,7 +580,7 @@ def _line_extra_block(line_extra: list[tuple[int, ...]], extra: int, size: int) 
 def bag_counts(state) -> list[int]:
     """The bag's tiles of each kind (``state.kinds`` counts: the colours, then any extra tiles)."""
     counts = [0] * state.kinds
-    for tile in state.bag:  # one pass: compiled, a fifth of a count per kind
+    for tile in state.bag:  # one pass over the bag, not one per kind
         counts[tile] = counts[tile] + 1
     return counts
 
