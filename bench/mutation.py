@@ -64,7 +64,7 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 SCOPES: dict[str, tuple[list[str], list[str]]] = {
     "records": (["azul_core/records/*.py"],
                 ["tests/test_records.py", "tests/test_reference_records.py", "tests/test_replayed_fills.py",
-                 "tests/test_guard_bounds.py", "tests/test_guard_trust.py"]),
+                 "tests/test_guard_bounds.py", "tests/test_guard_trust.py", "tests/test_score_sources.py"]),
     "web": (["azul_core/web/table.py", "azul_core/web/app.py", "azul_core/web/store.py"],
             ["tests/web/test_server.py", "tests/web/test_guard_server.py", "tests/web/test_guard_server_mutants.py",
              "tests/web/test_hardening.py",
