@@ -10,11 +10,9 @@ import pytest
 from recorded_games import play_recorded
 from test_hooks import Lucky
 
-from azul_core import hookimpl
 from azul_core.engine.state import GameState
 from azul_core.records.game_record import GameRecord, iter_replay, read_record, replay_state
 from azul_core.records.score_sources import ScoreSource, score_sources, total
-from azul_core.rules import BOX, Draw, Move, Outcome, Phase
 from azul_core.testing import new_game
 from azul_core.variants.loading import load_variant
 
@@ -135,39 +133,17 @@ def test_a_phase_chosen_at_once_adds_up(seed):
     assert_adds_up(state, score_sources(record, variant))
 
 
-class Burn:
-    """After each turn, the seat burns a tile: drawn from the bag into the box, for no points.
-    The burn after a round's last draft ends the round when the tile is drawn."""
-
-    BURN = Move("burn", label="Burn a tile from the bag")
-
-    @hookimpl
-    def azul_declare_phases(self):
-        return [Phase("after_turn", words="Burn a tile from the bag")]
-
-    @hookimpl
-    def azul_declare_moves(self):
-        return [self.BURN]
-
-    @hookimpl
-    def azul_offer_moves(self, stage):
-        return [self.BURN] if stage == "after_turn" else None
-
-    @hookimpl
-    def azul_apply_move(self):
-        return Outcome(draws=(Draw(BOX),))
-
-
 def test_the_wall_and_floor_of_a_round_a_draw_ends_are_theirs_not_the_drawers():
-    state = new_game(plugins=[Burn()])
-    record = play_recorded(state, 1, "standard")
-    sources = score_sources(record, state.rules)
+    """A house rule burns a tile from the bag after each turn: the burn after a round's last
+    draft ends the round once the tile is drawn."""
+    state, record, variant = played(ROOT / "tests" / "rl" / "house_rules" / "burn.yaml", 2, 1)
+    sources = score_sources(record, variant)
     assert_adds_up(state, sources)
     assert not [s for seat in sources for s in seat if s.kind == "move"]
-    ended_by_draws = [(before.state.round, step.state.round) for before, step
-                      in zip(iter_replay(record, state.rules), list(iter_replay(record, state.rules))[1:])
-                      if step.text.startswith("~") and step.state.round != before.state.round]
-    assert len(ended_by_draws) >= 4  # every round but the last ends once a burnt tile is drawn
+    steps = list(iter_replay(record, variant))
+    ended_by_draws = sum(step.text.startswith("~") and step.state.round != before.state.round
+                         for before, step in zip(steps, steps[1:]))
+    assert ended_by_draws >= 4  # every round but the last ends once a burnt tile is drawn
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -106,3 +106,5 @@ def play_openspiel(game, step, rng):
         else:
             state.apply_action(int(step(state)))
     return state
+#: every seat burns a tile from the bag into the box after its turn: a rule's draw that ends a round
+BURN = str(Path(__file__).resolve().parent / "house_rules" / "burn.yaml")

@@ -13,7 +13,7 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 
-from rl_variants import LID_MARKET, PASS_ONCE, SECRET_GOAL  # noqa: E402
+from rl_variants import BURN, LID_MARKET, PASS_ONCE, SECRET_GOAL  # noqa: E402
 from test_guard_rewards import house_rule, never_ends  # noqa: E402
 from test_rl_step_encoder import plain_mask, plain_observation  # noqa: E402
 
@@ -199,35 +199,6 @@ def azul_apply_move():
     return Outcome()
 '''
 
-BURN = '''
-from azul_core import hookimpl
-from azul_core.rules import BOX, Draw, Move, Outcome, Phase
-
-AZUL_API = 1
-BURN, KEEP = Move("burn", label="Burn a tile from the bag"), Move("keep", label="Keep the bag")
-
-
-@hookimpl
-def azul_declare_phases():
-    return [Phase("after_turn", words="Burn a tile from the bag, or not")]
-
-
-@hookimpl
-def azul_declare_moves():
-    return [BURN, KEEP]
-
-
-@hookimpl
-def azul_offer_moves(stage):
-    return [BURN, KEEP] if stage == "after_turn" else None
-
-
-@hookimpl
-def azul_apply_move(move):
-    return Outcome(draws=(Draw(BOX),)) if move == BURN else Outcome()
-'''
-
-
 def test_round_rewards_add_up_for_a_seat_that_does_not_act_between_two_payments(tmp_path):
     """A phase at the game's end offered to seat 0 alone: the last round's change and the end
     bonuses are paid in two steps, and seat 1 does not act between them."""
@@ -246,22 +217,17 @@ def test_round_rewards_add_up_for_a_seat_that_does_not_act_between_two_payments(
         assert standings[0] != standings[1] != score_differences(game.scores())
 
 
-def test_a_draw_that_ends_the_round_deals_the_next(tmp_path):
-    """After a seat's turn it may burn a tile from the bag into the box: after the last turn of
-    a round, the round ends once the tile is drawn, and the environment deals the next."""
-    variant = house_rule(tmp_path, "burn", BURN)
-    env = rl.env(variant, 2)
-    burn = encoding.encode(Move("burn"), env.unwrapped.rules)
+def test_a_draw_that_ends_the_round_deals_the_next():
+    """After each turn the seat burns a tile from the bag into the box (a house rule): after the
+    last turn of a round, the round ends once the tile is drawn, and the environment deals the
+    next."""
+    env = rl.env(BURN, 2)
     env.reset(seed=3)
     rng = np.random.default_rng(3)
     game = env.unwrapped.game
     burnt_last = 0
     while env.agents:
         round_before, empty_before = game.round, not any(map(any, game.sources))
-        observation = env.last()[0]
-        if not env.terminations[env.agent_selection] and observation["action_mask"][burn]:
-            env.step(burn)  # always burn
-            burnt_last += empty_before and game.round == round_before + 1
-        else:
-            random_step(env, rng)
+        random_step(env, rng)
+        burnt_last += empty_before and game.round == round_before + 1
     assert game.over and burnt_last >= 4  # each round ended by a burn after its last draft
