@@ -108,3 +108,5 @@ def play_openspiel(game, step, rng):
     return state
 #: every seat burns a tile from the bag into the box after its turn: a rule's draw that ends a round
 BURN = str(Path(__file__).resolve().parent / "house_rules" / "burn.yaml")
+#: seat 0 alone is offered a move in a phase at the game's end: two round payments in a row
+GOODBYE = str(Path(__file__).resolve().parent / "house_rules" / "goodbye.yaml")

@@ -13,8 +13,8 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 
-from rl_variants import BURN, LID_MARKET, PASS_ONCE, SECRET_GOAL  # noqa: E402
-from test_guard_rewards import house_rule, never_ends  # noqa: E402
+from rl_variants import BURN, GOODBYE, LID_MARKET, PASS_ONCE, SECRET_GOAL  # noqa: E402
+from test_guard_rewards import never_ends  # noqa: E402
 from test_rl_step_encoder import plain_mask, plain_observation  # noqa: E402
 
 import azul_core.rl as rl  # noqa: E402
@@ -170,39 +170,10 @@ def test_a_variant_that_does_not_draw_its_first_player_starts_with_seat_0():
     assert env.unwrapped.opening_seat == 0
 
 
-
-GOODBYE = '''
-from azul_core import hookimpl
-from azul_core.rules import Move, Outcome, Phase
-
-AZUL_API = 1
-WAVE = Move("wave", label="Wave goodbye")
-
-
-@hookimpl
-def azul_declare_phases():
-    return [Phase("game_end", words="Seat 1 waves goodbye")]
-
-
-@hookimpl
-def azul_declare_moves():
-    return [WAVE]
-
-
-@hookimpl
-def azul_offer_moves(stage, seat):
-    return [WAVE] if stage == "game_end" and seat == 0 else None
-
-
-@hookimpl
-def azul_apply_move():
-    return Outcome()
-'''
-
-def test_round_rewards_add_up_for_a_seat_that_does_not_act_between_two_payments(tmp_path):
+def test_round_rewards_add_up_for_a_seat_that_does_not_act_between_two_payments():
     """A phase at the game's end offered to seat 0 alone: the last round's change and the end
     bonuses are paid in two steps, and seat 1 does not act between them."""
-    env = rl.env(house_rule(tmp_path, "goodbye", GOODBYE), 2, reward="round")
+    env = rl.env(GOODBYE, 2, reward="round")
     for seed in (1, 4):
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
